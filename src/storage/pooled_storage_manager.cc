@@ -256,9 +256,9 @@ size_t RoundAllocSize(const PoolConfig& cfg, size_t size, Context ctx) {
     case PoolType::kRound: {
       const size_t linear = size_t(1) << cfg.round_linear_cutoff;
       if (size > linear) return RoundUp(size, linear, ctx);
-      size_t bucket = cfg.alignment;
-      while (bucket < size) bucket <<= 1;
-      return bucket;
+      if (size <= cfg.alignment) return cfg.alignment;
+      const size_t floor = FloorPow2(size);
+      return floor == size ? size : floor << 1;
     }
   }
   return size;
