@@ -70,26 +70,32 @@ class ResourceTempSpace {
  public:
   ResourceTempSpace(Context ctx, size_t ncopy) : ctx_(ctx), space_(ncopy), resource_(ncopy) {
     for (size_t i = 0; i < ncopy; ++i) {
-      space_[i].ctx = ctx;
-      space_[i].storage = Storage::_GetSharedRef();
+      space_[i] = new SpaceAllocator();
+      space_[i]->ctx = ctx;
+      space_[i]->storage = Storage::_GetSharedRef();
       resource_[i].req = ResourceRequest(ResourceRequest::kTempSpace);
       resource_[i].var = Engine::Get()->NewVariable();
       resource_[i].id = static_cast<int32_t>(i);
-      resource_[i].ptr_ = &space_[i];
+      resource_[i].ptr_ = space_[i];
     }
   }
   ~ResourceTempSpace() {
     for (size_t i = 0; i < space_.size(); ++i) {
-      SpaceAllocator space = space_[i];  // the engine releases it after the last user
-      Engine::Get()->DeleteVariable([space](RunContext) mutable { space.ReleaseAll(); }, ctx_,
-                                    resource_[i].var);
+      // Released after the last pending user, which may still grow the block.
+      SpaceAllocator* space = space_[i];
+      Engine::Get()->DeleteVariable(
+          [space](RunContext) {
+            space->ReleaseAll();
+            delete space;
+          },
+          ctx_, resource_[i].var);
     }
   }
   Resource GetNext() { return resource_[next_.fetch_add(1) % resource_.size()]; }
 
  private:
   Context ctx_;
-  std::vector<SpaceAllocator> space_;  // never resized: resources point into it
+  std::vector<SpaceAllocator*> space_;  // owned; deleted through the engine
   std::vector<Resource> resource_;
   std::atomic<size_t> next_{0};
 };
