@@ -1230,6 +1230,8 @@ def MXImperativeInvokeEx(creator, num_inputs, inputs, num_outputs, outputs, num_
         ctx = given[0].ctx
     else:
         ctx = _parse_ctx(params.get("ctx", ""))
+    if given and "shape" in ptypes and "shape" not in params and given[0].arr is not None:
+        params["shape"] = given[0].arr.shape          # shape inferred from out=
     results = op.fn([nd.arr for nd in nds], params)
     if given is not None:
         if len(given) != len(results):

@@ -837,7 +837,7 @@ def array(source_array, ctx=None, dtype=None):
     """An NDArray holding a copy of `source_array` (NDArray, NumPy array, list, ...).
 
     dtype defaults to the source's dtype when the source is an NDArray, float32 otherwise
-    (as in MXNet 1.x, also for NumPy sources).
+    (as in MXNet 1.x, also for NumPy sources). A scalar source gives shape (1,).
     """
     if isinstance(source_array, NDArray):
         dtype = source_array.dtype if dtype is None else dtype
@@ -848,6 +848,8 @@ def array(source_array, ctx=None, dtype=None):
                 source_array = np.array(source_array, dtype=dtype)
             except Exception:
                 raise TypeError("source_array must be array like object") from None
+        if source_array.ndim == 0:      # legacy shape mode has no 0-d arrays
+            source_array = source_array.reshape(1)
     arr = empty(source_array.shape, ctx, dtype)
     if source_array.size:
         arr[:] = source_array

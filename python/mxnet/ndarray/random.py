@@ -14,7 +14,7 @@ __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "mul
 
 
 def _random_helper(random, sampler, names, params, shape, dtype, ctx, out, kwargs):
-    """Dispatch to `random` (all params numbers) or `sampler` (all params NDArrays)."""
+    """Dispatch to operator `random` (all params numbers) or `sampler` (all NDArrays)."""
     if isinstance(params[0], NDArray):
         for p in params[1:]:
             if not isinstance(p, NDArray):
@@ -22,7 +22,7 @@ def _random_helper(random, sampler, names, params, shape, dtype, ctx, out, kwarg
                                 "both %s and %s." % (type(params[0]), type(p)))
         if sampler is None:
             raise TypeError("this distribution does not take NDArray parameters")
-        return sampler(*params, shape=shape, dtype=dtype, out=out, **kwargs)
+        return getattr(_internal, sampler)(*params, shape=shape, dtype=dtype, out=out, **kwargs)
     if isinstance(params[0], numeric_types):
         if ctx is None:
             ctx = current_context()
@@ -33,7 +33,7 @@ def _random_helper(random, sampler, names, params, shape, dtype, ctx, out, kwarg
                 raise TypeError("Distribution parameters must all have the same type, but got "
                                 "both %s and %s." % (type(params[0]), type(p)))
         kwargs.update(zip(names, params))
-        return random(shape=shape, dtype=dtype, ctx=ctx, out=out, **kwargs)
+        return getattr(_internal, random)(shape=shape, dtype=dtype, ctx=ctx, out=out, **kwargs)
     raise ValueError("Distribution parameters must be either NDArray or numbers, but got %s."
                      % type(params[0]))
 
@@ -48,7 +48,7 @@ def uniform(low=0, high=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwarg
 
     >>> mx.nd.random.uniform(0, 1, shape=(2,))
     """
-    return _random_helper(_internal._random_uniform, _internal._sample_uniform,
+    return _random_helper("_random_uniform", "_sample_uniform",
                           ("low", "high"), [low, high], shape, dtype, ctx, out, kwargs)
 
 
@@ -57,7 +57,7 @@ def normal(loc=0, scale=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwarg
 
     Parameters as for :func:`uniform`.
     """
-    return _random_helper(_internal._random_normal, _internal._sample_normal,
+    return _random_helper("_random_normal", "_sample_normal",
                           ("loc", "scale"), [loc, scale], shape, dtype, ctx, out, kwargs)
 
 
@@ -73,41 +73,41 @@ def randn(*shape, **kwargs):
     out = kwargs.pop("out", None)
     if not isinstance(loc, numeric_types) or not isinstance(scale, numeric_types):
         raise TypeError("randn takes number loc and scale")
-    return _random_helper(_internal._random_normal, _internal._sample_normal,
+    return _random_helper("_random_normal", "_sample_normal",
                           ("loc", "scale"), [loc, scale], shape or _Null, dtype, ctx, out,
                           kwargs)
 
 
 def poisson(lam=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
     """Samples from a Poisson distribution with rate `lam`."""
-    return _random_helper(_internal._random_poisson, _internal._sample_poisson,
+    return _random_helper("_random_poisson", "_sample_poisson",
                           ("lam",), [lam], shape, dtype, ctx, out, kwargs)
 
 
 def exponential(scale=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
     """Samples from an exponential distribution with scale `scale` (rate 1/scale)."""
-    return _random_helper(_internal._random_exponential, _internal._sample_exponential,
+    return _random_helper("_random_exponential", "_sample_exponential",
                           ("lam",), [1.0 / scale], shape, dtype, ctx, out, kwargs)
 
 
 def gamma(alpha=1, beta=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
     """Samples from a gamma distribution with shape `alpha` and scale `beta`."""
-    return _random_helper(_internal._random_gamma, _internal._sample_gamma,
+    return _random_helper("_random_gamma", "_sample_gamma",
                           ("alpha", "beta"), [alpha, beta], shape, dtype, ctx, out, kwargs)
 
 
 def negative_binomial(k=1, p=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
     """Samples from a negative binomial distribution (k failures, success probability p)."""
-    return _random_helper(_internal._random_negative_binomial,
-                          _internal._sample_negative_binomial,
+    return _random_helper("_random_negative_binomial",
+                          "_sample_negative_binomial",
                           ("k", "p"), [k, p], shape, dtype, ctx, out, kwargs)
 
 
 def generalized_negative_binomial(mu=1, alpha=1, shape=_Null, dtype=_Null, ctx=None, out=None,
                                   **kwargs):
     """Samples from a generalized negative binomial distribution (mean mu, dispersion alpha)."""
-    return _random_helper(_internal._random_generalized_negative_binomial,
-                          _internal._sample_generalized_negative_binomial,
+    return _random_helper("_random_generalized_negative_binomial",
+                          "_sample_generalized_negative_binomial",
                           ("mu", "alpha"), [mu, alpha], shape, dtype, ctx, out, kwargs)
 
 
@@ -124,5 +124,5 @@ def shuffle(data, **kwargs):
 
 def randint(low, high, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
     """Random integers in [low, high)."""
-    return _random_helper(_internal._random_randint, None, ("low", "high"), [low, high],
+    return _random_helper("_random_randint", None, ("low", "high"), [low, high],
                           shape, dtype, ctx, out, kwargs)
