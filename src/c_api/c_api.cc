@@ -2,6 +2,9 @@
 #include <mxnet/base.h>
 #include <mxnet/c_api.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "c_api_common.h"
 
 namespace {
@@ -86,5 +89,100 @@ int MXLibInfoFeatures(const struct LibFeature** lib_features, size_t* size) {
   API_BEGIN();
   *lib_features = kFeatures;
   *size = sizeof(kFeatures) / sizeof(kFeatures[0]);
+  API_END();
+}
+
+// ------------------------------------------------------------------ runtime controls
+
+#include <mxnet/engine.h>
+#include <mxnet/resource.h>
+#include <mxnet/storage.h>
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
+
+int MXNotifyShutdown() {
+  API_BEGIN();
+  mxnet::Engine::Get()->NotifyShutdown();
+  mxnet::Engine::Get()->WaitForAll();
+  API_END();
+}
+
+int MXRandomSeed(int seed) {
+  API_BEGIN();
+  mxnet::ResourceManager::Get()->SeedRandom(static_cast<uint32_t>(seed));
+  API_END();
+}
+
+int MXRandomSeedContext(int seed, int dev_type, int dev_id) {
+  API_BEGIN();
+  mxnet::Context ctx =
+      mxnet::Context::Create(static_cast<mxnet::Context::DeviceType>(dev_type), dev_id);
+  mxnet::ResourceManager::Get()->SeedRandom(ctx, static_cast<uint32_t>(seed));
+  API_END();
+}
+
+int MXSetNumOMPThreads(int thread_num) {
+  API_BEGIN();
+  if (thread_num < 1) throw mxnet::ValueError("thread_num must be positive, got " + std::to_string(thread_num));
+#if MXNET_USE_OPENMP
+  omp_set_num_threads(thread_num);
+#endif
+  API_END();
+}
+
+int MXEngineSetBulkSize(int bulk_size, int* prev_bulk_size) {
+  API_BEGIN();
+  *prev_bulk_size = mxnet::Engine::Get()->set_bulk_size(bulk_size);
+  API_END();
+}
+
+int MXGetGPUCount(int* out) {
+  API_BEGIN();
+  *out = mxnet::Context::GetGPUCount();
+  API_END();
+}
+
+int MXStorageEmptyCache(int dev_type, int dev_id) {
+  API_BEGIN();
+  mxnet::Storage::Get()->ReleaseAll(
+      mxnet::Context::Create(static_cast<mxnet::Context::DeviceType>(dev_type), dev_id));
+  API_END();
+}
+
+// Registries Python lists at import; this build has no entries in them (yet).
+int MXListFunctions(uint32_t* out_size, FunctionHandle** out_array) {
+  API_BEGIN();
+  *out_size = 0;
+  *out_array = nullptr;
+  API_END();
+}
+
+int MXNetFuncListGlobalNames(int* out_size, const char*** out_array) {
+  API_BEGIN();
+  *out_size = 0;
+  *out_array = nullptr;
+  API_END();
+}
+
+int MXKVStoreIsWorkerNode(int* ret) {
+  API_BEGIN();
+  const char* role = std::getenv("DMLC_ROLE");
+  *ret = (role == nullptr || std::string(role) == "worker") ? 1 : 0;
+  API_END();
+}
+
+int MXIsNumpyShape(int* curr) {
+  API_BEGIN();
+  *curr = 0;
+  API_END();
+}
+
+int MXSetIsNumpyShape(int is_np_shape, int* prev) {
+  API_BEGIN();
+  if (is_np_shape != 0) {
+    throw mxnet::NotImplementedError("numpy shape semantics (mx.np) are not supported");
+  }
+  *prev = 0;
   API_END();
 }
