@@ -63,11 +63,12 @@ def _wrap(handle_value, stype):
     return _SPARSE_CLS.get(stype, _NDARRAY_CLS)(_c_void_p(handle_value))
 
 
-class _Scratch(threading.local):
-    """Per-thread argument buffers for MXImperativeInvokeEx."""
+class _Scratch(object):
+    """Argument buffers for MXImperativeInvokeEx, one set per thread."""
+    __slots__ = ("nout", "nout_ref", "outp", "outp_ref", "outp_addr", "stypes", "stypes_ref",
+                 "ins", "outs", "outs_addr", "keys", "vals", "val1")
 
     def __init__(self):
-        super().__init__()
         self.nout = ctypes.c_int(0)
         self.nout_ref = ctypes.byref(self.nout)
         self.outp = ctypes.POINTER(_c_void_p)()
@@ -83,8 +84,35 @@ class _Scratch(threading.local):
         self.val1 = (_c_char_p * 1)()
 
 
-_TLS = _Scratch()
+class _ThreadScratch(threading.local):
+    # One threading.local lookup per call, then plain slot accesses (much cheaper).
+    def __init__(self):
+        super().__init__()
+        self.s = _Scratch()
+
+
+_TLS = _ThreadScratch()
 _SCALAR_KEY = (_c_char_p * 1)(b"scalar")
+_SCALAR_STR = {}        # scalar -> its param bytes; most programs use a few distinct scalars
+_new = object.__new__
+
+
+def _scalar_bytes(scalar):
+    try:
+        b = _SCALAR_STR.get(scalar)
+    except TypeError:           # unhashable
+        b = None
+    if b is None:
+        b = str(float(scalar)).encode()
+        if scalar == 0:         # keep -0.0 and 0.0 apart (equal keys, different results)
+            return b
+        if len(_SCALAR_STR) > 4096:
+            _SCALAR_STR.clear()
+        try:
+            _SCALAR_STR[scalar] = b
+        except TypeError:
+            pass
+    return b
 
 
 class _OpHandles(object):
@@ -103,7 +131,7 @@ def imperative_invoke(handle, ndargs, keys, vals, out, output_is_list=False):
     `out` is None (the library allocates and the results are returned), one NDArray, or a
     list/tuple of NDArrays written in place (then `out` itself is returned).
     """
-    s = _TLS
+    s = _TLS.s
     n_in = len(ndargs)
     if n_in <= _MAX_IN:
         ins = s.ins
@@ -123,8 +151,7 @@ def imperative_invoke(handle, ndargs, keys, vals, out, output_is_list=False):
         kbuf = (_c_char_p * n_par)(*keys)
         vbuf = (_c_char_p * n_par)(*vals)
     if out is None:
-        s.outp_addr.value = None
-        s.nout.value = 0
+        s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
     else:
         outs_list = (out,) if isinstance(out, NDArrayBase) else out
         n_out = len(outs_list)
@@ -152,13 +179,12 @@ def imperative_invoke(handle, ndargs, keys, vals, out, output_is_list=False):
 
 def invoke_nd_nd(handle, lhs, rhs, out=None):
     """Binary operator without params on two NDArrays (the `a + b` path)."""
-    s = _TLS
+    s = _TLS.s
     ins = s.ins
     ins[0] = lhs.handle
     ins[1] = rhs.handle
     if out is None:
-        s.outp_addr.value = None
-        s.nout.value = 0
+        s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
     else:
         s.outs[0] = out.handle
         s.outp_addr.value = s.outs_addr
@@ -168,19 +194,23 @@ def invoke_nd_nd(handle, lhs, rhs, out=None):
         raise get_last_ffi_error()
     if out is not None:
         return out
-    return _wrap(s.outp[0], s.stypes[0])
+    if s.stypes[0] != 0:
+        return _wrap(s.outp[0], s.stypes[0])
+    arr = _new(_NDARRAY_CLS)
+    arr.handle = _c_void_p(s.outp[0])
+    arr.writable = True
+    return arr
 
 
 def invoke_nd_scalar(handle, lhs, scalar, out=None):
     """`<op>(lhs, scalar=float(scalar))` (the `a + 1` path)."""
-    s = _TLS
+    s = _TLS.s
     ins = s.ins
     ins[0] = lhs.handle
     val = s.val1
-    val[0] = str(float(scalar)).encode()
+    val[0] = _scalar_bytes(scalar)
     if out is None:
-        s.outp_addr.value = None
-        s.nout.value = 0
+        s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
     else:
         s.outs[0] = out.handle
         s.outp_addr.value = s.outs_addr
@@ -190,17 +220,21 @@ def invoke_nd_scalar(handle, lhs, scalar, out=None):
         raise get_last_ffi_error()
     if out is not None:
         return out
-    return _wrap(s.outp[0], s.stypes[0])
+    if s.stypes[0] != 0:
+        return _wrap(s.outp[0], s.stypes[0])
+    arr = _new(_NDARRAY_CLS)
+    arr.handle = _c_void_p(s.outp[0])
+    arr.writable = True
+    return arr
 
 
 def invoke_nd(handle, data, out=None):
     """Unary operator without params (`abs(a)`)."""
-    s = _TLS
+    s = _TLS.s
     ins = s.ins
     ins[0] = data.handle
     if out is None:
-        s.outp_addr.value = None
-        s.nout.value = 0
+        s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
     else:
         s.outs[0] = out.handle
         s.outp_addr.value = s.outs_addr
@@ -210,5 +244,10 @@ def invoke_nd(handle, data, out=None):
         raise get_last_ffi_error()
     if out is not None:
         return out
-    return _wrap(s.outp[0], s.stypes[0])
+    if s.stypes[0] != 0:
+        return _wrap(s.outp[0], s.stypes[0])
+    arr = _new(_NDARRAY_CLS)
+    arr.handle = _c_void_p(s.outp[0])
+    arr.writable = True
+    return arr
 
