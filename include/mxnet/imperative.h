@@ -1,0 +1,76 @@
+/*!
+ * \file mxnet/imperative.h
+ * \brief Eager operator invocation (what mx.nd.<op> calls) and the thread-local autograd flags.
+ *
+ *   const nnvm::Op* add = nnvm::Op::Get("elemwise_add");
+ *   NDArray c;                                   // none: allocated by Invoke
+ *   auto attrs = Imperative::Get()->ParseAttrs(add, 2, 0, nullptr, nullptr);
+ *   Imperative::Get()->Invoke(attrs, {&a, &b}, {&c});
+ *
+ * Invoke parses and validates parameters, infers shapes and dtypes, allocates the outputs from
+ * the pooled storage and pushes one engine function; it returns before the kernel runs. Errors
+ * in parameters or inference throw here; kernel errors surface at the next wait.
+ */
+#ifndef MXNET_IMPERATIVE_H_
+#define MXNET_IMPERATIVE_H_
+
+#include <mxnet/ndarray.h>
+#include <mxnet/op_attr_types.h>
+#include <nnvm/node.h>
+#include <nnvm/op.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mxnet {
+
+class MXNET_DLL Imperative {
+ public:
+  static Imperative* Get();
+
+  /*!
+   * \brief Parse string kwargs into NodeAttrs for `op` (runs the op's attribute parser; adds
+   *        key_var_num_args from num_inputs unless given). Identical kwargs on repeated calls
+   *        hit a per-thread cache instead of being parsed again.
+   */
+  std::shared_ptr<const nnvm::NodeAttrs> ParseAttrs(const nnvm::Op* op, int num_inputs,
+                                                    int num_params, const char** keys,
+                                                    const char** vals);
+
+  /*!
+   * \brief Run `attrs.op` on `inputs`, writing `*outputs`. If outputs is empty, every output is
+   *        allocated; otherwise it must hold the total or visible output count (none arrays
+   *        are allocated in place).
+   * \param outputs exactly NumOutputs(attrs) arrays; none arrays get allocated.
+   */
+  void Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs,
+              const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs);
+
+  /*! \brief Number of visible outputs of a node (FNumVisibleOutputs). */
+  static uint32_t NumVisibleOutputs(const nnvm::NodeAttrs& attrs);
+  static uint32_t NumOutputs(const nnvm::NodeAttrs& attrs);
+  static uint32_t NumInputs(const nnvm::NodeAttrs& attrs);
+
+  bool is_recording() const { return is_recording_; }
+  bool set_is_recording(bool on) {
+    bool prev = is_recording_;
+    is_recording_ = on;
+    return prev;
+  }
+  bool is_training() const { return is_train_; }
+  bool set_is_training(bool on) {
+    bool prev = is_train_;
+    is_train_ = on;
+    return prev;
+  }
+
+ private:
+  static thread_local bool is_recording_;
+  static thread_local bool is_train_;
+};
+
+}  // namespace mxnet
+
+#endif  // MXNET_IMPERATIVE_H_

@@ -1,0 +1,73 @@
+/*!
+ * \file c_api_common.h
+ * \brief The shim pattern of every C API function:
+ *
+ *   int MXFoo(Handle h, int* out) {
+ *     API_BEGIN();
+ *     *out = static_cast<Foo*>(h)->value();
+ *     API_END();
+ *   }
+ *
+ * API_END catches everything, stores "<ErrorType>: <message>" as the calling thread's last
+ * error (the Python frontend maps ErrorType to an exception class) and returns -1.
+ */
+#ifndef MXNET_C_API_C_API_COMMON_H_
+#define MXNET_C_API_C_API_COMMON_H_
+
+#include <dmlc/logging.h>
+
+#include <string>
+#include <vector>
+
+namespace mxnet {
+namespace c_api {
+
+/*! \brief Store the error text for MXGetLastError on this thread. */
+void SetLastError(const std::string& msg);
+/*! \brief Store an exception as "<ErrorType>: <message>" for this thread. */
+void SetLastErrorFromException(const std::exception& e);
+const char* LastErrorCStr();
+
+/*! \brief Per-thread scratch buffers for returned strings/arrays (API.md "TL" ownership). */
+struct ThreadLocalReturn {
+  std::string ret_str;
+  std::vector<std::string> ret_vec_str;
+  std::vector<const char*> ret_vec_charp;
+  std::vector<int64_t> ret_shape64;
+  std::vector<int> ret_shape32;
+  std::vector<uint32_t> ret_uint;
+  std::vector<void*> ret_handles;
+};
+ThreadLocalReturn* GetThreadLocalReturn();
+
+}  // namespace c_api
+}  // namespace mxnet
+
+#define API_BEGIN() try {
+#define API_END()                                                \
+  }                                                              \
+  catch (const std::exception& _except_) {                       \
+    ::mxnet::c_api::SetLastErrorFromException(_except_);         \
+    return -1;                                                   \
+  }                                                              \
+  catch (...) {                                                  \
+    ::mxnet::c_api::SetLastError("MXNetError: unknown exception"); \
+    return -1;                                                   \
+  }                                                              \
+  return 0;
+/*! \brief Like API_END, running `Finalize` (cleanup on both paths) first. */
+#define API_END_HANDLE_ERROR(Finalize)                           \
+  }                                                              \
+  catch (const std::exception& _except_) {                       \
+    Finalize;                                                    \
+    ::mxnet::c_api::SetLastErrorFromException(_except_);         \
+    return -1;                                                   \
+  }                                                              \
+  catch (...) {                                                  \
+    Finalize;                                                    \
+    ::mxnet::c_api::SetLastError("MXNetError: unknown exception"); \
+    return -1;                                                   \
+  }                                                              \
+  return 0;
+
+#endif  // MXNET_C_API_C_API_COMMON_H_

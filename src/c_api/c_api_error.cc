@@ -1,0 +1,54 @@
+// Thread-local last-error storage behind MXGetLastError / NNGetLastError.
+#include <mxnet/c_api.h>
+
+#include <new>
+
+#include "c_api_common.h"
+
+namespace mxnet {
+namespace c_api {
+
+namespace {
+thread_local std::string last_error;
+}
+
+void SetLastError(const std::string& msg) { last_error = msg; }
+
+void SetLastErrorFromException(const std::exception& e) {
+  const char* type = "MXNetError";
+  if (auto* err = dynamic_cast<const dmlc::Error*>(&e)) {
+    type = err->type_name();
+  } else if (dynamic_cast<const std::bad_alloc*>(&e)) {
+    type = "MemoryError";
+  } else if (dynamic_cast<const std::out_of_range*>(&e)) {
+    type = "IndexError";
+  } else if (dynamic_cast<const std::invalid_argument*>(&e)) {
+    type = "ValueError";
+  }
+  std::string msg = e.what();
+  // Keep an explicit "Type: " prefix the message already carries (e.g. from a nested wrap).
+  const std::string prefix = std::string(type) + ": ";
+  if (msg.compare(0, prefix.size(), prefix) == 0) {
+    last_error = msg;
+  } else {
+    last_error = prefix + msg;
+  }
+}
+
+const char* LastErrorCStr() { return last_error.c_str(); }
+
+ThreadLocalReturn* GetThreadLocalReturn() {
+  static thread_local ThreadLocalReturn ret;
+  return &ret;
+}
+
+}  // namespace c_api
+}  // namespace mxnet
+
+const char* MXGetLastError() { return mxnet::c_api::LastErrorCStr(); }
+
+const char* NNGetLastError() { return mxnet::c_api::LastErrorCStr(); }
+
+void NNAPISetLastError(const char* msg) { mxnet::c_api::SetLastError(msg ? msg : ""); }
+
+void MXAPISetLastError(const char* msg) { mxnet::c_api::SetLastError(msg ? msg : ""); }

@@ -1,0 +1,184 @@
+// C API: the operator registry queries used for code generation, and MXImperativeInvoke.
+#include <mxnet/c_api.h>
+#include <mxnet/imperative.h>
+#include <nnvm/op.h>
+
+#include "c_api_common.h"
+
+using mxnet::Imperative;
+using mxnet::NDArray;
+
+namespace {
+
+const nnvm::Op* OpFromHandle(AtomicSymbolCreator creator) {
+  if (creator == nullptr) throw mxnet::ValueError("operator handle is NULL");
+  return static_cast<const nnvm::Op*>(creator);
+}
+
+/*! \brief Per-thread scratch for one invoke: no heap traffic on the hot path after warm-up. */
+struct InvokeScratch {
+  std::vector<NDArray*> inputs;
+  std::vector<NDArray*> outputs;
+  std::vector<NDArray> hidden;  // placeholders for hidden outputs the caller did not pass
+  std::vector<void*> ret_handles;
+  std::vector<int> ret_stypes;
+};
+
+InvokeScratch* GetInvokeScratch() {
+  static thread_local InvokeScratch scratch;
+  return &scratch;
+}
+
+}  // namespace
+
+int MXImperativeInvokeEx(AtomicSymbolCreator creator, int num_inputs, NDArrayHandle* inputs,
+                         int* num_outputs, NDArrayHandle** outputs, int num_params,
+                         const char** param_keys, const char** param_vals,
+                         const int** out_stypes) {
+  API_BEGIN();
+  const nnvm::Op* op = OpFromHandle(creator);
+  Imperative* imp = Imperative::Get();
+  auto attrs = imp->ParseAttrs(op, num_inputs, num_params, param_keys, param_vals);
+  InvokeScratch* s = GetInvokeScratch();
+  s->inputs.resize(num_inputs);
+  for (int i = 0; i < num_inputs; ++i) {
+    if (inputs[i] == nullptr) {
+      throw mxnet::ValueError("Operator " + op->name + ": input " + std::to_string(i) +
+                              " handle is NULL");
+    }
+    s->inputs[i] = static_cast<NDArray*>(inputs[i]);
+  }
+  const uint32_t total = Imperative::NumOutputs(*attrs);
+  const uint32_t visible = Imperative::NumVisibleOutputs(*attrs);
+  s->outputs.resize(total);
+  s->hidden.assign(total, NDArray());
+  const bool allocate = *outputs == nullptr;
+  if (allocate) {
+    for (uint32_t i = 0; i < total; ++i) s->outputs[i] = &s->hidden[i];
+  } else {
+    if (*num_outputs != static_cast<int>(total) && *num_outputs != static_cast<int>(visible)) {
+      throw mxnet::ValueError("Operator " + op->name + " has " + std::to_string(visible) +
+                              " visible output(s) (" + std::to_string(total) +
+                              " in total), got " + std::to_string(*num_outputs) +
+                              " output arrays");
+    }
+    for (uint32_t i = 0; i < total; ++i) {
+      if (i < static_cast<uint32_t>(*num_outputs)) {
+        if ((*outputs)[i] == nullptr) {
+          throw mxnet::ValueError("Operator " + op->name + ": output " + std::to_string(i) +
+                                  " handle is NULL");
+        }
+        s->outputs[i] = static_cast<NDArray*>((*outputs)[i]);
+      } else {
+        s->outputs[i] = &s->hidden[i];
+      }
+    }
+  }
+  imp->Invoke(attrs, s->inputs, s->outputs);
+  if (allocate) {
+    s->ret_handles.resize(visible);
+    for (uint32_t i = 0; i < visible; ++i) s->ret_handles[i] = new NDArray(std::move(s->hidden[i]));
+    *num_outputs = static_cast<int>(visible);
+    *outputs = s->ret_handles.data();
+  }
+  s->hidden.clear();
+  if (out_stypes != nullptr) {
+    s->ret_stypes.assign(*num_outputs, mxnet::kDefaultStorage);
+    *out_stypes = s->ret_stypes.data();
+  }
+  API_END();
+}
+
+int MXImperativeInvoke(AtomicSymbolCreator creator, int num_inputs, NDArrayHandle* inputs,
+                       int* num_outputs, NDArrayHandle** outputs, int num_params,
+                       const char** param_keys, const char** param_vals) {
+  return MXImperativeInvokeEx(creator, num_inputs, inputs, num_outputs, outputs, num_params,
+                              param_keys, param_vals, nullptr);
+}
+
+int NNGetOpHandle(const char* op_name, OpHandle* op_out) {
+  API_BEGIN();
+  *op_out = const_cast<nnvm::Op*>(nnvm::Op::Get(op_name));
+  API_END();
+}
+
+int NNListAllOpNames(nn_uint* out_size, const char*** out_array) {
+  return MXListAllOpNames(out_size, out_array);
+}
+
+int MXListAllOpNames(uint32_t* out_size, const char*** out_array) {
+  API_BEGIN();
+  auto* ret = mxnet::c_api::GetThreadLocalReturn();
+  ret->ret_vec_str = nnvm::Op::ListAllNames();
+  ret->ret_vec_charp.clear();
+  for (const std::string& name : ret->ret_vec_str) ret->ret_vec_charp.push_back(name.c_str());
+  *out_size = static_cast<uint32_t>(ret->ret_vec_charp.size());
+  *out_array = ret->ret_vec_charp.data();
+  API_END();
+}
+
+int MXSymbolListAtomicSymbolCreators(uint32_t* out_size, AtomicSymbolCreator** out_array) {
+  API_BEGIN();
+  auto* ret = mxnet::c_api::GetThreadLocalReturn();
+  ret->ret_handles.clear();
+  for (const std::string& name : nnvm::Op::ListAllNames()) {
+    const nnvm::Op* op = nnvm::Op::Get(name);
+    if (op->name == name) ret->ret_handles.push_back(const_cast<nnvm::Op*>(op));
+  }
+  *out_size = static_cast<uint32_t>(ret->ret_handles.size());
+  *out_array = ret->ret_handles.data();
+  API_END();
+}
+
+int MXSymbolGetAtomicSymbolName(AtomicSymbolCreator creator, const char** name) {
+  API_BEGIN();
+  *name = OpFromHandle(creator)->name.c_str();
+  API_END();
+}
+
+int MXSymbolGetAtomicSymbolInfo(AtomicSymbolCreator creator, const char** name,
+                                const char** description, uint32_t* num_args,
+                                const char*** arg_names, const char*** arg_type_infos,
+                                const char*** arg_descriptions, const char** key_var_num_args,
+                                const char** return_type) {
+  API_BEGIN();
+  const nnvm::Op* op = OpFromHandle(creator);
+  auto* ret = mxnet::c_api::GetThreadLocalReturn();
+  *name = op->name.c_str();
+  *description = op->description.c_str();
+  *num_args = static_cast<uint32_t>(op->arguments.size());
+  ret->ret_vec_charp.clear();
+  for (const auto& arg : op->arguments) ret->ret_vec_charp.push_back(arg.name.c_str());
+  for (const auto& arg : op->arguments) ret->ret_vec_charp.push_back(arg.type_info_str.c_str());
+  for (const auto& arg : op->arguments) ret->ret_vec_charp.push_back(arg.description.c_str());
+  *arg_names = ret->ret_vec_charp.data();
+  *arg_type_infos = ret->ret_vec_charp.data() + op->arguments.size();
+  *arg_descriptions = ret->ret_vec_charp.data() + 2 * op->arguments.size();
+  *key_var_num_args = op->key_var_num_args.c_str();
+  if (return_type != nullptr) *return_type = nullptr;
+  API_END();
+}
+
+int MXAutogradSetIsRecording(int is_recording, int* prev) {
+  API_BEGIN();
+  *prev = Imperative::Get()->set_is_recording(is_recording != 0);
+  API_END();
+}
+
+int MXAutogradSetIsTraining(int is_training, int* prev) {
+  API_BEGIN();
+  *prev = Imperative::Get()->set_is_training(is_training != 0);
+  API_END();
+}
+
+int MXAutogradIsRecording(bool* curr) {
+  API_BEGIN();
+  *curr = Imperative::Get()->is_recording();
+  API_END();
+}
+
+int MXAutogradIsTraining(bool* curr) {
+  API_BEGIN();
+  *curr = Imperative::Get()->is_training();
+  API_END();
+}

@@ -1,0 +1,270 @@
+// Eager operator invocation: parse (cached) -> infer shape/type -> allocate -> push one function.
+#include <mxnet/imperative.h>
+#include <mxnet/resource.h>
+
+#include <algorithm>
+#include <sstream>
+#include <unordered_map>
+
+namespace mxnet {
+
+thread_local bool Imperative::is_recording_ = false;
+thread_local bool Imperative::is_train_ = false;
+
+Imperative* Imperative::Get() {
+  static Imperative inst;
+  return &inst;
+}
+
+uint32_t Imperative::NumInputs(const nnvm::NodeAttrs& attrs) {
+  const nnvm::Op* op = attrs.op;
+  return op->get_num_inputs ? op->get_num_inputs(attrs) : op->num_inputs;
+}
+
+uint32_t Imperative::NumOutputs(const nnvm::NodeAttrs& attrs) {
+  const nnvm::Op* op = attrs.op;
+  return op->get_num_outputs ? op->get_num_outputs(attrs) : op->num_outputs;
+}
+
+uint32_t Imperative::NumVisibleOutputs(const nnvm::NodeAttrs& attrs) {
+  static auto& fvisible = nnvm::Op::GetAttr<nnvm::FNumVisibleOutputs>("FNumVisibleOutputs");
+  if (fvisible.count(attrs.op)) return fvisible[attrs.op](attrs);
+  return NumOutputs(attrs);
+}
+
+namespace {
+
+/*! \brief Per-thread cache of parsed attributes, keyed by op and the raw kwarg strings. */
+struct AttrCache {
+  static constexpr size_t kMaxEntries = 4096;
+  std::unordered_map<const nnvm::Op*, std::shared_ptr<const nnvm::NodeAttrs>> no_params;
+  std::unordered_map<std::string, std::shared_ptr<const nnvm::NodeAttrs>> with_params;
+  std::string key;  // reused buffer
+};
+
+AttrCache* GetAttrCache() {
+  static thread_local AttrCache cache;
+  return &cache;
+}
+
+std::shared_ptr<const nnvm::NodeAttrs> BuildAttrs(const nnvm::Op* op, int num_inputs,
+                                                  int num_params, const char** keys,
+                                                  const char** vals) {
+  auto attrs = std::make_shared<nnvm::NodeAttrs>();
+  attrs->op = op;
+  for (int i = 0; i < num_params; ++i) attrs->dict[keys[i]] = vals[i];
+  if (!op->key_var_num_args.empty() && !attrs->dict.count(op->key_var_num_args)) {
+    attrs->dict[op->key_var_num_args] = std::to_string(num_inputs);
+  }
+  if (op->attr_parser) op->attr_parser(attrs.get());
+  return attrs;
+}
+
+std::string ShapeList(const ShapeVector& shapes) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < shapes.size(); ++i) os << (i ? ", " : "") << shapes[i];
+  os << "]";
+  return os.str();
+}
+
+std::string TypeList(const std::vector<int>& types) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < types.size(); ++i) os << (i ? ", " : "") << mshadow::dtype_string(types[i]);
+  os << "]";
+  return os.str();
+}
+
+Context PickContext(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
+                    const std::vector<NDArray*>& outputs) {
+  for (NDArray* in : inputs) {
+    if (!in->is_none()) return in->ctx();
+  }
+  for (NDArray* out : outputs) {
+    if (!out->is_none()) return out->ctx();
+  }
+  auto it = attrs.dict.find("ctx");
+  if (it != attrs.dict.end() && !it->second.empty() && it->second != "None") {
+    return Context::FromString(it->second);
+  }
+  return Context::CPU();
+}
+
+}  // namespace
+
+std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(const nnvm::Op* op, int num_inputs,
+                                                              int num_params, const char** keys,
+                                                              const char** vals) {
+  AttrCache* cache = GetAttrCache();
+  const bool var_args = !op->key_var_num_args.empty();
+  if (num_params == 0 && !var_args) {
+    auto it = cache->no_params.find(op);
+    if (it != cache->no_params.end()) return it->second;
+    auto attrs = BuildAttrs(op, num_inputs, 0, keys, vals);
+    cache->no_params.emplace(op, attrs);
+    return attrs;
+  }
+  std::string& key = cache->key;
+  key.assign(reinterpret_cast<const char*>(&op), sizeof(op));
+  if (var_args) key.append(std::to_string(num_inputs)).push_back('\x01');
+  for (int i = 0; i < num_params; ++i) {
+    key.append(keys[i]).push_back('\x00');
+    key.append(vals[i]).push_back('\x00');
+  }
+  auto it = cache->with_params.find(key);
+  if (it != cache->with_params.end()) return it->second;
+  auto attrs = BuildAttrs(op, num_inputs, num_params, keys, vals);
+  if (cache->with_params.size() >= AttrCache::kMaxEntries) cache->with_params.clear();
+  cache->with_params.emplace(key, attrs);
+  return attrs;
+}
+
+void Imperative::Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs_ptr,
+                        const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs) {
+  const nnvm::NodeAttrs& attrs = *attrs_ptr;
+  const nnvm::Op* op = attrs.op;
+  const uint32_t num_inputs = NumInputs(attrs);
+  if (inputs.size() != num_inputs) {
+    MX_THROW(ValueError) << "Operator " << op->name << " expects " << num_inputs
+                         << " input(s), got " << inputs.size();
+  }
+  const uint32_t num_outputs = NumOutputs(attrs);
+  CHECK_EQ(outputs.size(), num_outputs) << "Imperative::Invoke of " << op->name
+                                        << ": output count (a bug in the caller)";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->is_none()) {
+      MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is an empty (none) NDArray";
+    }
+  }
+  const Context ctx = PickContext(attrs, inputs, outputs);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->ctx().dev_mask() != ctx.dev_mask()) {
+      MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is on "
+                           << inputs[i]->ctx() << " but the operator runs on " << ctx;
+    }
+  }
+
+  // Shape and type inference (errors are raised here, synchronously).
+  ShapeVector in_shapes(num_inputs), out_shapes(num_outputs);
+  std::vector<int> in_types(num_inputs), out_types(num_outputs, -1);
+  for (uint32_t i = 0; i < num_inputs; ++i) {
+    in_shapes[i] = inputs[i]->shape();
+    in_types[i] = inputs[i]->dtype();
+  }
+  for (uint32_t i = 0; i < num_outputs; ++i) {
+    if (!outputs[i]->is_none()) {
+      out_shapes[i] = outputs[i]->shape();
+      out_types[i] = outputs[i]->dtype();
+    }
+  }
+  static auto& finfer_shape = nnvm::Op::GetAttr<mxnet::FInferShape>("FInferShape");
+  static auto& finfer_type = nnvm::Op::GetAttr<nnvm::FInferType>("FInferType");
+  if (!finfer_shape.count(op)) {
+    MX_THROW(NotImplementedError) << "Operator " << op->name << " has no FInferShape";
+  }
+  const ShapeVector given_out_shapes = out_shapes;
+  if (!finfer_shape[op](attrs, &in_shapes, &out_shapes) ||
+      !std::all_of(out_shapes.begin(), out_shapes.end(),
+                   [](const TShape& s) { return shape_is_known(s); })) {
+    MX_THROW(ValueError) << "Operator " << op->name << ": cannot infer output shapes from input shapes "
+                         << ShapeList(in_shapes) << " (got " << ShapeList(out_shapes) << ")";
+  }
+  if (!finfer_type.count(op)) {
+    MX_THROW(NotImplementedError) << "Operator " << op->name << " has no FInferType";
+  }
+  if (!finfer_type[op](attrs, &in_types, &out_types) ||
+      std::any_of(out_types.begin(), out_types.end(), [](int t) { return t < 0; })) {
+    MX_THROW(TypeError) << "Operator " << op->name << ": cannot infer output dtypes from input dtypes "
+                        << TypeList(in_types) << " (got " << TypeList(out_types) << ")";
+  }
+
+  // Outputs: allocate none ones; check the caller's.
+  std::vector<OpReqType> req(num_outputs, kWriteTo);
+  for (uint32_t i = 0; i < num_outputs; ++i) {
+    NDArray* out = outputs[i];
+    if (out->is_none()) {
+      *out = NDArray(out_shapes[i], ctx, true, out_types[i]);
+    } else {
+      if (out->shape() != out_shapes[i]) {
+        MX_THROW(ValueError) << "Operator " << op->name << ": output " << i << " has shape "
+                             << out->shape() << ", expected " << out_shapes[i];
+      }
+      if (out->dtype() != out_types[i]) {
+        MX_THROW(TypeError) << "Operator " << op->name << ": output " << i << " has dtype "
+                            << mshadow::dtype_string(out->dtype()) << ", expected "
+                            << mshadow::dtype_string(out_types[i]);
+      }
+      for (NDArray* in : inputs) {
+        if (in->IsSame(*out)) req[i] = kWriteInplace;
+      }
+    }
+  }
+
+  // Engine dependencies: inputs read, outputs (and mutated inputs) written, resources written.
+  std::vector<engine::VarHandle> read_vars, write_vars;
+  read_vars.reserve(num_inputs);
+  write_vars.reserve(num_outputs + 1);
+  for (NDArray* in : inputs) read_vars.push_back(in->var());
+  for (NDArray* out : outputs) write_vars.push_back(out->var());
+  static auto& fmutate = nnvm::Op::GetAttr<nnvm::FMutateInputs>("FMutateInputs");
+  if (fmutate.count(op)) {
+    for (uint32_t idx : fmutate[op](attrs)) write_vars.push_back(inputs.at(idx)->var());
+  }
+  std::vector<Resource> requested;
+  static auto& fresource = nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
+  if (fresource.count(op)) {
+    for (const ResourceRequest& r : fresource[op](attrs)) {
+      requested.push_back(ResourceManager::Get()->Request(ctx, r));
+      write_vars.push_back(requested.back().var);
+    }
+  }
+  Engine::DeduplicateVarHandle(&read_vars, &write_vars);
+
+  std::vector<TBlob> in_blobs(num_inputs), out_blobs(num_outputs);
+  for (uint32_t i = 0; i < num_inputs; ++i) in_blobs[i] = inputs[i]->data();
+  for (uint32_t i = 0; i < num_outputs; ++i) out_blobs[i] = outputs[i]->data();
+  const bool is_train = is_train_;
+
+  static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  static auto& fstateful_cpu = nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>");
+  static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
+  if (ctx.dev_mask() != cpu::kDevMask) {
+    MX_THROW(NotImplementedError) << "Operator " << op->name << " on " << ctx
+                                  << ": this build has no GPU support";
+  }
+  if (fcompute_cpu.count(op)) {
+    FCompute fn = fcompute_cpu[op];
+    Engine::Get()->PushSync(
+        [attrs_ptr, fn, in_blobs = std::move(in_blobs), out_blobs = std::move(out_blobs),
+         req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+          OpContext opctx;
+          opctx.need_grad = false;
+          opctx.is_train = is_train;
+          opctx.run_ctx = rctx;
+          opctx.requested = requested;
+          fn(*attrs_ptr, opctx, in_blobs, req, out_blobs);
+        },
+        ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+  } else if (fstateful_cpu.count(op) && fcreate_state.count(op)) {
+    OpStatePtr state = fcreate_state[op](attrs, ctx, in_shapes, in_types);
+    FStatefulCompute fn = fstateful_cpu[op];
+    write_vars.push_back(state.get_var());
+    Engine::DeduplicateVarHandle(&read_vars, &write_vars);
+    Engine::Get()->PushSync(
+        [state, fn, in_blobs = std::move(in_blobs), out_blobs = std::move(out_blobs),
+         req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+          OpContext opctx;
+          opctx.need_grad = false;
+          opctx.is_train = is_train;
+          opctx.run_ctx = rctx;
+          opctx.requested = requested;
+          fn(state, opctx, in_blobs, req, out_blobs);
+        },
+        ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+  } else {
+    MX_THROW(NotImplementedError) << "Operator " << op->name << " has no CPU implementation";
+  }
+}
+
+}  // namespace mxnet

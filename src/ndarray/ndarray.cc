@@ -1,0 +1,244 @@
+// NDArray: chunks, views, synchronous copies, and the asynchronous CopyFromTo.
+#include <mxnet/ndarray.h>
+
+#include <cstring>
+#include <utility>
+
+#include "../common/cast.h"
+
+namespace mxnet {
+
+/*! \brief Memory + engine variable shared by an array and all its views. */
+struct NDArray::Chunk {
+  Storage::Handle shandle;
+  engine::VarHandle var{nullptr};
+  Context ctx;
+  size_t nbytes{0};
+  bool delay_alloc{true};
+  bool external{false};  // memory owned by someone else (wrapped TBlob / DLPack)
+  std::function<void()> deleter;
+
+  Chunk(size_t bytes, Context c, bool delay) : ctx(c), nbytes(bytes) {
+    var = Engine::Get()->NewVariable();
+    shandle.ctx = c;
+    shandle.size = bytes;
+    if (!delay) Alloc();
+  }
+
+  Chunk(void* dptr, size_t bytes, Context c, std::function<void()> del)
+      : ctx(c), nbytes(bytes), delay_alloc(false), external(true), deleter(std::move(del)) {
+    var = Engine::Get()->NewVariable();
+    shandle.dptr = dptr;
+    shandle.size = bytes;
+    shandle.ctx = c;
+  }
+
+  void Alloc() {
+    shandle = Storage::Get()->Alloc(nbytes, ctx);
+    delay_alloc = false;
+  }
+
+  ~Chunk() {
+    // Memory goes back only after every pending function on the variable has run.
+    Storage::Handle h = shandle;
+    const bool owns = !external && !delay_alloc;
+    Engine::Get()->DeleteVariable(
+        [h, owns, del = std::move(deleter)](RunContext) {
+          if (owns) Storage::Get()->Free(h);
+          if (del) del();
+        },
+        ctx, var);
+  }
+};
+
+namespace {
+
+size_t ElementBytes(int dtype) {
+  const size_t bytes = mshadow::mshadow_sizeof(dtype);
+  if (bytes == 0) {
+    MX_THROW(TypeError) << "NDArray: unsupported dtype code " << dtype;
+  }
+  return bytes;
+}
+
+void CheckShapeKnown(const TShape& shape, const char* what) {
+  if (!shape_is_known(shape)) {
+    MX_THROW(ValueError) << what << ": shape " << shape << " has unknown dimensions";
+  }
+}
+
+}  // namespace
+
+NDArray::NDArray(const TShape& shape, Context ctx, bool delay_alloc, int dtype)
+    : shape_(shape), dtype_(dtype) {
+  CheckShapeKnown(shape, "NDArray");
+  ptr_ = std::make_shared<Chunk>(shape.Size() * ElementBytes(dtype), ctx, delay_alloc);
+}
+
+NDArray::NDArray(const TBlob& data, int dev_id, std::function<void()> deleter)
+    : shape_(data.shape_), dtype_(data.type_flag_) {
+  Context ctx = data.dev_mask() == gpu::kDevMask ? Context::GPU(dev_id) : Context::CPU(dev_id);
+  ptr_ = std::make_shared<Chunk>(data.dptr_, data.shape_.Size() * ElementBytes(data.type_flag_),
+                                 ctx, std::move(deleter));
+}
+
+Context NDArray::ctx() const {
+  CHECK(!is_none()) << "ctx() of a none NDArray";
+  return ptr_->ctx;
+}
+
+engine::VarHandle NDArray::var() const {
+  CHECK(!is_none()) << "var() of a none NDArray";
+  return ptr_->var;
+}
+
+size_t NDArray::version() const { return is_none() ? 0 : ptr_->var->version(); }
+
+void NDArray::CheckAndAlloc() const {
+  CHECK(!is_none()) << "cannot allocate a none NDArray";
+  if (ptr_->delay_alloc) ptr_->Alloc();
+}
+
+TBlob NDArray::data() const {
+  if (is_none()) return TBlob();
+  CheckAndAlloc();
+  char* base = static_cast<char*>(ptr_->shandle.dptr);
+  return TBlob(base == nullptr ? nullptr : base + byte_offset_, shape_, ptr_->ctx.dev_mask(),
+               dtype_, ptr_->ctx.real_dev_id());
+}
+
+void NDArray::WaitToRead() const {
+  if (is_none()) return;
+  Engine::Get()->WaitForVar(ptr_->var);
+}
+
+void NDArray::WaitToWrite() const {
+  if (is_none()) return;
+  // A no-op write pushed through the engine waits for pending readers too.
+  Engine::Get()->PushAsync([](RunContext, Engine::CallbackOnComplete on_complete) { on_complete(); },
+                           ptr_->ctx, {}, {ptr_->var}, FnProperty::kNormal, 0, "WaitToWrite");
+  Engine::Get()->WaitForVar(ptr_->var);
+}
+
+void NDArray::SyncCopyFromCPU(const void* src, size_t size) const {
+  CHECK(!is_none()) << "SyncCopyFromCPU: the destination NDArray is none";
+  if (size != Size()) {
+    MX_THROW(ValueError) << "SyncCopyFromCPU: expected " << Size() << " elements for shape "
+                         << shape_ << ", got " << size;
+  }
+  if (ptr_->ctx.dev_mask() != cpu::kDevMask) {
+    MX_THROW(NotImplementedError) << "SyncCopyFromCPU to " << ptr_->ctx << " needs a GPU build";
+  }
+  WaitToWrite();
+  TBlob dst = data();
+  if (size != 0) std::memcpy(dst.dptr_, src, size * ElementBytes(dtype_));
+}
+
+void NDArray::SyncCopyToCPU(void* dst, size_t size) const {
+  CHECK(!is_none()) << "SyncCopyToCPU: the source NDArray is none";
+  if (size != Size()) {
+    MX_THROW(ValueError) << "SyncCopyToCPU: expected " << Size() << " elements for shape "
+                         << shape_ << ", got " << size;
+  }
+  if (ptr_->ctx.dev_mask() != cpu::kDevMask) {
+    MX_THROW(NotImplementedError) << "SyncCopyToCPU from " << ptr_->ctx << " needs a GPU build";
+  }
+  WaitToRead();
+  TBlob src = data();
+  if (size != 0) std::memcpy(dst, src.dptr_, size * ElementBytes(dtype_));
+}
+
+void NDArray::SyncCopyFromNDArray(const NDArray& src) const {
+  CopyFromTo(src, *this);
+  WaitToRead();
+}
+
+NDArray NDArray::Slice(index_t begin, index_t end) const {
+  CHECK(!is_none()) << "Slice of a none NDArray";
+  if (shape_.ndim() < 1) {
+    MX_THROW(IndexError) << "Slice: cannot slice a 0-d array";
+  }
+  if (begin < 0 || end < begin || end > shape_[0]) {
+    MX_THROW(IndexError) << "Slice: range [" << begin << ", " << end
+                         << ") is out of bounds for axis 0 of size " << shape_[0];
+  }
+  NDArray ret(*this);
+  ret.entry_ = nnvm::NodeEntry();
+  const size_t row = shape_[0] == 0 ? 0 : shape_.Size() / shape_[0];
+  ret.byte_offset_ += static_cast<size_t>(begin) * row * ElementBytes(dtype_);
+  ret.shape_[0] = end - begin;
+  return ret;
+}
+
+NDArray NDArray::At(index_t idx) const {
+  CHECK(!is_none()) << "At of a none NDArray";
+  if (shape_.ndim() < 1) {
+    MX_THROW(IndexError) << "At: cannot index a 0-d array";
+  }
+  if (idx < 0 || idx >= shape_[0]) {
+    MX_THROW(IndexError) << "At: index " << idx << " is out of bounds for axis 0 of size "
+                         << shape_[0];
+  }
+  NDArray ret = Slice(idx, idx + 1);
+  if (shape_.ndim() > 1) {
+    ret.shape_ = TShape(shape_.begin() + 1, shape_.end());
+  } else {
+    ret.shape_ = TShape(1, 1);
+  }
+  return ret;
+}
+
+NDArray NDArray::Reshape(const TShape& shape) const {
+  CHECK(!is_none()) << "Reshape of a none NDArray";
+  CheckShapeKnown(shape, "Reshape");
+  if (shape.Size() != shape_.Size()) {
+    MX_THROW(ValueError) << "Cannot reshape array of size " << shape_.Size() << " (shape "
+                         << shape_ << ") into shape " << shape;
+  }
+  NDArray ret(*this);
+  ret.entry_ = nnvm::NodeEntry();
+  ret.shape_ = shape;
+  return ret;
+}
+
+NDArray NDArray::AsArray(const TShape& shape, int dtype) const {
+  CHECK(!is_none()) << "AsArray of a none NDArray";
+  const size_t need = shape.Size() * ElementBytes(dtype) + byte_offset_;
+  if (need > ptr_->nbytes) {
+    MX_THROW(ValueError) << "AsArray: shape " << shape << " of " << mshadow::dtype_string(dtype)
+                         << " needs " << need << " bytes, the array holds " << ptr_->nbytes;
+  }
+  NDArray ret(*this);
+  ret.entry_ = nnvm::NodeEntry();
+  ret.shape_ = shape;
+  ret.dtype_ = dtype;
+  return ret;
+}
+
+void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
+  CHECK(!from.is_none()) << "CopyFromTo: the source NDArray is none";
+  CHECK(!to.is_none()) << "CopyFromTo: the destination NDArray is none";
+  if (from.shape() != to.shape()) {
+    MX_THROW(ValueError) << "CopyFromTo: shapes differ: source " << from.shape()
+                         << ", destination " << to.shape();
+  }
+  if (from.ctx().dev_mask() != cpu::kDevMask || to.ctx().dev_mask() != cpu::kDevMask) {
+    MX_THROW(NotImplementedError) << "copy between " << from.ctx() << " and " << to.ctx()
+                                  << " needs a GPU build";
+  }
+  if (from.IsSame(to)) return;
+  from.CheckAndAlloc();
+  to.CheckAndAlloc();
+  std::vector<engine::VarHandle> reads, writes{to.var()};
+  if (!from.SharesChunk(to)) reads.push_back(from.var());
+  Engine::Get()->PushSync(
+      [from, to](RunContext) {
+        TBlob src = from.data(), dst = to.data();
+        common::CastCopy(src.dptr_, src.type_flag_, dst.dptr_, dst.type_flag_, src.Size());
+      },
+      to.ctx(), reads, writes, FnProperty::kNormal, priority, "_copyto");
+}
+
+void WaitAll() { Engine::Get()->WaitForAll(); }
+
+}  // namespace mxnet

@@ -1,0 +1,166 @@
+/*!
+ * \file mxnet_op.h
+ * \brief Kernel launching for operator code in the MXNet style:
+ *
+ *   struct axpy {
+ *     template <typename DType>
+ *     MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* x, DType a) {
+ *       out[i] += a * x[i];
+ *     }
+ *   };
+ *   Kernel<axpy, cpu>::Launch(s, n, out, x, a);   // OpenMP over i when n is large enough
+ *
+ * plus the req-aware assignment helpers (KERNEL_ASSIGN, MXNET_ASSIGN_REQ_SWITCH) and the
+ * `op_with_req<OP, req>` adapter that turns a scalar functor into an element-wise kernel.
+ */
+#ifndef MXNET_OPERATOR_MXNET_OP_H_
+#define MXNET_OPERATOR_MXNET_OP_H_
+
+#include <mxnet/base.h>
+#include <mxnet/op_attr_types.h>
+
+#include <algorithm>
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
+
+namespace mxnet {
+namespace op {
+namespace mxnet_op {
+
+using mshadow::Stream;
+
+/*! \brief Elements per kernel below which OpenMP threads cost more than they save. */
+constexpr index_t kOmpThreshold = 32768;
+
+/*! \brief Threads a CPU kernel may use (OMP_NUM_THREADS / MXNET_OMP_MAX_THREADS). */
+inline int MaxOmpThreads() {
+#if MXNET_USE_OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+template <typename OP, typename xpu>
+struct Kernel;
+
+template <typename OP>
+struct Kernel<OP, mshadow::cpu> {
+  /*! \brief Run OP::Map(i, args...) for i in [0, N). */
+  template <typename... Args>
+  inline static bool Launch(Stream<mshadow::cpu>*, const index_t N, Args... args) {
+#if MXNET_USE_OPENMP
+    if (N >= kOmpThreshold && MaxOmpThreads() > 1) {
+#pragma omp parallel for
+      for (index_t i = 0; i < N; ++i) OP::Map(i, args...);
+      return true;
+    }
+#endif
+    for (index_t i = 0; i < N; ++i) OP::Map(i, args...);
+    return true;
+  }
+  /*! \brief Run OP::Map(begin, length, args...) over contiguous chunks (vectorisable bodies). */
+  template <typename... Args>
+  inline static void LaunchEx(Stream<mshadow::cpu>*, const index_t N, Args... args) {
+#if MXNET_USE_OPENMP
+    const int nthreads = N >= kOmpThreshold ? MaxOmpThreads() : 1;
+    if (nthreads > 1) {
+      const index_t chunk = (N + nthreads - 1) / nthreads;
+#pragma omp parallel for num_threads(nthreads)
+      for (index_t b = 0; b < N; b += chunk) OP::Map(b, std::min(chunk, N - b), args...);
+      return;
+    }
+#endif
+    OP::Map(0, N, args...);
+  }
+};
+
+}  // namespace mxnet_op
+
+/*! \brief Assign `val` to `out` according to `req` (null: skip, write/inplace: =, add: +=). */
+#define KERNEL_ASSIGN(out, req, val)        \
+  {                                         \
+    switch (req) {                          \
+      case ::mxnet::kNullOp:                \
+        break;                              \
+      case ::mxnet::kWriteTo:               \
+      case ::mxnet::kWriteInplace:          \
+        (out) = (val);                      \
+        break;                              \
+      case ::mxnet::kAddTo:                 \
+        (out) += (val);                     \
+        break;                              \
+      default:                              \
+        break;                              \
+    }                                       \
+  }
+
+/*! \brief Bind the compile-time constant ReqType to `req` (kNullOp skips the body). */
+#define MXNET_ASSIGN_REQ_SWITCH(req, ReqType, ...)          \
+  switch (req) {                                            \
+    case ::mxnet::kNullOp:                                  \
+      break;                                                \
+    case ::mxnet::kWriteInplace:                            \
+    case ::mxnet::kWriteTo: {                               \
+      const ::mxnet::OpReqType ReqType = ::mxnet::kWriteTo; \
+      { __VA_ARGS__ }                                       \
+    } break;                                                \
+    case ::mxnet::kAddTo: {                                 \
+      const ::mxnet::OpReqType ReqType = ::mxnet::kAddTo;   \
+      { __VA_ARGS__ }                                       \
+    } break;                                                \
+    default:                                                \
+      break;                                                \
+  }
+
+namespace mxnet_op {
+
+/*! \brief Element-wise kernel from a scalar functor: out[i] (req) OP::Map(in[i], ...). */
+template <typename OP, int req>
+struct op_with_req {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* in) {
+    KERNEL_ASSIGN(out[i], req, OP::Map(in[i]));
+  }
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* lhs, const DType* rhs) {
+    KERNEL_ASSIGN(out[i], req, OP::Map(lhs[i], rhs[i]));
+  }
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* in, const DType value) {
+    KERNEL_ASSIGN(out[i], req, OP::Map(in[i], value));
+  }
+};
+
+/*! \brief out[i] = value. */
+template <int req>
+struct set_to_value {
+  template <typename DType, typename VType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const VType value) {
+    KERNEL_ASSIGN(out[i], req, static_cast<DType>(value));
+  }
+};
+
+/*! \brief out[i] = 0. */
+struct set_zero {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out) {
+    out[i] = DType(0);
+  }
+};
+
+/*! \brief Unravel a flat index into coordinates of `shape` (ndim <= 32). */
+template <typename ShapeT>
+MSHADOW_XINLINE void unravel(index_t idx, const ShapeT& shape, int ndim, index_t* coord) {
+  for (int d = ndim - 1; d >= 0; --d) {
+    coord[d] = idx % shape[d];
+    idx /= shape[d];
+  }
+}
+
+}  // namespace mxnet_op
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_MXNET_OP_H_

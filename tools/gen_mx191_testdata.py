@@ -1,0 +1,97 @@
+"""Writes the MXNet 1.9.1 reference files the compatibility tests read.
+
+Run once with the real MXNet 1.9.1 (a scratch venv, see ../shared/bench/setup_refs.sh):
+    /tmp/mxbench-refs/mx191/bin/python tools/gen_mx191_testdata.py tests/python/data/mx191
+The outputs are small and committed; the tests never need MXNet 1.9.1 itself.
+Every array is derived from a fixed NumPy seed, so a test can rebuild the expected values.
+"""
+import os
+import sys
+
+import mxnet as mx
+import numpy as np
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.RandomState(1234)
+
+DTYPES = ["float32", "float64", "float16", "uint8", "int8", "int32", "int64"]
+
+
+def sample(dtype, shape):
+    if dtype.startswith("float"):
+        return rng.uniform(-10, 10, size=shape).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.randint(max(info.min, -1000), min(info.max, 1000), size=shape).astype(dtype)
+
+
+# Named dict of every dtype and a few ranks (incl. a 0-size array and a scalar-like shape).
+named = {}
+for i, dt in enumerate(DTYPES):
+    named["arr_%s" % dt] = mx.nd.array(sample(dt, (2, 3, 4)[: 1 + i % 3]), dtype=dt)
+named["empty"] = mx.nd.array(np.zeros((0, 5), dtype="float32"))
+named["one"] = mx.nd.array(np.array([7.5], dtype="float32"))
+mx.nd.save(os.path.join(out, "named.params"), named)
+
+# Unnamed list.
+unnamed = [mx.nd.array(sample("float32", (3, 2))), mx.nd.array(sample("int32", (4,)), dtype="int32")]
+mx.nd.save(os.path.join(out, "unnamed.nd"), unnamed)
+
+# npz-like dump of the expected values for the tests.
+np.savez(os.path.join(out, "named_expected.npz"), **{k: v.asnumpy() for k, v in named.items()})
+np.savez(os.path.join(out, "unnamed_expected.npz"), *[v.asnumpy() for v in unnamed])
+
+# An MLP and a small conv net, as symbol JSON + params (checkpoint format).
+data = mx.sym.Variable("data")
+h = mx.sym.FullyConnected(data, num_hidden=16, name="fc1")
+h = mx.sym.Activation(h, act_type="relu", name="relu1")
+h = mx.sym.FullyConnected(h, num_hidden=10, name="fc2")
+mlp = mx.sym.SoftmaxOutput(h, name="softmax")
+mlp.save(os.path.join(out, "mlp-symbol.json"))
+shapes, _, _ = mlp.infer_shape(data=(4, 20))
+args = {n: mx.nd.array(rng.uniform(-0.5, 0.5, size=s).astype("float32"))
+        for n, s in zip(mlp.list_arguments(), shapes) if n not in ("data", "softmax_label")}
+mx.model.save_checkpoint(os.path.join(out, "mlp"), 3, mlp, args, {})
+x = rng.uniform(-1, 1, size=(4, 20)).astype("float32")
+ex = mlp.bind(mx.cpu(), dict(args, data=mx.nd.array(x), softmax_label=mx.nd.zeros((4,))))
+np.savez(os.path.join(out, "mlp_forward.npz"), data=x, output=ex.forward()[0].asnumpy())
+
+c = mx.sym.Convolution(data, kernel=(3, 3), num_filter=4, pad=(1, 1), name="conv1")
+c = mx.sym.BatchNorm(c, fix_gamma=False, name="bn1")
+c = mx.sym.Activation(c, act_type="relu", name="relu1")
+c = mx.sym.Pooling(c, kernel=(2, 2), stride=(2, 2), pool_type="max", name="pool1")
+c = mx.sym.Flatten(c, name="flat")
+c = mx.sym.FullyConnected(c, num_hidden=10, name="fc")
+conv = mx.sym.SoftmaxOutput(c, name="softmax")
+conv.save(os.path.join(out, "convnet-symbol.json"))
+arg_shapes, _, aux_shapes = conv.infer_shape(data=(2, 1, 8, 8))
+cargs = {n: mx.nd.array(rng.uniform(-0.5, 0.5, size=s).astype("float32"))
+         for n, s in zip(conv.list_arguments(), arg_shapes) if n not in ("data", "softmax_label")}
+caux = {n: mx.nd.array(rng.uniform(0.5, 1.5, size=s).astype("float32"))
+        for n, s in zip(conv.list_auxiliary_states(), aux_shapes)}
+mx.model.save_checkpoint(os.path.join(out, "convnet"), 1, conv, cargs, caux)
+x = rng.uniform(-1, 1, size=(2, 1, 8, 8)).astype("float32")
+ex = conv.bind(mx.cpu(), dict(cargs, data=mx.nd.array(x), softmax_label=mx.nd.zeros((2,))),
+               aux_states=caux)
+np.savez(os.path.join(out, "convnet_forward.npz"), data=x, output=ex.forward(is_train=False)[0].asnumpy())
+
+# The seed-003 shape-inference example, for the symbol tests.
+a = mx.sym.Variable("a", shape=(2, 0))
+b = mx.sym.Variable("b")
+cc = mx.sym.Variable("c", shape=(0, 3))
+d = a * b + b * cc
+d.save(os.path.join(out, "partial_infer-symbol.json"))
+
+# RecordIO: plain records and an indexed file with IRHeader-packed records.
+w = mx.recordio.MXRecordIO(os.path.join(out, "plain.rec"), "w")
+for i in range(5):
+    w.write(("record-%d" % i).encode() * (i + 1))
+w.write(b"")
+w.close()
+w = mx.recordio.MXIndexedRecordIO(os.path.join(out, "indexed.idx"), os.path.join(out, "indexed.rec"), "w")
+for i in range(4):
+    header = mx.recordio.IRHeader(0, float(i), i, 0) if i % 2 == 0 else \
+        mx.recordio.IRHeader(0, [float(i), i + 0.5], i, 0)
+    w.write_idx(i, mx.recordio.pack(header, bytes(range(i * 3))))
+w.close()
+print("wrote", sorted(os.listdir(out)))

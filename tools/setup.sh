@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian packages as root, Python packages with pip), then builds
+# libmxnet.so into build/ and places it inside python/mxnet/ so `import mxnet` works from the tree.
+#   tools/setup.sh            # Release build
+#   BUILD_DIR=build-dbg CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug" tools/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for pkg in g++ ninja-build libopenblas-dev libgtest-dev libdnnl-dev; do
+  have_pkg "$pkg" || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "Installing Debian packages: ${need_apt[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "Missing Debian packages (run as root to install): ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+
+PY=${PYTHON:-python3}
+"$PY" -c "import numpy, pytest" 2>/dev/null || "$PY" -m pip install -q numpy pytest
+command -v cmake >/dev/null 2>&1 || "$PY" -m pip install -q cmake
+command -v ninja >/dev/null 2>&1 || "$PY" -m pip install -q ninja
+
+BUILD_DIR=${BUILD_DIR:-build}
+cmake -S . -B "$BUILD_DIR" -G Ninja ${CMAKE_ARGS:-} >/dev/null
+ninja -C "$BUILD_DIR" -j"${BUILD_JOBS:-2}"
+cp "$BUILD_DIR/libmxnet.so" python/mxnet/libmxnet.so
+echo "built $BUILD_DIR/libmxnet.so (also copied to python/mxnet/)"
