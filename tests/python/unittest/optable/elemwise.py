@@ -94,7 +94,7 @@ UNARY = [
     _unary("sigmoid", _sigmoid),
     _unary("softsign", lambda x: x / (1 + np.abs(x))),
     _unary("logical_not", lambda x: (x == 0), ALL_AND_HALF, grad=False),
-    _unary("_copy", lambda x: x, ALL_AND_HALF, covers=("identity",)),
+    _unary("identity", lambda x: x, ALL_AND_HALF, covers=("_copy",)),
     _unary("BlockGrad", lambda x: x, ALL_AND_HALF, grad=False, covers=("stop_gradient",)),
     _unary("_internal._copyto", lambda x: x, ALL_AND_HALF, grad=False),
     _unary("zeros_like", np.zeros_like, ALL_AND_HALF, grad=False),
