@@ -47,6 +47,8 @@ struct InlineRunner {
 };
 thread_local InlineRunner inline_runner;
 
+thread_local bool is_engine_worker = false;
+
 /*!
  * One-shot signal from a completing thread to a waiting one, cheap when the wait is short: the
  * waiter spins first and only sleeps (and makes the notifier take a lock) when it has to. The
@@ -94,6 +96,8 @@ void CheckNoDuplicates(const std::vector<VarHandle>& const_vars,
 }
 
 }  // namespace
+
+bool IsEngineWorkerThread() { return is_engine_worker; }
 
 // ------------------------------------------------------------------------------------------
 // TaskQueue
@@ -173,6 +177,7 @@ WorkerPool::WorkerPool(ThreadedEngine* engine, int nthreads) {
   threads_.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i) {
     threads_.emplace_back([this, engine]() {
+      is_engine_worker = true;
       while (OprBlock* b = queue_.Pop()) engine->ExecuteOprBlock(b);
     });
   }
