@@ -84,6 +84,9 @@ std::shared_ptr<Engine> Engine::_GetSharedRef() {
     const std::string type = env != nullptr && *env != '\0' ? env : engine::kDefaultEngine;
     std::shared_ptr<Engine> eng(engine::CreateEngine(type).release(), [](Engine* e) {
       engine::fork_engine.store(nullptr);
+      // exit() called from inside an engine function: the engine cannot wait for itself
+      // (nor join its own thread); leave it to the process teardown.
+      if (engine::IsEngineWorkerThread()) return;
       delete e;
     });
     if (type != engine::kDefaultEngine) LOG(INFO) << "MXNet start using engine: " << type;

@@ -163,6 +163,19 @@ TEST_F(EngineSelection, NonDefaultChoiceIsLogged) {
   }
 }
 
+TEST_F(EngineSelection, ExitFromInsideAnEngineFunction) {
+  auto body = []() {
+    Engine* eng = Engine::Get();
+    VarHandle v = eng->NewVariable();
+    eng->PushSync([](RunContext) { std::fprintf(stderr, "pending function\n"); },
+                  Context::CPU(1), {}, {v});
+    eng->PushSync([](RunContext) { std::exit(3); }, Context::CPU(), {}, {});
+    eng->WaitForAll();
+    std::exit(0);
+  };
+  EXPECT_EXIT(body(), ::testing::ExitedWithCode(3), "");
+}
+
 TEST_F(EngineSelection, UnknownChoiceIsAnError) {
   EXPECT_EXIT(UseEngineThenExit("NoSuchEngine"), ::testing::ExitedWithCode(0),
               "caught: Cannot find Engine NoSuchEngine");
