@@ -47,6 +47,8 @@ struct InlineRunner {
 };
 thread_local InlineRunner inline_runner;
 
+thread_local bool is_engine_worker = false;
+
 /*!
  * One-shot signal from a completing thread to a waiting one, cheap when the wait is short: the
  * waiter spins first and only sleeps (and makes the notifier take a lock) when it has to. The
@@ -94,6 +96,8 @@ void CheckNoDuplicates(const std::vector<VarHandle>& const_vars,
 }
 
 }  // namespace
+
+bool IsEngineWorkerThread() { return is_engine_worker; }
 
 // ------------------------------------------------------------------------------------------
 // TaskQueue
@@ -173,6 +177,7 @@ WorkerPool::WorkerPool(ThreadedEngine* engine, int nthreads) {
   threads_.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i) {
     threads_.emplace_back([this, engine]() {
+      is_engine_worker = true;
       while (OprBlock* b = queue_.Pop()) engine->ExecuteOprBlock(b);
     });
   }
@@ -268,7 +273,7 @@ void ThreadedEngine::PushBlock(ThreadedOpr* opr, Context ctx, int priority) {
   // +1 keeps the block from being dispatched by a completing thread while we append.
   b->wait.store(opr->const_vars.size() + opr->mutable_vars.size() + 1,
                 std::memory_order_relaxed);
-  pending_.fetch_add(1, std::memory_order_seq_cst);
+  pushed_.fetch_add(1, std::memory_order_seq_cst);
   int ready = 0;
   for (ThreadedVar* v : opr->const_vars) ready += v->AppendRead(b);
   for (ThreadedVar* v : opr->mutable_vars) ready += v->AppendWrite(b);
@@ -335,6 +340,9 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
     if (opr->delete_var) opr->mutable_vars[0]->SetToDelete();
     OnComplete(b, nullptr);
   } else {
+    // on_complete may run on another thread before fn returns: the block (and the function
+    // object running right now) is freed only once both have happened.
+    b->holders.store(2, std::memory_order_relaxed);
     try {
       opr->fn(rctx, CallbackOnComplete(OnCompleteStatic, this, b));
     } catch (...) {
@@ -344,7 +352,17 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
       b->fresh_error = true;
       OnComplete(b, nullptr);
     }
+    ReleaseBlock(b);
   }
+}
+
+void ThreadedEngine::ReleaseBlock(OprBlock* b) {
+  if (b->holders.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  ThreadedOpr* opr = b->opr;
+  if (opr->temporary || opr->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    ObjectPool<ThreadedOpr>::Delete(opr);
+  }
+  ObjectPool<OprBlock>::Delete(b);
 }
 
 void ThreadedEngine::OnCompleteStatic(Engine* engine, void* param, const dmlc::Error* error) {
@@ -363,15 +381,15 @@ void ThreadedEngine::OnComplete(OprBlock* b, const dmlc::Error* error) {
   for (ThreadedVar* v : opr->mutable_vars) {
     if (v->CompleteWrite(!opr->wait, dispatch)) ObjectPool<ThreadedVar>::Delete(v);
   }
-  if (opr->temporary || opr->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    ObjectPool<ThreadedOpr>::Delete(opr);
-  }
-  ObjectPool<OprBlock>::Delete(b);
+  ReleaseBlock(b);
   // Nothing of this completion may touch the engine after inflight_ drops: the destructor
-  // waits for pending_ == 0 and inflight_ == 0 before freeing it.
+  // waits for AllDone() and inflight_ == 0 before freeing it. The completion that makes
+  // completed_ reach pushed_ wakes the waiters (pairs with WaitForAllNoThrow: both sides
+  // update their own counter, then read the other's; all seq_cst).
   inflight_.fetch_add(1, std::memory_order_seq_cst);
-  if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
-      all_waiters_.load(std::memory_order_seq_cst) > 0) {
+  const int64_t completed = completed_.fetch_add(1, std::memory_order_seq_cst) + 1;
+  if (all_waiters_.load(std::memory_order_seq_cst) > 0 &&
+      completed == pushed_.load(std::memory_order_seq_cst)) {
     std::lock_guard<std::mutex> g(finish_mu_);
     finish_cv_.notify_all();
   }
@@ -436,10 +454,12 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
 }
 
 void ThreadedEngine::WaitForAllNoThrow() {
-  if (!SpinUntil([this]() { return pending_.load() == 0; })) {
+  // AllDone() reads completed_ before pushed_: equal values then mean that everything pushed
+  // before the first read had completed by then, even if other threads keep pushing.
+  if (!SpinUntil([this]() { return AllDone(); })) {
     std::unique_lock<std::mutex> lk(finish_mu_);
     all_waiters_.fetch_add(1, std::memory_order_seq_cst);
-    finish_cv_.wait(lk, [this]() { return pending_.load(std::memory_order_seq_cst) == 0; });
+    finish_cv_.wait(lk, [this]() { return AllDone(); });
     all_waiters_.fetch_sub(1, std::memory_order_seq_cst);
   }
   while (inflight_.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
