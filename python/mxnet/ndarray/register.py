@@ -78,6 +78,20 @@ def _encode(name, value):
 # ---------------------------------------------------------------------------------------------
 # Docstrings
 
+_EXTRA_DOCS = None
+
+
+def _extra_docs():
+    """{op name: [example docstrings]} from the `<op>Doc` classes of mxnet.ndarray_doc."""
+    global _EXTRA_DOCS
+    if _EXTRA_DOCS is None:
+        from .. import ndarray_doc
+        _EXTRA_DOCS = {}
+        for cls in ndarray_doc.NDArrayDoc.__subclasses__():
+            if cls.__name__.endswith("Doc") and cls.__doc__:
+                _EXTRA_DOCS.setdefault(cls.__name__[:-3], []).append(cls.__doc__)
+    return _EXTRA_DOCS
+
 
 def build_doc(func_name, desc, arg_names, arg_types, arg_descs, key_var_num_args=None,
               ret_type=None):
@@ -91,9 +105,7 @@ def build_doc(func_name, desc, arg_names, arg_types, arg_descs, key_var_num_args
                "-------\n"
                "out : NDArray or list of NDArrays\n"
                "    The output of this function.") % (desc, param_doc)
-    from .. import ndarray_doc
-    extra = [cls.__doc__ for cls in ndarray_doc.NDArrayDoc.__subclasses__()
-             if cls.__name__ == "%sDoc" % func_name and cls.__doc__]
+    extra = _extra_docs().get(func_name)
     if extra:
         doc_str += re.sub("    ", "", "\n" + "\n".join(extra))
     return doc_str.replace("NDArray-or-Symbol", "NDArray")
@@ -152,21 +164,33 @@ def _usable(name, taken):
             and name not in taken)
 
 
+_PARAM_CACHE = {}
+
+
+def _param(name, kind, default=inspect.Parameter.empty):
+    # Parameters are immutable and most names recur across operators: share them.
+    key = (name, kind, default is _Null, default is None)
+    p = _PARAM_CACHE.get(key)
+    if p is None:
+        p = _PARAM_CACHE[key] = inspect.Parameter(name, kind, default=default)
+    return p
+
+
 def _signature(spec, sig_inputs, sig_params):
     P = inspect.Parameter
     parameters = []
     if spec.variadic is not None:
-        parameters.append(P(spec.variadic, P.VAR_POSITIONAL))
+        parameters.append(_param(spec.variadic, P.VAR_POSITIONAL))
         kind = P.KEYWORD_ONLY
     else:
         kind = P.POSITIONAL_OR_KEYWORD
     for name in sig_inputs:
-        parameters.append(P(name, kind, default=None))
+        parameters.append(_param(name, kind, None))
     for name in sig_params:
-        parameters.append(P(name, kind, default=_Null))
-    parameters.append(P("out", kind, default=None))
-    parameters.append(P("name", kind, default=None))
-    parameters.append(P("kwargs", P.VAR_KEYWORD))
+        parameters.append(_param(name, kind, _Null))
+    parameters.append(_param("out", kind, None))
+    parameters.append(_param("name", kind, None))
+    parameters.append(_param("kwargs", P.VAR_KEYWORD))
     return inspect.Signature(parameters)
 
 
