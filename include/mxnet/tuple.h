@@ -143,7 +143,7 @@ class Tuple {
         ValueType idx;
         if (is >> idx) {
           t.assign(&idx, &idx + 1);
-          if (std::is_integral<ValueType>::value && is.peek() == 'L') is.get();
+          if (std::is_integral<ValueType>::value && !is.eof() && is.peek() == 'L') is.get();
         }
         return is;
       }
@@ -198,7 +198,7 @@ class Tuple {
   static const int kStackCache = 4;
   int ndim_{0};
   int num_heap_allocated_{0};
-  ValueType data_stack_[kStackCache];
+  ValueType data_stack_[kStackCache]{};
   std::unique_ptr<ValueType[]> data_heap_;
 
   /*! \brief Resize to ndim values (contents undefined); -1 marks unknown. */

@@ -19,6 +19,7 @@
 
 // A test asks the system for an impossible amount of memory and expects an error, not an abort.
 extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+extern "C" const char* __tsan_default_options() { return "allocator_may_return_null=1"; }
 
 namespace {
 
