@@ -246,7 +246,7 @@ def _make_fixed(spec, sig_inputs, sig_params):
                     if i < n_in:
                         ins[i] = v
                         continue
-                if v is null:
+                if v is null or (v is None and k == "ctx"):   # ctx=None: default device
                     continue
                 kb = key_cache.get(k)
                 if kb is None:
@@ -297,7 +297,7 @@ def _make_variadic(spec, sig_inputs):
                     _check_input(func_name, k, v)
                     ndargs.append(v)
                 continue
-            if v is null:
+            if v is null or (v is None and k == "ctx"):
                 continue
             kb = key_cache.get(k)
             if kb is None:
