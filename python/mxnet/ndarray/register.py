@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from ..base import _Null, op_info, build_param_doc, _init_op_module, op_handle, list_op_names
-from ._invoke import NDArrayBase, imperative_invoke, OPS
+from ._invoke import NDArrayBase, imperative_invoke, invoke_nd, invoke_nd_nd, OPS
 
 __all__ = ["make_ndarray_function", "build_doc", "param_str", "OpSpec"]
 
@@ -216,11 +216,23 @@ def _make_fixed(spec, sig_inputs, sig_params):
     dtype_pos = param_names.index("dtype") if "dtype" in param_names else -1
     key_cache = {}
     invoke = imperative_invoke
+    invoke1 = invoke_nd
+    invoke2 = invoke_nd_nd
     null = _Null
     base = NDArrayBase
 
     def op_function(*args, out=None, name=None, **kwargs):  # pylint: disable=unused-argument
         nargs = len(args)
+        if nargs == n_in and not kwargs and (out is None or isinstance(out, base)):
+            # Fast path: only the tensor inputs, given positionally (mx.nd.exp(a)).
+            if n_in == 1:
+                a = args[0]
+                if isinstance(a, base):
+                    return invoke1(handle, a, out)
+            elif n_in == 2:
+                a, b = args
+                if isinstance(a, base) and isinstance(b, base):
+                    return invoke2(handle, a, b, out)
         if nargs > n_pos:
             if nargs > n_pos + 2:
                 raise TypeError("%s() takes at most %d positional arguments (%d given)"
