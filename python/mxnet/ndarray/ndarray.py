@@ -251,7 +251,7 @@ class NDArray(NDArrayBase):
         dev_id = ctypes.c_int()
         check_call(_LIB.MXNDArrayGetContext(self.handle, ctypes.byref(dev_typeid),
                                             ctypes.byref(dev_id)))
-        return Context(_DEVTYPE2STR[dev_typeid.value], dev_id.value)
+        return Context(_DEVTYPE2STR.get(dev_typeid.value, "cpu"), dev_id.value)
 
     ctx = context
 
