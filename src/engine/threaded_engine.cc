@@ -13,8 +13,27 @@ namespace {
 // The CPU stream handed to functions: mshadow::Stream<cpu> carries no state.
 mshadow::Stream<mshadow::cpu> cpu_stream;
 
-// How long an idle worker spins for new work before it sleeps.
+// How long an idle worker (or a waiting thread) spins before it sleeps.
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
+
+/*!
+ * \brief Spin until ready() or kSpinBeforeSleep has passed; returns ready(). After a short
+ *        busy spin it yields between checks, so that on an oversubscribed machine the thread
+ *        we are waiting for can run on this core.
+ */
+template <typename Ready>
+bool SpinUntil(Ready ready) {
+  for (int i = 0; i < 128; ++i) {
+    if (ready()) return true;
+    CpuRelax();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() > deadline) return ready();
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 /*!
  * Blocks run inline (wait operations, kAsync functions on the pushing thread) are executed one
@@ -27,6 +46,35 @@ struct InlineRunner {
   OprBlock* tail{nullptr};
 };
 thread_local InlineRunner inline_runner;
+
+/*!
+ * One-shot signal from a completing thread to a waiting one, cheap when the wait is short: the
+ * waiter spins first and only sleeps (and makes the notifier take a lock) when it has to. The
+ * notifier never touches the object after the waiter may have returned.
+ */
+class Notification {
+ public:
+  void Notify() {
+    if (state_.exchange(kDone) == kSleeping) {
+      std::lock_guard<std::mutex> g(mu_);
+      notified_ = true;
+      cv_.notify_all();
+    }
+  }
+  void Wait() {
+    if (SpinUntil([this]() { return state_.load() != kWaiting; })) return;
+    std::unique_lock<std::mutex> lk(mu_);
+    if (state_.exchange(kSleeping) == kDone) return;
+    cv_.wait(lk, [this]() { return notified_; });
+  }
+
+ private:
+  enum State { kWaiting, kDone, kSleeping };
+  std::atomic<int> state_{kWaiting};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool notified_{false};
+};
 
 // A variable must not appear twice (nor be both read and written): that would deadlock.
 void CheckNoDuplicates(const std::vector<VarHandle>& const_vars,
@@ -98,12 +146,9 @@ OprBlock* TaskQueue::Pop() {
     if (OprBlock* b = TryPop()) return b;
     if (stop_.load()) return nullptr;
     // Spin a little: a busy pusher hands the next task over without a wake-up.
-    const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-    for (int i = 1; size_.load(std::memory_order_relaxed) == 0 && !stop_.load(); ++i) {
-      CpuRelax();
-      if ((i & 63) == 0 && std::chrono::steady_clock::now() > deadline) break;
+    if (SpinUntil([this]() { return size_.load(std::memory_order_relaxed) > 0 || stop_.load(); })) {
+      continue;
     }
-    if (size_.load(std::memory_order_relaxed) > 0) continue;
     std::unique_lock<std::mutex> lk(sleep_mu_);
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     OprBlock* b;
@@ -372,20 +417,12 @@ void ThreadedEngine::PoisonOutputs(OprBlock* b) {
 void ThreadedEngine::WaitForVar(VarHandle var) {
   ThreadedVar* v = ThreadedVar::Cast(var);
   if (!v->Idle()) {
-    struct Waiter {
-      std::mutex mu;
-      std::condition_variable cv;
-      bool done{false};
-    } w;
+    Notification done;
     // A wait operation queued as a writer of var: it becomes ready once every earlier use of
     // var has completed, runs inline on the completing thread and only signals us.
     ThreadedOpr* opr = ObjectPool<ThreadedOpr>::New();
-    opr->fn = [&w](RunContext, CallbackOnComplete on_complete) {
-      {
-        std::lock_guard<std::mutex> g(w.mu);
-        w.done = true;
-        w.cv.notify_all();
-      }
+    opr->fn = [&done](RunContext, CallbackOnComplete on_complete) {
+      done.Notify();
       on_complete();
     };
     opr->mutable_vars.Assign1(v);
@@ -393,14 +430,13 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
     opr->temporary = true;
     opr->SetName("WaitForVar");
     PushBlock(opr, Context::CPU(), 0);
-    std::unique_lock<std::mutex> lk(w.mu);
-    w.cv.wait(lk, [&w]() { return w.done; });
+    done.Wait();
   }
   Throw(var);
 }
 
 void ThreadedEngine::WaitForAllNoThrow() {
-  {
+  if (!SpinUntil([this]() { return pending_.load() == 0; })) {
     std::unique_lock<std::mutex> lk(finish_mu_);
     all_waiters_.fetch_add(1, std::memory_order_seq_cst);
     finish_cv_.wait(lk, [this]() { return pending_.load(std::memory_order_seq_cst) == 0; });
