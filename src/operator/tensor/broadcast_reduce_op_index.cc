@@ -290,6 +290,7 @@ Examples::
     .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<true>);
 
 NNVM_REGISTER_OP(pick)
+    .add_alias("_npx_pick")
     .add_alias("choose_element_0index")
     .describe(R"code(Picks elements from an input array according to the input indices along the given axis.
 

@@ -565,6 +565,7 @@ NNVM_REGISTER_OP(_backward_reshape)
     .set_attr<FCompute>("FCompute<cpu>", IdentityCopyCompute<cpu>);
 
 NNVM_REGISTER_OP(Flatten)
+    .add_alias("_npx_batch_flatten")
     .add_alias("flatten")
     .describe(R"code(Flattens the input array into a 2-D array by collapsing the higher dimensions.
 
@@ -644,6 +645,7 @@ Examples::
     .add_arguments(TransposeParam::__FIELDS__());
 
 NNVM_REGISTER_OP(SwapAxis)
+    .add_alias("_npi_swapaxes")
     .add_alias("swapaxes")
     .describe(R"code(Interchanges two axes of an array.
 
@@ -676,6 +678,7 @@ Examples::
     .add_arguments(SwapAxisParam::__FIELDS__());
 
 NNVM_REGISTER_OP(expand_dims)
+    .add_alias("_npi_expand_dims")
     .describe(R"code(Inserts a new axis of size 1 into the array shape.
 
 For example, given ``x`` with shape ``(2,3,4)``, then ``expand_dims(x, axis=1)``
@@ -734,6 +737,7 @@ NNVM_REGISTER_OP(_backward_squeeze)
     .set_attr<FCompute>("FCompute<cpu>", IdentityCopyCompute<cpu>);
 
 NNVM_REGISTER_OP(tile)
+    .add_alias("_npi_tile")
     .describe(R"code(Repeats the whole array multiple times.
 
 If ``reps`` has length *d*, and input array has dimension of *n*. There are
@@ -788,6 +792,7 @@ NNVM_REGISTER_OP(_backward_tile)
     .set_attr<FCompute>("FCompute<cpu>", TileBackward);
 
 NNVM_REGISTER_OP(repeat)
+    .add_alias("_np_repeat")
     .describe(R"code(Repeats elements of an array.
 
 By default, ``repeat`` flattens the input array into 1-D and then repeats the

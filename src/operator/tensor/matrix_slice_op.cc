@@ -196,6 +196,8 @@ std::unordered_map<std::string, std::string> SliceDict(const nnvm::NodeAttrs& at
 }  // namespace
 
 NNVM_REGISTER_OP(slice)
+    .add_alias("_npi_slice")
+    .add_alias("_npx_slice")
     .add_alias("crop")
     .add_alias("_sparse_slice")
     .describe(R"code(Slices a region of the array.
@@ -373,6 +375,7 @@ NNVM_REGISTER_OP(_backward_slice_like)
     .set_attr<FCompute>("FCompute<cpu>", SliceLikeBackward);
 
 NNVM_REGISTER_OP(_slice_assign)
+    .add_alias("_npi_slice_assign")
     .add_alias("_crop_assign")
     .describe(R"code(Assign the rhs to a cropped subset of lhs.
 
@@ -417,6 +420,7 @@ From:src/operator/tensor/matrix_op.cc
     .add_arguments(SliceParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_slice_assign_scalar)
+    .add_alias("_npi_slice_assign_scalar")
     .add_alias("_crop_assign_scalar")
     .describe(R"code((Assign the scalar to a cropped subset of the input.
 
