@@ -230,7 +230,7 @@ inline mxnet::TShape ReduceSmallShape(const char* op, const mxnet::TShape& ishap
  *        neighbouring axes of the same kind merged. At most kMaxDim merged axes.
  */
 struct ReducePlan {
-  static const int kMaxDim = 32;
+  static constexpr int kMaxDim = 32;
   int ndim = 0;
   index_t dims[kMaxDim];
   bool reduced[kMaxDim];

@@ -221,7 +221,7 @@ struct DiagParam : public dmlc::Parameter<DiagParam> {
 
 /*! \brief A walk over `shape` in row-major order with element strides into another array. */
 struct StridedView {
-  static const int kMaxDim = ReducePlan::kMaxDim;
+  static constexpr int kMaxDim = ReducePlan::kMaxDim;
   int ndim = 0;
   index_t shape[kMaxDim];
   index_t stride[kMaxDim];
