@@ -83,20 +83,32 @@ inline bool RegressionOpType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_
   return true;
 }
 
+template <typename Kind, typename DType>
+inline void RegressionForwardLoop(const DType* x, DType* y, index_t n, OpReqType rq) {
+#pragma omp parallel for if (n > 32768)
+  for (index_t i = 0; i < n; ++i) {
+    KERNEL_ASSIGN(y[i], rq, DType(Kind::Forward(static_cast<double>(x[i]))));
+  }
+}
+
+template <typename Kind, typename DType, typename LType>
+inline void RegressionBackwardLoop(const DType* y, const LType* l, DType* dx, index_t n,
+                                   double scale, OpReqType rq) {
+#pragma omp parallel for if (n > 32768)
+  for (index_t i = 0; i < n; ++i) {
+    const double g = Kind::Grad(static_cast<double>(y[i]), static_cast<double>(l[i])) * scale;
+    KERNEL_ASSIGN(dx[i], rq, DType(g));
+  }
+}
+
 template <typename xpu, typename Kind>
 void RegressionForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                        const std::vector<TBlob>& outputs) {
   if (req[0] == kNullOp) return;
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* x = inputs[0].dptr<DType>();
-    DType* y = outputs[0].dptr<DType>();
-    const index_t n = inputs[0].Size();
-    const OpReqType rq = req[0];
-#pragma omp parallel for if (n > 32768)
-    for (index_t i = 0; i < n; ++i) {
-      KERNEL_ASSIGN(y[i], rq, DType(Kind::Forward(static_cast<double>(x[i]))));
-    }
+    RegressionForwardLoop<Kind>(inputs[0].dptr<DType>(), outputs[0].dptr<DType>(),
+                                inputs[0].Size(), req[0]);
   });
 }
 
@@ -118,16 +130,8 @@ void RegressionBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const double scale = param.grad_scale / num_output;
   MSHADOW_REAL_TYPE_SWITCH(out.type_flag_, DType, {
     MSHADOW_TYPE_SWITCH(label.type_flag_, LType, {
-      const DType* y = out.dptr<DType>();
-      const LType* l = label.dptr<LType>();
-      DType* dx = outputs[0].dptr<DType>();
-      const index_t n = out.Size();
-      const OpReqType rq = req[0];
-#pragma omp parallel for if (n > 32768)
-      for (index_t i = 0; i < n; ++i) {
-        const double g = Kind::Grad(static_cast<double>(y[i]), static_cast<double>(l[i])) * scale;
-        KERNEL_ASSIGN(dx[i], rq, DType(g));
-      }
+      RegressionBackwardLoop<Kind>(out.dptr<DType>(), label.dptr<LType>(),
+                                   outputs[0].dptr<DType>(), out.Size(), scale, req[0]);
     });
   });
 }

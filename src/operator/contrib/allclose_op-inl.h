@@ -50,6 +50,26 @@ inline bool AllCloseType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attr
   return (*in_attrs)[0] >= 0 && (*in_attrs)[1] >= 0;
 }
 
+template <typename AType, typename BType>
+inline bool AllCloseLoop(const AType* a, const BType* b, index_t n, double rtol, double atol,
+                         bool equal_nan) {
+  int bad = 0;
+#pragma omp parallel for reduction(| : bad) if (n > 65536)
+  for (index_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(a[i]), y = static_cast<double>(b[i]);
+    bool ok;
+    if (std::isnan(x) || std::isnan(y)) {
+      ok = equal_nan && std::isnan(x) && std::isnan(y);
+    } else if (std::isinf(x) || std::isinf(y)) {
+      ok = x == y;
+    } else {
+      ok = std::fabs(x - y) <= atol + rtol * std::fabs(y);
+    }
+    bad |= ok ? 0 : 1;
+  }
+  return bad == 0;
+}
+
 template <typename xpu>
 void AllCloseCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -61,23 +81,8 @@ void AllCloseCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   bool close = true;
   MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, AType, {
     MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[1].type_flag_, BType, {
-      const AType* a = inputs[0].dptr<AType>();
-      const BType* b = inputs[1].dptr<BType>();
-      int bad = 0;
-#pragma omp parallel for reduction(| : bad) if (n > 65536)
-      for (index_t i = 0; i < n; ++i) {
-        const double x = static_cast<double>(a[i]), y = static_cast<double>(b[i]);
-        bool ok;
-        if (std::isnan(x) || std::isnan(y)) {
-          ok = equal_nan && std::isnan(x) && std::isnan(y);
-        } else if (std::isinf(x) || std::isinf(y)) {
-          ok = x == y;
-        } else {
-          ok = std::fabs(x - y) <= atol + rtol * std::fabs(y);
-        }
-        bad |= ok ? 0 : 1;
-      }
-      close = bad == 0;
+      close = AllCloseLoop(inputs[0].dptr<AType>(), inputs[1].dptr<BType>(), n, rtol, atol,
+                           equal_nan);
     });
   });
   float* out = outputs[0].dptr<float>();

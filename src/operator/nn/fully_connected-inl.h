@@ -126,6 +126,16 @@ inline bool FullyConnectedShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector
   return shape_is_known(dshape) && K >= 0;
 }
 
+/*! \brief out(N, H) += bias(H) on every row. */
+template <typename DType>
+inline void FCAddBias(DType* out, const DType* bias, index_t N, index_t H) {
+#pragma omp parallel for if (N * H > 65536)
+  for (index_t i = 0; i < N; ++i) {
+    DType* row = out + i * H;
+    for (index_t j = 0; j < H; ++j) row[j] += bias[j];
+  }
+}
+
 template <typename xpu>
 void FullyConnectedCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                            const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -140,14 +150,7 @@ void FullyConnectedCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     const bool add = req[fullc::kOut] == kAddTo;
     BlasGemm<DType>(false, true, N, H, K, DType(1), inputs[fullc::kData].dptr<DType>(), K,
                     inputs[fullc::kWeight].dptr<DType>(), K, DType(add ? 1 : 0), out, H);
-    if (!param.no_bias) {
-      const DType* bias = inputs[fullc::kBias].dptr<DType>();
-#pragma omp parallel for if (N * H > 65536)
-      for (index_t i = 0; i < N; ++i) {
-        DType* row = out + i * H;
-        for (index_t j = 0; j < H; ++j) row[j] += bias[j];
-      }
-    }
+    if (!param.no_bias) FCAddBias(out, inputs[fullc::kBias].dptr<DType>(), N, H);
   });
 }
 

@@ -163,6 +163,41 @@ inline void ZeroGrad(const TBlob& b, OpReqType req) {
   std::memset(b.dptr_, 0, b.Size() * mshadow::mshadow_sizeof(b.type_flag_));
 }
 
+/*! \brief data_grad rows of SoftmaxOutput (see SoftmaxOutputGradCompute). */
+template <typename DType>
+inline void SoftmaxOutputGradRows(const SoftmaxOutputParam& param, const SoftmaxGeom& g,
+                                  const std::vector<double>& lab, bool soft, double scale,
+                                  double off, const DType* y, const DType* og, DType* dx,
+                                  OpReqType rq) {
+  const index_t rows = g.outer * g.inner;
+  const double alpha = param.smooth_alpha;
+#pragma omp parallel for if (rows * g.n > 32768)
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t o = r / g.inner, i = r % g.inner;
+    const index_t base = o * g.n * g.inner + i;
+    const bool ignored = !soft && param.use_ignore && lab[r] == param.ignore_label;
+    const index_t l = soft ? -1 : static_cast<index_t>(lab[r]);
+    for (index_t k = 0; k < g.n; ++k) {
+      const index_t idx = base + k * g.inner;
+      double v = 0.0;
+      if (!ignored) {
+        double target;
+        if (soft) {
+          target = lab[idx];
+        } else if (alpha > 0) {
+          target = k == l ? 1.0 - alpha : off;
+        } else {
+          target = k == l ? 1.0 : 0.0;
+        }
+        v = (static_cast<double>(y[idx]) - target) * scale;
+        if (param.out_grad) v *= static_cast<double>(og[idx]);
+      }
+      if (rq == kAddTo) dx[idx] = DType(static_cast<double>(dx[idx]) + v);
+      else dx[idx] = DType(v);
+    }
+  }
+}
+
 /*!
  * \brief inputs: out_grad, label, output; outputs: data_grad, label_grad (zeros).
  *        data_grad = (output - target) * grad_scale / normaliser [* out_grad].
@@ -201,38 +236,10 @@ void SoftmaxOutputGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx
     norm = valid == 0 ? 1.0 : static_cast<double>(valid);
   }
   const double scale = param.grad_scale / norm;
-  const double alpha = param.smooth_alpha;
-  const double off = g.n > 1 ? alpha / static_cast<double>(g.n - 1) : 0.0;
+  const double off = g.n > 1 ? param.smooth_alpha / static_cast<double>(g.n - 1) : 0.0;
   MSHADOW_REAL_TYPE_SWITCH(out.type_flag_, DType, {
-    const DType* y = out.dptr<DType>();
-    const DType* og = ograd.dptr<DType>();
-    DType* dx = outputs[0].dptr<DType>();
-    const OpReqType rq = req[0];
-#pragma omp parallel for if (rows * g.n > 32768)
-    for (index_t r = 0; r < rows; ++r) {
-      const index_t o = r / g.inner, i = r % g.inner;
-      const index_t base = o * g.n * g.inner + i;
-      const bool ignored = !soft && param.use_ignore && lab[r] == param.ignore_label;
-      const index_t l = soft ? -1 : static_cast<index_t>(lab[r]);
-      for (index_t k = 0; k < g.n; ++k) {
-        const index_t idx = base + k * g.inner;
-        double v = 0.0;
-        if (!ignored) {
-          double target;
-          if (soft) {
-            target = lab[idx];
-          } else if (alpha > 0) {
-            target = k == l ? 1.0 - alpha : off;
-          } else {
-            target = k == l ? 1.0 : 0.0;
-          }
-          v = (static_cast<double>(y[idx]) - target) * scale;
-          if (param.out_grad) v *= static_cast<double>(og[idx]);
-        }
-        if (rq == kAddTo) dx[idx] = DType(static_cast<double>(dx[idx]) + v);
-        else dx[idx] = DType(v);
-      }
-    }
+    SoftmaxOutputGradRows<DType>(param, g, lab, soft, scale, off, out.dptr<DType>(),
+                                 ograd.dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
   });
 }
 
