@@ -13,6 +13,7 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,16 @@ inline void FCDataDims(const mxnet::TShape& dshape, bool flatten, index_t* rows,
   }
 }
 
+/*! \brief "[H,K]" (K may be unknown: "[H,in_features]"). */
+inline std::string FCWeightString(dim_t H, dim_t K) {
+  std::ostringstream os;
+  os << '[' << H << ',';
+  if (K >= 0) os << K;
+  else os << "in_features";
+  os << ']';
+  return os.str();
+}
+
 inline bool FullyConnectedShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
                                 mxnet::ShapeVector* out_shape) {
   const FullyConnectedParam& param = nnvm::get<FullyConnectedParam>(attrs.parsed);
@@ -68,53 +79,51 @@ inline bool FullyConnectedShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector
   }
   CHECK_EQ(out_shape->size(), 1U);
   const mxnet::TShape dshape = (*in_shape)[fullc::kData];
+  const mxnet::TShape wshape = (*in_shape)[fullc::kWeight];
   const dim_t H = param.num_hidden;
+  // in_features from data (when known).
+  dim_t K = -1;
+  const int nd = dshape.ndim();
+  if (ndim_is_known(dshape)) {
+    if (nd < 1) {
+      MX_THROW(ValueError) << "FullyConnected: expected data with at least 1 dimension, got "
+                           << dshape;
+    }
+    if (param.flatten) {
+      K = 1;  // (a 1-D input is a column: dshape[0] rows of one feature, as in MXNet)
+      for (int i = 1; i < nd; ++i) {
+        if (dshape[i] < 0) { K = -1; break; }
+        K *= dshape[i];
+      }
+    } else {
+      K = dshape[nd - 1];
+    }
+  }
+  if (ndim_is_known(wshape)) {
+    const bool bad = wshape.ndim() != 2 || (wshape[0] >= 0 && wshape[0] != H) ||
+                     (K >= 0 && wshape[1] >= 0 && wshape[1] != K);
+    if (bad) {
+      std::ostringstream why;
+      why << "num_hidden=" << H;
+      if (K >= 0) why << ", in_features=" << K << " from data " << dshape;
+      MX_THROW(ValueError) << "FullyConnected: expected weight of shape " << FCWeightString(H, K)
+                           << " (" << why.str() << "), got " << wshape;
+    }
+    if (K < 0 && wshape[1] >= 0) K = wshape[1];
+  }
+  (*in_shape)[fullc::kWeight] = mxnet::TShape({H, K});
   if (!param.no_bias) {
     const mxnet::TShape& bshape = (*in_shape)[fullc::kBias];
     if (ndim_is_known(bshape) &&
         !(bshape.ndim() == 1 && (bshape[0] == H || bshape[0] < 0)) &&
         !(bshape.ndim() == 2 && bshape[0] == H && bshape[1] == 1)) {
-      MX_THROW(ValueError) << "FullyConnected: expected bias of shape (" << H
-                           << ",) (num_hidden=" << H << "), got " << bshape;
+      MX_THROW(ValueError) << "FullyConnected: expected bias of shape [" << H
+                           << "] (num_hidden=" << H << "), got " << bshape;
     }
     if (!ndim_is_known(bshape)) (*in_shape)[fullc::kBias] = mxnet::TShape(1, H);
     else if (bshape.ndim() == 1) (*in_shape)[fullc::kBias][0] = H;
   }
-  const mxnet::TShape& wshape = (*in_shape)[fullc::kWeight];
-  if (ndim_is_known(wshape)) {
-    if (wshape.ndim() != 2 || (wshape[0] >= 0 && wshape[0] != H)) {
-      MX_THROW(ValueError) << "FullyConnected: expected weight of shape (" << H
-                           << ", in_features) (num_hidden=" << H << "), got " << wshape;
-    }
-  }
-  if (!ndim_is_known(dshape)) {
-    if (ndim_is_known(wshape)) (*in_shape)[fullc::kWeight][0] = H;
-    else (*in_shape)[fullc::kWeight] = mxnet::TShape({H, -1});
-    return false;
-  }
-  if (dshape.ndim() < 1) {
-    MX_THROW(ValueError) << "FullyConnected: expected data with at least 1 dimension, got "
-                         << dshape;
-  }
-  // in_features from data (when known).
-  dim_t K = -1;
-  const int nd = dshape.ndim();
-  if (param.flatten) {
-    K = 1;  // (a 1-D input is a column: dshape[0] rows of one feature, as in MXNet)
-    for (int i = 1; i < nd; ++i) {
-      if (dshape[i] < 0) { K = -1; break; }
-      K *= dshape[i];
-    }
-  } else {
-    K = dshape[nd - 1];
-  }
-  if (ndim_is_known(wshape) && wshape[1] >= 0 && K >= 0 && wshape[1] != K) {
-    MX_THROW(ValueError) << "FullyConnected: weight shape " << wshape
-                         << " does not match data shape " << dshape << ": expected weight ("
-                         << H << ", " << K << "), got " << wshape;
-  }
-  if (K < 0 && ndim_is_known(wshape)) K = wshape[1];
-  (*in_shape)[fullc::kWeight] = mxnet::TShape({H, K});
+  if (!ndim_is_known(dshape)) return false;
   mxnet::TShape oshape;
   if (param.flatten) {
     oshape = mxnet::TShape({dshape[0], H});
@@ -126,7 +135,6 @@ inline bool FullyConnectedShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector
   return shape_is_known(dshape) && K >= 0;
 }
 
-/*! \brief out(N, H) += bias(H) on every row. */
 template <typename DType>
 inline void FCAddBias(DType* out, const DType* bias, index_t N, index_t H) {
 #pragma omp parallel for if (N * H > 65536)
