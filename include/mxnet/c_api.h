@@ -165,6 +165,21 @@ MXNET_DLL int MXNDArrayLoadFromBuffer(const void* ndarray_buffer, size_t size,
 MXNET_DLL int MXNDArraySaveRawBytes(NDArrayHandle handle, size_t* out_size, const char** out_buf);
 MXNET_DLL int MXNDArrayLoadFromRawBytes(const void* buf, size_t size, NDArrayHandle* out);
 
+/*! \brief Export as a DLPack tensor sharing memory (the caller calls its deleter). */
+MXNET_DLL int MXNDArrayToDLPack(NDArrayHandle handle, DLManagedTensorHandle* out_dlpack);
+/*!
+ * \brief NEW array over a DLPack tensor's memory. transient_handle: the producer keeps
+ *        ownership (the deleter is not called when the array dies).
+ */
+MXNET_DLL int MXNDArrayFromDLPackEx(DLManagedTensorHandle dlpack, const bool transient_handle,
+                                    NDArrayHandle* out_handle);
+MXNET_DLL int MXNDArrayFromDLPack(DLManagedTensorHandle dlpack, NDArrayHandle* out_handle);
+MXNET_DLL int MXNDArrayCallDLPackDeleter(DLManagedTensorHandle dlpack);
+/*! \brief NEW reference to the same data, cut from the autograd graph. */
+MXNET_DLL int MXNDArrayDetach(NDArrayHandle handle, NDArrayHandle* out);
+/*! \brief NEW handle of the attached gradient buffer, or NULL if none. */
+MXNET_DLL int MXNDArrayGetGrad(NDArrayHandle handle, NDArrayHandle* out);
+
 /* ---------------------------------------------------------------- operators */
 
 /*! \brief All operator names including aliases. TL array of STATIC strings. */

@@ -8,7 +8,22 @@
  *
  * CPU memory is pooled (unlike MXNet 1.9.1). Pool type per device kind comes from
  * MXNET_CPU_MEM_POOL_TYPE / MXNET_GPU_MEM_POOL_TYPE: "Naive" (size-bucketed reuse, default),
- * "Round" (power-of-two buckets) or "Unpooled".
+ * "Round" (power-of-two buckets) or "Unpooled"; anything else is an error ("Unknown memory
+ * pool strategy specified: X"). Other settings, per device kind (CPU shown):
+ *   MXNET_CPU_MEM_POOL_PAGE_SIZE            4096   Naive: page-multiple rounding from here on
+ *   MXNET_CPU_MEM_LARGE_ALLOC_ROUND_SIZE    2 MiB  Naive: size classes (<= 12.5% waste) above
+ *   MXNET_CPU_MEM_POOL_ROUND_LINEAR_CUTOFF  24     Round: powers of two up to 2^24, then
+ *                                                  multiples of 2^24
+ *   MXNET_CPU_MEM_POOL_MAX_CACHE_MB         4096   most memory kept in the pool
+ *   MXNET_GPU_MEM_POOL_RESERVE              5      percent of GPU memory left free (CUDA)
+ * When the system is out of memory, a pool frees its cached blocks and retries once before
+ * throwing an error that names the size and the device.
+ *
+ * Devices: cpu (every CPU device id shares one pool), cpu_pinned (pinned in CUDA builds, else
+ * a host pool of its own), cpu_shared (POSIX shared memory: an Alloc with shared_pid/shared_id
+ * of -1 creates a block and fills them in; with them set it attaches to that block, possibly
+ * another process's; reference counted, never pooled), gpu (CUDA builds only; otherwise an
+ * error "GPU support is not compiled in").
  */
 #ifndef MXNET_STORAGE_H_
 #define MXNET_STORAGE_H_

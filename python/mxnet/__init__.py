@@ -5,6 +5,16 @@ import ctypes as _ctypes
 from .base import MXNetError, _LIB, check_call, _notify_shutdown
 from . import base
 from . import libinfo
+from .context import Context, current_context, cpu, gpu, cpu_pinned
+from . import context
+from . import engine
+from . import name
+from . import attribute
+from .attribute import AttrScope
+from . import ndarray
+from . import ndarray as nd
+from . import random
+from . import random as rnd
 
 
 def _library_version():

@@ -10,7 +10,9 @@ from . import libinfo
 __all__ = ["MXNetError", "check_call", "c_str", "py_str", "c_array", "c_array_buf",
            "c_str_array", "c_handle_array", "mx_uint", "mx_int64", "NDArrayHandle",
            "SymbolHandle", "OpHandle", "ExecutorHandle", "_LIB", "string_types",
-           "numeric_types", "integer_types", "register_error", "get_last_ffi_error"]
+           "numeric_types", "integer_types", "register_error", "get_last_ffi_error",
+           "_Null", "_as_list", "classproperty", "lib_function", "list_op_names",
+           "op_info", "build_param_doc", "_init_op_module"]
 
 string_types = (str,)
 numeric_types = (float, int, np.generic)
@@ -164,6 +166,195 @@ def ctypes2numpy_shared(cptr, shape):
         size *= s
     dbuffer = (mx_float * size).from_address(ctypes.addressof(cptr.contents))
     return np.frombuffer(dbuffer, dtype=np.float32).reshape(shape)
+
+
+class _NullType(object):
+    """Placeholder for arguments a caller did not give (distinct from None, a valid value)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "_Null"
+
+    def __reduce__(self):
+        return "_Null"
+
+    def __bool__(self):
+        return False
+
+
+_Null = _NullType()
+
+
+def _as_list(obj):
+    """A list holding `obj`, or `obj` itself when it is already a list or tuple."""
+    if isinstance(obj, (list, tuple)):
+        return obj
+    return [obj]
+
+
+class classproperty(object):  # noqa: N801  (MXNet's name)
+    """A read-only property on the class itself."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __get__(self, obj, owner):
+        return self.func(owner)
+
+
+def lib_function(name):
+    """`_LIB.<name>`, or a stand-in raising MXNetError when this library does not export it.
+
+    Used for functions bound once at import, so that a library without some optional function
+    still imports and only the feature needing it fails, with the function's name.
+    """
+    try:
+        return getattr(_LIB, name)
+    except AttributeError:
+        def missing(*args, **kwargs):
+            raise MXNetError("This libmxnet does not export %s" % name)
+        missing.__name__ = name
+        return missing
+
+
+# ---------------------------------------------------------------------------------------------
+# Operator registry queries, shared by the ndarray and symbol code generators.
+
+_OP_NAMES = None
+_OP_INFO = {}
+_OP_NAME_PREFIX_LIST = ["_contrib_", "_linalg_", "_sparse_", "_image_", "_random_"]
+
+
+def list_op_names():
+    """Names of every registered operator, aliases included (MXListAllOpNames)."""
+    global _OP_NAMES
+    if _OP_NAMES is None:
+        plist = ctypes.POINTER(ctypes.c_char_p)()
+        size = ctypes.c_uint()
+        check_call(_LIB.MXListAllOpNames(ctypes.byref(size), ctypes.byref(plist)))
+        _OP_NAMES = [py_str(plist[i]) for i in range(size.value)]
+    return _OP_NAMES
+
+
+def _refresh_op_names():
+    """Forget the cached operator list (after a library registered new operators)."""
+    global _OP_NAMES
+    _OP_NAMES = None
+
+
+def op_handle(name):
+    """The creator handle of operator `name` (NNGetOpHandle), as a c_void_p."""
+    hdl = OpHandle()
+    check_call(_LIB.NNGetOpHandle(c_str(name), ctypes.byref(hdl)))
+    return hdl
+
+
+class OpInfo(object):
+    """What MXSymbolGetAtomicSymbolInfo reports about one operator."""
+    __slots__ = ("name", "description", "arg_names", "arg_types", "arg_descs",
+                 "key_var_num_args", "return_type")
+
+    def __init__(self, name, description, arg_names, arg_types, arg_descs, key_var_num_args,
+                 return_type):
+        self.name = name
+        self.description = description
+        self.arg_names = arg_names
+        self.arg_types = arg_types
+        self.arg_descs = arg_descs
+        self.key_var_num_args = key_var_num_args
+        self.return_type = return_type
+
+    def __repr__(self):
+        return "OpInfo(%r, args=%r)" % (self.name, self.arg_names)
+
+
+def op_info(handle):
+    """OpInfo for an operator handle; cached per handle (aliases share their canonical entry)."""
+    key = handle.value if isinstance(handle, ctypes.c_void_p) else handle
+    info = _OP_INFO.get(key)
+    if info is None:
+        real_name = ctypes.c_char_p()
+        desc = ctypes.c_char_p()
+        num_args = mx_uint()
+        arg_names = ctypes.POINTER(ctypes.c_char_p)()
+        arg_types = ctypes.POINTER(ctypes.c_char_p)()
+        arg_descs = ctypes.POINTER(ctypes.c_char_p)()
+        key_var_num_args = ctypes.c_char_p()
+        ret_type = ctypes.c_char_p()
+        check_call(_LIB.MXSymbolGetAtomicSymbolInfo(
+            ctypes.c_void_p(key), ctypes.byref(real_name), ctypes.byref(desc),
+            ctypes.byref(num_args), ctypes.byref(arg_names), ctypes.byref(arg_types),
+            ctypes.byref(arg_descs), ctypes.byref(key_var_num_args), ctypes.byref(ret_type)))
+        n = num_args.value
+        info = OpInfo(py_str(real_name.value), py_str(desc.value or b""),
+                      [py_str(arg_names[i]) for i in range(n)],
+                      [py_str(arg_types[i]) for i in range(n)],
+                      [py_str(arg_descs[i] or b"") for i in range(n)],
+                      py_str(key_var_num_args.value or b""),
+                      py_str(ret_type.value or b""))
+        _OP_INFO[key] = info
+    return info
+
+
+def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
+    """The numpydoc "Parameters" section for registered arguments (MXNet's format)."""
+    param_keys = set()
+    param_str = []
+    for key, type_info, desc in zip(arg_names, arg_types, arg_descs):
+        if key in param_keys and remove_dup:
+            continue
+        if key == "num_args":
+            continue
+        param_keys.add(key)
+        ret = "%s : %s" % (key, type_info)
+        if desc:
+            ret += "\n    " + desc
+        param_str.append(ret)
+    return "Parameters\n----------\n%s\n" % "\n".join(param_str)
+
+
+def _is_np_op(op_name):
+    return op_name.startswith(("_np_", "_npi_", "_npx_"))
+
+
+def _get_op_name_prefix(op_name):
+    for prefix in _OP_NAME_PREFIX_LIST:
+        if op_name.startswith(prefix):
+            return prefix
+    return ""
+
+
+def _op_placement(name, root_namespace, module_name):
+    """(submodule full name, function name) where operator `name` is installed (API.md §2.3)."""
+    prefix = _get_op_name_prefix(name)
+    base_mod = "%s.%s" % (root_namespace, module_name)
+    if prefix and (prefix != "_random_" or name.endswith("_like")):
+        return "%s.%s" % (base_mod, prefix[1:-1]), name[len(prefix):]
+    if name.startswith("_"):
+        return base_mod + "._internal", name
+    return base_mod + ".op", name
+
+
+def _init_op_module(root_namespace, module_name, make_op_func, names=None):
+    """Generate a function per registered operator and install it in its submodule.
+
+    `make_op_func(handle, op_name, func_name)` returns the function. Names are distributed as
+    in MXNet 1.x: `_contrib_`/`_linalg_`/`_sparse_`/`_image_` (and `_random_*_like`) go to the
+    matching submodule without the prefix, other `_`-names to `_internal`, the rest to `op`.
+    `names` restricts the work to those operators (used after a library adds operators).
+    """
+    if names is None:
+        names = list_op_names()
+    for name in names:
+        if _is_np_op(name):
+            continue
+        target, func_name = _op_placement(name, root_namespace, module_name)
+        module = sys.modules[target]
+        function = make_op_func(op_handle(name), name, func_name)
+        function.__module__ = target
+        setattr(module, func_name, function)
+        if func_name not in module.__all__:
+            module.__all__.append(func_name)
 
 
 def _notify_shutdown():

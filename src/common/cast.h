@@ -16,6 +16,14 @@ namespace common {
 /*! \brief Work size below which kernels stay single-threaded (MXNET_CPU_PARALLEL_SIZE). */
 constexpr size_t kParallelThreshold = 200000;
 
+template <typename SrcT, typename DstT>
+inline void CastLoop(const SrcT* src, DstT* dst, size_t n) {
+#pragma omp parallel for if (n > kParallelThreshold)
+  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+    dst[i] = static_cast<DstT>(static_cast<double>(src[i]));
+  }
+}
+
 /*! \brief dst[i] = DstT(src[i]) for n elements; a plain memcpy when dtypes match. */
 inline void CastCopy(const void* src, int src_type, void* dst, int dst_type, size_t n) {
   if (n == 0) return;
@@ -37,12 +45,7 @@ inline void CastCopy(const void* src, int src_type, void* dst, int dst_type, siz
   }
   MSHADOW_TYPE_SWITCH_WITH_BOOL(src_type, SrcT, {
     MSHADOW_TYPE_SWITCH_WITH_BOOL(dst_type, DstT, {
-      const SrcT* s = static_cast<const SrcT*>(src);
-      DstT* d = static_cast<DstT*>(dst);
-#pragma omp parallel for if (n > kParallelThreshold)
-      for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
-        d[i] = static_cast<DstT>(static_cast<double>(s[i]));
-      }
+      CastLoop(static_cast<const SrcT*>(src), static_cast<DstT*>(dst), n);
     });
   });
 }

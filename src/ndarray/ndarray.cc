@@ -40,11 +40,13 @@ struct NDArray::Chunk {
 
   ~Chunk() {
     // Memory goes back only after every pending function on the variable has run.
+    // The deletion may run while the process exits: keep the storage manager alive until then.
     Storage::Handle h = shandle;
     const bool owns = !external && !delay_alloc;
+    std::shared_ptr<Storage> storage = owns ? Storage::_GetSharedRef() : nullptr;
     Engine::Get()->DeleteVariable(
-        [h, owns, del = std::move(deleter)](RunContext) {
-          if (owns) Storage::Get()->Free(h);
+        [h, storage = std::move(storage), del = std::move(deleter)](RunContext) {
+          if (storage) storage->Free(h);
           if (del) del();
         },
         ctx, var);

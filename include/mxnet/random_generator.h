@@ -1,0 +1,155 @@
+/*!
+ * \file mxnet/random_generator.h
+ * \brief Parallel random generator (kParallelRandom resource): an array of independent
+ *        generator states, one per thread or chunk of a kernel, so sampling kernels run in
+ *        parallel and still give the same numbers for a given seed, whatever the thread count.
+ *
+ * A kernel splits its N outputs into chunks of `step`; chunk `id` (< kNumRandomStates) always
+ * uses state `id`, so the values depend on the seed and the chunking, not on scheduling:
+ *
+ *   typedef RandGenerator<cpu, float> Gen;
+ *   Gen* gen = ctx.requested[0].get_parallel_random<cpu, float>();
+ *   const index_t nchunk = Gen::kNumRandomStates, step = (N + nchunk - 1) / nchunk;
+ *   #pragma omp parallel for
+ *   for (index_t id = 0; id < nchunk; ++id) {
+ *     Gen::Impl rng(gen, id);
+ *     for (index_t i = id * step; i < std::min(N, (id + 1) * step); ++i) out[i] = rng.uniform();
+ *   }
+ *
+ * Each state is a xoshiro128++ generator (16 bytes) seeded from (seed, state index) through
+ * splitmix64. Copies of a RandGenerator share the states (it holds a pointer, so kernels can
+ * take it by value); AllocState/FreeState manage them, the resource manager owns them.
+ * Also reachable as "common/random_generator.h" under src/.
+ */
+#ifndef MXNET_RANDOM_GENERATOR_H_
+#define MXNET_RANDOM_GENERATOR_H_
+
+#include <mshadow/base.h>
+#include <mshadow/random.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace mxnet {
+namespace common {
+namespace random {
+
+/*! \brief One generator state: xoshiro128++ (period 2^128 - 1). */
+struct RandState {
+  uint32_t s[4];
+
+  /*! \brief Seed from (seed, index) through splitmix64: distinct indices give unrelated streams. */
+  void Seed(uint32_t seed, uint32_t index) {
+    uint64_t x = (static_cast<uint64_t>(seed) << 32) | index;
+    for (int k = 0; k < 4; k += 2) {
+      x += 0x9e3779b97f4a7c15ULL;
+      uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      s[k] = static_cast<uint32_t>(z);
+      s[k + 1] = static_cast<uint32_t>(z >> 32);
+    }
+    if ((s[0] | s[1] | s[2] | s[3]) == 0) s[0] = 1;  // the all-zero state is a fixed point
+  }
+
+  MSHADOW_XINLINE uint32_t Next() {
+    const uint32_t result = Rotl(s[0] + s[3], 7) + s[0];
+    const uint32_t t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = Rotl(s[3], 11);
+    return result;
+  }
+
+ private:
+  static MSHADOW_XINLINE uint32_t Rotl(uint32_t x, int k) { return (x << k) | (x >> (32 - k)); }
+};
+
+template <typename Device, typename DType = float>
+class RandGenerator;
+
+template <typename DType>
+class RandGenerator<mshadow::cpu, DType> {
+ public:
+  /*! \brief Number of independent states: the most chunks a kernel may use. */
+  static constexpr int kNumRandomStates = 1024;
+
+  /*! \brief Per-thread view of state `state_idx`; draws advance that state. */
+  class Impl {
+   public:
+    /*! \brief Floating type of uniform()/normal(): DType if floating, else double. */
+    typedef typename std::conditional<std::is_floating_point<DType>::value, DType,
+                                      double>::type FType;
+
+    Impl(RandGenerator<mshadow::cpu, DType>* gen, int state_idx)
+        : state_(gen->states_ + state_idx) {}
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+
+    /*! \brief Uniform integer in [0, 2^31). */
+    MSHADOW_XINLINE int rand() { return static_cast<int>(state_->Next() >> 1); }
+    /*! \brief Uniform integer in [0, 2^63). */
+    MSHADOW_XINLINE int64_t rand_int64() {
+      const uint64_t hi = state_->Next();
+      return static_cast<int64_t>(((hi << 32) | state_->Next()) >> 1);
+    }
+    /*! \brief Uniform in [0, 1). */
+    MSHADOW_XINLINE FType uniform() {
+      if (std::is_same<FType, double>::value) {
+        const uint32_t hi = state_->Next();
+        return static_cast<FType>(mshadow::random_detail::UniformDouble(hi, state_->Next()));
+      }
+      return static_cast<FType>(mshadow::random_detail::UniformFloat(state_->Next()));
+    }
+    /*! \brief Standard normal (Box-Muller; the second value of each pair is kept for the next
+     *         call on this view). */
+    MSHADOW_XINLINE FType normal() {
+      if (has_cached_) {
+        has_cached_ = false;
+        return cached_;
+      }
+      const FType u1 = FType(1) - uniform();
+      const FType u2 = uniform();
+      auto z = mshadow::random_detail::BoxMuller(u1, u2);
+      cached_ = z.second;
+      has_cached_ = true;
+      return z.first;
+    }
+
+   private:
+    RandState* state_;
+    bool has_cached_{false};
+    FType cached_{0};
+  };
+
+  RandGenerator() = default;
+
+  /*! \brief Give `inst` its own states (seeded with 0). */
+  static void AllocState(RandGenerator* inst) {
+    inst->states_ = new RandState[kNumRandomStates];
+    inst->Seed(0u);
+  }
+  static void FreeState(RandGenerator* inst) {
+    delete[] inst->states_;
+    inst->states_ = nullptr;
+  }
+
+  /*! \brief Reseed every state: state i gets the stream of (seed, i). */
+  void Seed(mshadow::Stream<mshadow::cpu>*, uint32_t seed) { Seed(seed); }
+  void Seed(uint32_t seed) {
+    for (int i = 0; i < kNumRandomStates; ++i) states_[i].Seed(seed, static_cast<uint32_t>(i));
+  }
+
+ private:
+  RandState* states_{nullptr};
+};
+
+}  // namespace random
+}  // namespace common
+}  // namespace mxnet
+
+#endif  // MXNET_RANDOM_GENERATOR_H_

@@ -1,0 +1,5 @@
+"""Image operators (`_image_*` registered names, without the prefix).
+
+Populated at import from the library registry.
+"""
+__all__ = []

@@ -1,0 +1,5 @@
+"""Linear-algebra operators (`_linalg_*` registered names, without the prefix).
+
+Populated at import from the library registry.
+"""
+__all__ = []

@@ -1,0 +1,104 @@
+/*!
+ * \file engine/engine_impl.h
+ * \brief Private pieces shared by the engine implementations: the factory (tests build each
+ *        engine directly through it), error naming, and small helpers (env, spin lock).
+ *
+ *   auto eng = mxnet::engine::CreateEngine("ThreadedEnginePerDevice");  // any of the three
+ *   auto v = eng->NewVariable();
+ *   eng->PushSync([](RunContext) {}, Context::CPU(), {}, {v});
+ *   eng->WaitForAll();
+ */
+#ifndef MXNET_ENGINE_ENGINE_IMPL_H_
+#define MXNET_ENGINE_ENGINE_IMPL_H_
+
+#include <mxnet/engine.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace mxnet {
+namespace engine {
+
+/*!
+ * \brief Build an engine by name: "NaiveEngine", "ThreadedEngine" (alias
+ *        "ThreadedEnginePooled") or "ThreadedEnginePerDevice". Throws dmlc::Error
+ *        "Cannot find Engine <type>" otherwise. Engine::Get() uses this once, with
+ *        MXNET_ENGINE_TYPE; tests use it to exercise every engine in one process.
+ */
+MXNET_DLL std::unique_ptr<Engine> CreateEngine(const std::string& type);
+
+std::unique_ptr<Engine> CreateNaiveEngine();
+std::unique_ptr<Engine> CreateThreadedEnginePooled();
+std::unique_ptr<Engine> CreateThreadedEnginePerDevice();
+
+/*!
+ * \brief The error an engine stores and rethrows for a failed operator.
+ *
+ * With a name, the result is a dmlc::Error of the same typed class as `e` when it is one of
+ * the dmlc errors (ValueError, TypeError, ...; other exceptions become dmlc::Error) whose
+ * message is the original text followed by "\nError in operator <name>". Without a name the
+ * original exception is kept as is.
+ */
+MXNET_DLL std::exception_ptr NameOperatorError(std::exception_ptr e, const char* opr_name);
+/*! \brief Same, for an error handed to a completion callback (copied: the caller owns it). */
+MXNET_DLL std::exception_ptr NameOperatorError(const dmlc::Error& e, const char* opr_name);
+
+/*! \brief The calling thread's imperative bulk size (Engine::bulk_size/set_bulk_size). */
+inline int& ThreadBulkSize() {
+  static thread_local int size = 0;
+  return size;
+}
+
+/*! \brief Integer environment variable, or `def` when unset or empty. */
+inline int GetEnvInt(const char* name, int def) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return def;
+  return std::atoi(v);
+}
+
+/*! \brief One pause of a spin-wait loop. */
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+/*!
+ * \brief Test-and-test-and-set lock for the engine's tiny critical sections (a handful of
+ *        pointer updates). Yields after a short spin so a preempted holder can finish.
+ *        Operations are seq_cst: the task queue relies on it for its sleep protocol.
+ */
+class SpinLock {
+ public:
+  void lock() {
+    for (int spins = 0; locked_.exchange(true, std::memory_order_seq_cst); ++spins) {
+      while (locked_.load(std::memory_order_relaxed)) {
+        if (++spins < 64) {
+          CpuRelax();
+        } else {
+          std::this_thread::yield();
+        }
+      }
+    }
+  }
+  bool try_lock() { return !locked_.exchange(true, std::memory_order_seq_cst); }
+  void unlock() { locked_.store(false, std::memory_order_seq_cst); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
+
+}  // namespace engine
+}  // namespace mxnet
+
+#endif  // MXNET_ENGINE_ENGINE_IMPL_H_

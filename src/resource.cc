@@ -1,0 +1,271 @@
+// The resource manager: per-device temp space copies and random generators, each guarded by an
+// engine variable. Resources are only ever touched from functions that write their variable,
+// so no locking is needed inside them; seeding and deletion go through the engine the same way.
+#include <mxnet/resource.h>
+#include <mxnet/storage.h>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "./common/env_util.h"
+#include "./resource_internal.h"
+
+namespace mxnet {
+namespace resource {
+
+namespace {
+
+size_t CopiesFromEnv(const char* name, int64_t fallback) {
+  const int64_t n = common::GetEnvInt(name, fallback);
+  if (n < 1 || n > 1024) {
+    MX_THROW(ValueError) << name << ": expected a number of copies in 1..1024, got " << n;
+  }
+  return static_cast<size_t>(n);
+}
+
+}  // namespace
+
+/*!
+ * \brief Growable scratch block of one temp-space copy (device memory plus a host block).
+ *        A copy is used by one function at a time (its engine variable is written by every
+ *        user), and on CPU that function has returned before the next starts, so the old
+ *        block can be given back to the pool as soon as a larger one is needed.
+ */
+struct SpaceAllocator {
+  Context ctx;
+  std::shared_ptr<Storage> storage;  // kept alive until the last deferred release
+  Storage::Handle handle;
+  Storage::Handle host_handle;
+
+  void* GetSpace(size_t size) { return Grow(&handle, ctx, size); }
+  void* GetHostSpace(size_t size) { return Grow(&host_handle, Context::CPU(), size); }
+
+  void ReleaseAll() {
+    Release(&handle);
+    Release(&host_handle);
+  }
+
+ private:
+  void* Grow(Storage::Handle* h, Context where, size_t size) {
+    if (h->dptr != nullptr && h->size >= size) return h->dptr;
+    Release(h);
+    *h = storage->Alloc(size, where);
+    return h->dptr;
+  }
+  void Release(Storage::Handle* h) {
+    // A GPU block may still be read by kernels queued on the stream: bypass the pool so
+    // nothing else gets it before the device is done (cudaFree synchronises).
+    if (h->ctx.dev_type == Context::kGPU) {
+      storage->DirectFree(*h);
+    } else {
+      storage->Free(*h);
+    }
+    *h = Storage::Handle();
+  }
+};
+
+/*! \brief The copies of kTempSpace of one device, handed out round robin. */
+class ResourceTempSpace {
+ public:
+  ResourceTempSpace(Context ctx, size_t ncopy) : ctx_(ctx), space_(ncopy), resource_(ncopy) {
+    for (size_t i = 0; i < ncopy; ++i) {
+      space_[i] = new SpaceAllocator();
+      space_[i]->ctx = ctx;
+      space_[i]->storage = Storage::_GetSharedRef();
+      resource_[i].req = ResourceRequest(ResourceRequest::kTempSpace);
+      resource_[i].var = Engine::Get()->NewVariable();
+      resource_[i].id = static_cast<int32_t>(i);
+      resource_[i].ptr_ = space_[i];
+    }
+  }
+  ~ResourceTempSpace() {
+    for (size_t i = 0; i < space_.size(); ++i) {
+      // Released after the last pending user, which may still grow the block.
+      SpaceAllocator* space = space_[i];
+      Engine::Get()->DeleteVariable(
+          [space](RunContext) {
+            space->ReleaseAll();
+            delete space;
+          },
+          ctx_, resource_[i].var);
+    }
+  }
+  Resource GetNext() { return resource_[next_.fetch_add(1) % resource_.size()]; }
+
+ private:
+  Context ctx_;
+  std::vector<SpaceAllocator*> space_;  // owned; deleted through the engine
+  std::vector<Resource> resource_;
+  std::atomic<size_t> next_{0};
+};
+
+/*! \brief The kRandom generator of one device. */
+class ResourceRandom {
+ public:
+  ResourceRandom(Context ctx, uint32_t global_seed)
+      : ctx_(ctx), prnd_(new mshadow::Random<cpu>(DeviceSeed(ctx.dev_id, global_seed))) {
+    resource_.req = ResourceRequest(ResourceRequest::kRandom);
+    resource_.var = Engine::Get()->NewVariable();
+    resource_.ptr_ = prnd_;
+  }
+  ~ResourceRandom() {
+    mshadow::Random<cpu>* r = prnd_;
+    Engine::Get()->DeleteVariable([r](RunContext) { delete r; }, ctx_, resource_.var);
+  }
+  /*! \brief Reseed after every function already pushed on the generator. */
+  void Seed(uint32_t global_seed) {
+    mshadow::Random<cpu>* r = prnd_;
+    const uint32_t seed = DeviceSeed(ctx_.dev_id, global_seed);
+    Engine::Get()->PushSync(
+        [r, seed](RunContext rctx) {
+          r->set_stream(rctx.get_stream<cpu>());
+          r->Seed(seed);
+        },
+        ctx_, {}, {resource_.var}, FnProperty::kNormal, 0, "ResourceRandomSetSeed");
+  }
+  const Resource& resource() const { return resource_; }
+
+ private:
+  Context ctx_;
+  mshadow::Random<cpu>* prnd_;
+  Resource resource_;
+};
+
+/*! \brief The kParallelRandom copies of one device, handed out round robin. */
+class ResourceParallelRandom {
+ public:
+  typedef common::random::RandGenerator<cpu> Gen;
+
+  ResourceParallelRandom(Context ctx, size_t ncopy, uint32_t global_seed)
+      : ctx_(ctx), gens_(ncopy), resource_(ncopy) {
+    for (size_t i = 0; i < ncopy; ++i) {
+      gens_[i] = new Gen();
+      Gen::AllocState(gens_[i]);
+      gens_[i]->Seed(ParallelCopySeed(ctx.dev_id, static_cast<int>(i), global_seed));
+      resource_[i].req = ResourceRequest(ResourceRequest::kParallelRandom);
+      resource_[i].var = Engine::Get()->NewVariable();
+      resource_[i].id = static_cast<int32_t>(i);
+      resource_[i].ptr_ = gens_[i];
+    }
+  }
+  ~ResourceParallelRandom() {
+    for (size_t i = 0; i < gens_.size(); ++i) {
+      Gen* g = gens_[i];
+      Engine::Get()->DeleteVariable(
+          [g](RunContext) {
+            Gen::FreeState(g);
+            delete g;
+          },
+          ctx_, resource_[i].var);
+    }
+  }
+  void Seed(uint32_t global_seed) {
+    for (size_t i = 0; i < gens_.size(); ++i) {
+      Gen* g = gens_[i];
+      const uint32_t seed = ParallelCopySeed(ctx_.dev_id, static_cast<int>(i), global_seed);
+      Engine::Get()->PushSync([g, seed](RunContext rctx) { g->Seed(rctx.get_stream<cpu>(), seed); },
+                              ctx_, {}, {resource_[i].var}, FnProperty::kNormal, 0,
+                              "ResourceParallelRandomSetSeed");
+    }
+  }
+  Resource GetNext() { return resource_[next_.fetch_add(1) % resource_.size()]; }
+
+ private:
+  Context ctx_;
+  std::vector<Gen*> gens_;
+  std::vector<Resource> resource_;
+  std::atomic<size_t> next_{0};
+};
+
+/*!
+ * \brief CPU resources are made up front (one set serves every CPU context, as MXNet 1.x).
+ *        GPU resources need a CUDA build and a GPU random generator: not provided yet.
+ */
+class ResourceManagerImpl final : public ResourceManager {
+ public:
+  ResourceManagerImpl()
+      : engine_(Engine::_GetSharedRef()), storage_(Storage::_GetSharedRef()) {
+    const Context cpu_ctx = Context::CPU();
+    cpu_space_ = std::make_unique<ResourceTempSpace>(
+        cpu_ctx, CopiesFromEnv("MXNET_CPU_TEMP_COPY", 4));
+    cpu_rand_ = std::make_unique<ResourceRandom>(cpu_ctx, global_seed_);
+    cpu_parallel_rand_ = std::make_unique<ResourceParallelRandom>(
+        cpu_ctx, CopiesFromEnv("MXNET_CPU_PARALLEL_RAND_COPY", 1), global_seed_);
+  }
+
+  ~ResourceManagerImpl() override {
+    cpu_space_.reset();
+    cpu_rand_.reset();
+    cpu_parallel_rand_.reset();
+    // Let the engine run the deferred releases while everything they touch is alive.
+    try {
+      engine_->WaitForAll();
+    } catch (...) {
+    }
+  }
+
+  Resource Request(Context ctx, const ResourceRequest& req) override {
+    CheckCPU(ctx);
+    switch (req.type) {
+      case ResourceRequest::kRandom: return cpu_rand_->resource();
+      case ResourceRequest::kTempSpace: return cpu_space_->GetNext();
+      case ResourceRequest::kParallelRandom: return cpu_parallel_rand_->GetNext();
+    }
+    MX_THROW(ValueError) << "ResourceManager: unknown resource type "
+                         << static_cast<int>(req.type);
+    return Resource();
+  }
+
+  void SeedRandom(uint32_t seed) override {
+    global_seed_ = seed;
+    cpu_rand_->Seed(seed);
+    cpu_parallel_rand_->Seed(seed);
+  }
+
+  void SeedRandom(Context ctx, uint32_t seed) override {
+    CheckCPU(ctx);
+    cpu_rand_->Seed(seed);
+    cpu_parallel_rand_->Seed(seed);
+  }
+
+ private:
+  static void CheckCPU(Context ctx) {
+    if (ctx.dev_mask() == cpu::kDevMask) return;
+#if MXNET_USE_CUDA
+    MX_THROW(NotImplementedError) << "ResourceManager: resources on " << ctx
+                                  << " are not implemented yet";
+#else
+    MX_THROW(NotImplementedError) << "ResourceManager: cannot provide resources on " << ctx
+                                  << ": GPU support is not compiled in";
+#endif
+  }
+
+  std::shared_ptr<Engine> engine_;    // outlives the deferred deletions pushed at exit
+  std::shared_ptr<Storage> storage_;
+  uint32_t global_seed_{0};
+  std::unique_ptr<ResourceTempSpace> cpu_space_;
+  std::unique_ptr<ResourceRandom> cpu_rand_;
+  std::unique_ptr<ResourceParallelRandom> cpu_parallel_rand_;
+};
+
+}  // namespace resource
+
+ResourceManager* ResourceManager::Get() {
+  static resource::ResourceManagerImpl inst;
+  return &inst;
+}
+
+void* Resource::get_space_internal(size_t size) const {
+  CHECK_EQ(req.type, ResourceRequest::kTempSpace)
+      << "Resource::get_space: not a kTempSpace resource";
+  return static_cast<resource::SpaceAllocator*>(ptr_)->GetSpace(size);
+}
+
+void* Resource::get_host_space_internal(size_t size) const {
+  CHECK_EQ(req.type, ResourceRequest::kTempSpace)
+      << "Resource::get_host_space: not a kTempSpace resource";
+  return static_cast<resource::SpaceAllocator*>(ptr_)->GetHostSpace(size);
+}
+
+}  // namespace mxnet

@@ -1,0 +1,32 @@
+/*!
+ * \file resource_internal.h
+ * \brief Seed derivation of the resource manager (MXNet 1.x formulas), shared with its tests.
+ */
+#ifndef MXNET_RESOURCE_INTERNAL_H_
+#define MXNET_RESOURCE_INTERNAL_H_
+
+#include <cstdint>
+
+namespace mxnet {
+namespace resource {
+
+/*! \brief Multiplier of the global seed. */
+constexpr uint32_t kRandMagic = 127;
+/*! \brief Spacing of parallel-random copies' seeds (MXNet's kMaxNumGPUs). */
+constexpr uint32_t kCopySeedStride = 16;
+
+/*! \brief Seed of device dev_id's kRandom generator for global seed `global_seed`. */
+inline uint32_t DeviceSeed(int dev_id, uint32_t global_seed) {
+  return static_cast<uint32_t>(dev_id) + global_seed * kRandMagic;
+}
+
+/*! \brief Seed of copy `copy` of device dev_id's kParallelRandom generators. */
+inline uint32_t ParallelCopySeed(int dev_id, int copy, uint32_t global_seed) {
+  return static_cast<uint32_t>(dev_id) + static_cast<uint32_t>(copy) * kCopySeedStride +
+         global_seed * kRandMagic;
+}
+
+}  // namespace resource
+}  // namespace mxnet
+
+#endif  // MXNET_RESOURCE_INTERNAL_H_
