@@ -66,7 +66,10 @@ bool RegressionBackwardType(const nnvm::NodeAttrs& attrs, std::vector<int>* in,
   .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                  \
   .set_attr<mxnet::FInferShape>("FInferShape", RegressionBackwardShape)              \
   .set_attr<nnvm::FInferType>("FInferType", RegressionBackwardType)                  \
-  .set_attr<FCompute>("FCompute<cpu>", RegressionBackward<cpu, Kind>)
+  .set_attr<FCompute>("FCompute<cpu>", RegressionBackward<cpu, Kind>)                \
+  .add_argument("label", "NDArray-or-Symbol", "Input label")                         \
+  .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")     \
+  .add_arguments(RegressionOutputParam::__FIELDS__())
 
 MXNET_REGISTER_REGRESSION_OUTPUT(LinearRegressionOutput, _backward_linear_reg_out, LinearRegKind,
 R"code(Computes and optimizes for squared loss during backward propagation.

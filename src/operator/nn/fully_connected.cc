@@ -115,6 +115,9 @@ NNVM_REGISTER_OP(_backward_FullyConnected)
 .set_attr<mxnet::FInferShape>("FInferShape", FullyConnectedBackwardShape)
 .set_attr<nnvm::FInferType>("FInferType", FullyConnectedBackwardType)
 .set_attr<FCompute>("FCompute<cpu>", FullyConnectedGradCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("data", "NDArray-or-Symbol", "Input data")
+.add_argument("weight", "NDArray-or-Symbol", "Weight matrix")
 .add_arguments(FullyConnectedParam::__FIELDS__());
 
 }  // namespace op

@@ -89,6 +89,9 @@ uint32_t SoftmaxGradNumOutputs(const NodeAttrs& attrs) {
   .set_attr<mxnet::FInferShape>("FInferShape", SoftmaxGradShape)                         \
   .set_attr<nnvm::FInferType>("FInferType", SoftmaxGradType)                             \
   .set_attr<FCompute>("FCompute<cpu>", SoftmaxGradCompute<cpu, kind>)                    \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")               \
+  .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")         \
+  .add_argument("length", "NDArray-or-Symbol", "The length array (with use_length)")     \
   .add_arguments(SoftmaxParam::__FIELDS__())
 
 MXNET_REGISTER_SOFTMAX_FAMILY(softmax, SoftmaxKind::kSoftmax,
@@ -221,7 +224,9 @@ NNVM_REGISTER_OP(_backward_SoftmaxActivation)
 })
 .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<2, 1>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<2, 1>)
-.set_attr<FCompute>("FCompute<cpu>", SoftmaxActivationGradCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", SoftmaxActivationGradCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("output", "NDArray-or-Symbol", "Output of SoftmaxActivation");
 
 }  // namespace op
 }  // namespace mxnet

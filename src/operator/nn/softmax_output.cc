@@ -120,7 +120,11 @@ NNVM_REGISTER_OP(_backward_SoftmaxOutput)
   TYPE_ASSIGN_CHECK(*out, 1, (*in)[1]);
   return (*out)[0] >= 0 && (*out)[1] >= 0;
 })
-.set_attr<FCompute>("FCompute<cpu>", SoftmaxOutputGradCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", SoftmaxOutputGradCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output (used only with out_grad=True)")
+.add_argument("label", "NDArray-or-Symbol", "Ground truth label")
+.add_argument("output", "NDArray-or-Symbol", "Output of SoftmaxOutput")
+.add_arguments(SoftmaxOutputParam::__FIELDS__());
 
 NNVM_REGISTER_OP(softmax_cross_entropy)
 .describe(R"code(Calculate cross entropy of softmax output and one-hot label.
@@ -193,7 +197,10 @@ NNVM_REGISTER_OP(_backward_softmax_cross_entropy)
   TYPE_ASSIGN_CHECK(*out, 1, (*in)[2]);
   return (*out)[0] >= 0 && (*out)[1] >= 0;
 })
-.set_attr<FCompute>("FCompute<cpu>", SoftmaxCrossEntropyGradCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", SoftmaxCrossEntropyGradCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the loss")
+.add_argument("data", "NDArray-or-Symbol", "Input data")
+.add_argument("label", "NDArray-or-Symbol", "Input label");
 
 }  // namespace op
 }  // namespace mxnet

@@ -263,7 +263,11 @@ NNVM_REGISTER_OP(_backward_sample_multinomial)
   TYPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
   return (*out)[0] >= 0;
 })
-.set_attr<FCompute>("FCompute<cpu>", SampleMultinomialBackward);
+.set_attr<FCompute>("FCompute<cpu>", SampleMultinomialBackward)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the log-probability output")
+.add_argument("data", "NDArray-or-Symbol", "Distribution probabilities")
+.add_argument("samples", "NDArray-or-Symbol", "The drawn samples")
+.add_arguments(SampleMultinomialParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_shuffle)
 .add_alias("shuffle")

@@ -83,6 +83,9 @@ NNVM_REGISTER_OP(_backward_dot)
 .set_attr<mxnet::FInferShape>("FInferShape", DotBackwardShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)
 .set_attr<FCompute>("FCompute<cpu>", DotBackward_<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("lhs", "NDArray-or-Symbol", "The first input")
+.add_argument("rhs", "NDArray-or-Symbol", "The second input")
 .add_arguments(DotParam::__FIELDS__());
 
 NNVM_REGISTER_OP(batch_dot)
@@ -126,6 +129,9 @@ NNVM_REGISTER_OP(_backward_batch_dot)
 .set_attr<mxnet::FInferShape>("FInferShape", DotBackwardShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)
 .set_attr<FCompute>("FCompute<cpu>", BatchDotBackward_<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("lhs", "NDArray-or-Symbol", "The first input")
+.add_argument("rhs", "NDArray-or-Symbol", "The second input")
 .add_arguments(DotParam::__FIELDS__());
 
 }  // namespace op

@@ -8,6 +8,13 @@ import mxnet as mx
 nd = mx.nd
 _int = nd._internal
 
+def ones(shape, dtype="float32"):
+    return nd.array(np.ones(shape), dtype=dtype)
+
+
+def zeros(shape, dtype="float32"):
+    return nd.array(np.zeros(shape), dtype=dtype)
+
 
 def _np(x):
     return x.asnumpy().astype("float64")
@@ -32,22 +39,22 @@ def _numeric_grad(f, x, og, eps=1e-6):
 
 
 def test_fully_connected_weight_shape_mismatch_names_both_shapes():
-    x = nd.ones((4, 5))
-    w = nd.ones((3, 5))
-    b = nd.ones((7,))
+    x = ones((4, 5))
+    w = ones((3, 5))
+    b = ones((7,))
     with pytest.raises(ValueError) as e:
-        nd.FullyConnected(x, nd.ones((3, 5)), nd.ones((3,)), num_hidden=7)
+        nd.FullyConnected(x, ones((3, 5)), ones((3,)), num_hidden=7)
     msg = str(e.value)
     assert "[7,5]" in msg and "[3,5]" in msg and "weight" in msg, msg
     with pytest.raises(ValueError) as e:
-        nd.FullyConnected(x, nd.ones((3, 6)), nd.ones((3,)), num_hidden=3)
+        nd.FullyConnected(x, ones((3, 6)), ones((3,)), num_hidden=3)
     assert "[3,6]" in str(e.value) and "[3,5]" in str(e.value)
     with pytest.raises(ValueError):
         nd.FullyConnected(x, w, b, num_hidden=3)  # bias (7,) vs num_hidden 3
 
 
 def test_fully_connected_bad_kwargs():
-    x, w, b = nd.ones((2, 3)), nd.ones((4, 3)), nd.ones((4,))
+    x, w, b = ones((2, 3)), ones((4, 3)), ones((4,))
     with pytest.raises(mx.base.MXNetError):
         nd.FullyConnected(x, w, b, num_hidden=4, nonexistent=1)
     with pytest.raises(mx.base.MXNetError):
@@ -58,23 +65,23 @@ def test_fully_connected_bad_kwargs():
 
 def test_dot_shape_errors():
     with pytest.raises(ValueError) as e:
-        nd.dot(nd.ones((2, 3)), nd.ones((4, 5)))
+        nd.dot(ones((2, 3)), ones((4, 5)))
     assert "[2,3]" in str(e.value) and "[4,5]" in str(e.value)
     with pytest.raises(ValueError):
-        nd.dot(nd.ones((3,)), nd.ones((4,)))
+        nd.dot(ones((3,)), ones((4,)))
     with pytest.raises(ValueError):
-        nd.dot(nd.ones((3,)), nd.ones((3,)), transpose_a=True)
+        nd.dot(ones((3,)), ones((3,)), transpose_a=True)
     with pytest.raises(ValueError):
-        nd.batch_dot(nd.ones((2, 3, 4)), nd.ones((3, 4, 5)))
+        nd.batch_dot(ones((2, 3, 4)), ones((3, 4, 5)))
     with pytest.raises(ValueError):
-        nd.batch_dot(nd.ones((3, 4)), nd.ones((4, 5)))
+        nd.batch_dot(ones((3, 4)), ones((4, 5)))
 
 
 def test_softmax_axis_out_of_range():
     with pytest.raises(ValueError):
-        nd.softmax(nd.ones((2, 3)), axis=2)
+        nd.softmax(ones((2, 3)), axis=2)
     with pytest.raises(mx.base.MXNetError):
-        nd.softmax(nd.ones((2, 3)), dtype="int32")
+        nd.softmax(ones((2, 3)), dtype="int32")
 
 
 # ------------------------------------------------------------------------------ backward
@@ -153,7 +160,7 @@ def test_softmax_use_length_masks_and_backward():
     length = nd.array([2, 6], dtype="int32")
     y = nd.softmax(x, length, axis=-1, use_length=True).asnumpy()
     assert np.all(y[0, 2:] == 0) and abs(y[0, :2].sum() - 1) < 1e-12
-    og = nd.ones((2, 6), dtype="float64")
+    og = ones((2, 6), dtype="float64")
     dx = _int._backward_softmax(og, nd.array(y, dtype="float64"), length, use_length=True,
                                 axis=-1)
     dx = dx[0] if isinstance(dx, (list, tuple)) else dx
@@ -161,7 +168,7 @@ def test_softmax_use_length_masks_and_backward():
 
 
 def test_softmax_dtype_param_changes_output_type():
-    y = nd.softmax(nd.ones((2, 3), dtype="float16"), dtype="float32")
+    y = nd.softmax(ones((2, 3), dtype="float16"), dtype="float32")
     assert y.dtype == np.float32
     np.testing.assert_allclose(y.asnumpy(), np.full((2, 3), 1 / 3.), rtol=1e-6)
 
@@ -171,7 +178,7 @@ def test_softmax_dtype_param_changes_output_type():
 
 def _softmax_output_grad(x, label, **kw):
     out = nd.SoftmaxOutput(nd.array(x), nd.array(label), **kw)
-    og = nd.ones(out.shape)
+    og = ones(out.shape)
     grads = _int._backward_SoftmaxOutput(og, nd.array(label), out, **kw)
     return out.asnumpy(), grads[0].asnumpy().astype("float64"), grads[1].asnumpy()
 
@@ -214,7 +221,7 @@ def test_softmax_output_multi_output_and_smoothing():
             target[n, int(label[n, j]), j] = 0.7
     np.testing.assert_allclose(dx, _sm(x, 1) - target, rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError):
-        nd.SoftmaxOutput(nd.ones((4, 3)), nd.ones((5,)))
+        nd.SoftmaxOutput(ones((4, 3)), ones((5,)))
 
 
 def test_softmax_cross_entropy_and_backward():
@@ -242,4 +249,4 @@ def test_regression_outputs(op, back, f, g):
     dx, dl = getattr(_int, back)(nd.array(label), out, grad_scale=3.0)
     np.testing.assert_allclose(dx.asnumpy(), g(f(x), label) * 3.0 / 3, rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError):
-        getattr(nd, op)(nd.ones((4, 3)), nd.ones((5, 3)))
+        getattr(nd, op)(ones((4, 3)), ones((5, 3)))

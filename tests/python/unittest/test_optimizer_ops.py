@@ -11,6 +11,13 @@ nd = mx.nd
 STEPS = 5
 SHAPE = (6, 5)
 
+def ones(shape, dtype="float32"):
+    return nd.array(np.ones(shape), dtype=dtype)
+
+
+def zeros(shape, dtype="float32"):
+    return nd.array(np.zeros(shape), dtype=dtype)
+
 
 def _arr(x, dtype="float32"):
     return nd.array(x, dtype=dtype)
@@ -144,7 +151,7 @@ def test_adam_adds_wd_before_clipping_but_sgd_clips_first():
     w = np.full((3,), 2.0)
     g = np.full((3,), 0.1)
     # adam: grad = clip(0.1 + 1.0 * 2.0, 0.5) = 0.5 -> mean = 0.05, var = 0.00025
-    out = nd.adam_update(_arr(w), _arr(g), nd.zeros((3,)), nd.zeros((3,)), lr=0.1, wd=1.0,
+    out = nd.adam_update(_arr(w), _arr(g), zeros((3,)), zeros((3,)), lr=0.1, wd=1.0,
                          clip_gradient=0.5, beta1=0.9, beta2=0.999)
     mean, var = 0.1 * 0.5, 0.001 * 0.25
     np.testing.assert_allclose(out.asnumpy(), 2.0 - 0.1 * mean / (np.sqrt(var) + 1e-8),
@@ -162,9 +169,9 @@ def _check_multi(op, per, mp, mom):
     ws_np = [rng.uniform(-1, 1, s) for s in shapes]
     ws = [_arr(w, dtype) for w in ws_np]
     ws_np = [w.asnumpy().astype("float64") for w in ws]
-    moms = [nd.zeros(s) for s in shapes]
+    moms = [zeros(s) for s in shapes]
     moms_np = [np.zeros(s) for s in shapes]
-    w32s = [w.astype("float32") for w in ws]
+    w32s = [nd.array(w.asnumpy(), dtype="float32") for w in ws]
     for step in range(3):
         gs_np = [rng.uniform(-1, 1, s) for s in shapes]
         gs = [_arr(g, dtype) for g in gs_np]
@@ -205,7 +212,7 @@ def test_multi_sgd_variants(op, per, mp, mom):
 def test_mp_sgd_keeps_float32_master_copy():
     w = _arr(np.full((4,), 1.0), "float16")
     w32 = nd.array(np.full((4,), 1.0), dtype="float32")
-    mom = nd.zeros((4,))
+    mom = zeros((4,))
     for _ in range(10):
         nd.mp_sgd_mom_update(w, _arr(np.full((4,), 1e-3), "float16"), mom, w32, lr=0.01,
                              momentum=0.5, out=w)
@@ -217,9 +224,9 @@ def test_mp_sgd_keeps_float32_master_copy():
 
 def test_update_errors():
     with pytest.raises(ValueError):
-        nd.sgd_update(nd.ones((3,)), nd.ones((4,)), lr=0.1)
+        nd.sgd_update(ones((3,)), ones((4,)), lr=0.1)
     with pytest.raises(mx.base.MXNetError):
-        nd.sgd_update(nd.ones((3,)), nd.ones((3,)))  # lr is required
+        nd.sgd_update(ones((3,)), ones((3,)))  # lr is required
     with pytest.raises(ValueError):
-        nd.multi_sgd_update(nd.ones((3,)), nd.ones((3,)), lrs=(0.1, 0.2), wds=(0.0,),
+        nd.multi_sgd_update(ones((3,)), ones((3,)), lrs=(0.1, 0.2), wds=(0.0,),
                             num_weights=1)

@@ -8,6 +8,13 @@ import mxnet as mx
 nd = mx.nd
 _int = nd._internal
 
+def ones(shape, dtype="float32"):
+    return nd.array(np.ones(shape), dtype=dtype)
+
+
+def zeros(shape, dtype="float32"):
+    return nd.array(np.zeros(shape), dtype=dtype)
+
 SAMPLERS = [
     ("_random_uniform", {"low": -1.0, "high": 2.0}),
     ("_random_normal", {"loc": 0.5, "scale": 2.0}),
@@ -92,12 +99,12 @@ def test_dtypes_and_out_parameter():
     assert _int._random_uniform(shape=(2, 3)).dtype == np.float32
     assert _int._random_normal(shape=(2, 3), dtype="float64").dtype == np.float64
     assert _int._random_uniform(shape=(4,), dtype="float16").dtype == np.float16
-    out = nd.zeros((3, 4), dtype="float64")
+    out = zeros((3, 4), dtype="float64")
     _int._random_uniform(low=5.0, high=6.0, out=out)
     v = out.asnumpy()
     assert v.dtype == np.float64 and v.min() >= 5.0 and v.max() < 6.0
-    like = nd.zeros((2, 5), dtype="float64")
-    r = _int._random_normal_like(like, loc=3.0, scale=0.0)
+    like = zeros((2, 5), dtype="float64")
+    r = nd.random.normal_like(like, loc=3.0, scale=0.0)
     assert r.shape == (2, 5) and r.dtype == np.float64
     np.testing.assert_array_equal(r.asnumpy(), np.full((2, 5), 3.0))
 
@@ -116,7 +123,7 @@ def test_sample_ops_shapes_and_per_distribution_parameters():
     assert one.shape == (3,)
     assert nd.sample_exponential(nd.array([1.0]), shape=4, dtype="float64").dtype == np.float64
     with pytest.raises(ValueError):
-        nd.sample_normal(nd.ones((2,)), nd.ones((3,)))
+        nd.sample_normal(ones((2,)), ones((3,)))
 
 
 def test_multinomial_get_prob_and_gradient():
