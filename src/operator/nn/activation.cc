@@ -85,7 +85,11 @@ NNVM_REGISTER_OP(_backward_Activation)
   })
 .set_attr<nnvm::FInplaceOption>("FInplaceOption",
   [](const NodeAttrs& attrs) { return std::vector<std::pair<int, int>>{{0, 0}}; })
-.set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("output", "NDArray-or-Symbol", "Output of Activation")
+.add_argument("data", "NDArray-or-Symbol", "Input of Activation (softsign only)")
+.add_arguments(ActivationParam::__FIELDS__());
 
 }  // namespace op
 }  // namespace mxnet

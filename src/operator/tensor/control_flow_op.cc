@@ -75,7 +75,9 @@ NNVM_REGISTER_OP(_backward_where)
   })
 .set_attr<nnvm::FInplaceOption>("FInplaceOption",
   [](const NodeAttrs& attrs) { return std::vector<std::pair<int, int>>{{0, 0}}; })
-.set_attr<FCompute>("FCompute<cpu>", WhereOpBackward<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", WhereOpBackward<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("condition", "NDArray-or-Symbol", "The condition of where");
 
 }  // namespace op
 }  // namespace mxnet

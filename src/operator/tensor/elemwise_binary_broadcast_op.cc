@@ -32,7 +32,8 @@ Example::
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 2>)                         \
   .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
       [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}}; }) \
-  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastBackward<cpu, LOP, ROP, false>)
+  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastBackward<cpu, LOP, ROP, false>)   \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 
 /*! \brief Backward of the other broadcast ops: inputs (ograd, lhs, rhs), outputs (lgrad, rgrad). */
 #define MXNET_REGISTER_BROADCAST_BWD_USE_IN(name, LOP, ROP)                             \
@@ -44,7 +45,10 @@ Example::
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)                         \
   .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
       [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })         \
-  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastBackward<cpu, LOP, ROP, true>)
+  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastBackward<cpu, LOP, ROP, true>)    \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")               \
+  .add_argument("lhs", "NDArray-or-Symbol", "The first input")                           \
+  .add_argument("rhs", "NDArray-or-Symbol", "The second input")
 
 // ---------------------------------------------------------------------------- arithmetic
 

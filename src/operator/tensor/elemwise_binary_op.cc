@@ -21,7 +21,8 @@ DMLC_REGISTER_PARAMETER(ElementWiseSumParam);
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 2>)                         \
   .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
       [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}}; }) \
-  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseNone<cpu, LOP, ROP>)
+  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseNone<cpu, LOP, ROP>) \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 
 /*! \brief Backward op taking (ograd, lhs, rhs) and giving both input gradients. */
 #define MXNET_REGISTER_BINARY_BWD_USE_IN(name, LOP, ROP)                                \
@@ -33,7 +34,10 @@ DMLC_REGISTER_PARAMETER(ElementWiseSumParam);
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)                         \
   .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
       [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })         \
-  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseIn<cpu, LOP, ROP>)
+  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseIn<cpu, LOP, ROP>)   \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")               \
+  .add_argument("lhs", "NDArray-or-Symbol", "The first input")                           \
+  .add_argument("rhs", "NDArray-or-Symbol", "The second input")
 
 // ---------------------------------------------------------------------------- arithmetic
 

@@ -20,7 +20,10 @@ DMLC_REGISTER_PARAMETER(NumpyBinaryScalarParam);
   .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<2, 1>)                    \
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<2, 1>)                        \
   .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)                    \
-  .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Backward<cpu, GRAD>)
+  .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Backward<cpu, GRAD>)            \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
+  .add_argument("data", "NDArray-or-Symbol", "The forward input (output for rpower)")   \
+  .add_arguments(NumpyBinaryScalarParam::__FIELDS__())
 
 /*! \brief Backward of a scalar op from ograd only: dx = OP(ograd, scalar). */
 #define MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD_USE_NONE(name, OP)                   \
@@ -32,7 +35,9 @@ DMLC_REGISTER_PARAMETER(NumpyBinaryScalarParam);
   .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<1, 1>)                    \
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)                        \
   .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)                    \
-  .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Compute<cpu, OP>)
+  .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Compute<cpu, OP>)               \
+  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
+  .add_arguments(NumpyBinaryScalarParam::__FIELDS__())
 
 // ---------------------------------------------------------------------------- arithmetic
 

@@ -529,6 +529,9 @@ void ClipGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
             return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}};                        \
           })                                                                                \
       .set_attr<mxnet::FCompute>("FCompute<cpu>",                                           \
-                                 ::mxnet::op::UnaryOp::Backward<::mxnet::cpu, GRAD>)
+                                 ::mxnet::op::UnaryOp::Backward<::mxnet::cpu, GRAD>)        \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
+      .add_argument("data", "NDArray-or-Symbol",                                            \
+                    "The forward input (or output, for ops differentiated on the output)")
 
 #endif  // MXNET_OPERATOR_TENSOR_ELEMWISE_UNARY_OP_INL_H_

@@ -34,7 +34,8 @@ NNVM_REGISTER_OP(_backward_copy)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)
 .set_attr<nnvm::FInplaceIdentity>("FInplaceIdentity", InplaceIdentityTrue)
-.set_attr<FCompute>("FCompute<cpu>", UnaryOp::IdentityCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", UnaryOp::IdentityCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output");
 
 MXNET_OPERATOR_REGISTER_UNARY(BlockGrad)
 .add_alias("stop_gradient")
@@ -122,7 +123,8 @@ NNVM_REGISTER_OP(_backward_cast)
       return (*in_attrs)[0] != -1 && (*out_attrs)[0] != -1;
     })
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-.set_attr<FCompute>("FCompute<cpu>", CastCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", CastCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output");
 
 // ---------------------------------------------------------------------------- sign & rounding
 
@@ -412,7 +414,10 @@ NNVM_REGISTER_OP(_backward_clip)
 .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<2, 1>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<2, 1>)
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-.set_attr<FCompute>("FCompute<cpu>", ClipGradCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", ClipGradCompute<cpu>)
+.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+.add_argument("data", "NDArray-or-Symbol", "The input of clip")
+.add_arguments(ClipParam::__FIELDS__());
 
 }  // namespace op
 }  // namespace mxnet

@@ -243,3 +243,23 @@ def test_stop_gradient_blocks():
         y = mx.nd.BlockGrad(x * 3) + x
     y.backward()
     np.testing.assert_allclose(x.grad.asnumpy(), [1.0, 1.0])
+
+
+def test_backward_ops_invoked_directly():
+    # _backward_<op> ops take (out_grad, x or y) and can be invoked like any other op.
+    x = np.array([0.3, 1.2, 2.0], np.float32)
+    g = np.array([1.0, 2.0, 3.0], np.float32)
+    dx = mx.nd._internal._backward_sin(_nd(g), _nd(x))
+    np.testing.assert_allclose(dx.asnumpy(), g * np.cos(x), rtol=1e-6)
+    lg = mx.nd.zeros((2, 3))
+    rg = mx.nd.zeros((3,))
+    mx.nd._internal._backward_broadcast_add(mx.nd.ones((2, 3)), out=[lg, rg])
+    np.testing.assert_allclose(lg.asnumpy(), np.ones((2, 3)))
+    np.testing.assert_allclose(rg.asnumpy(), [2.0, 2.0, 2.0])
+    a = _nd(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = _nd(np.array([[1.0], [2.0]], np.float32))
+    la, lb = mx.nd._internal._backward_broadcast_mul(mx.nd.ones((2, 3)), a, b)
+    np.testing.assert_allclose(la.asnumpy(), np.tile([[1.0], [2.0]], (1, 3)))
+    np.testing.assert_allclose(lb.asnumpy(), [[3.0], [12.0]])
+    dy = mx.nd._internal._backward_Activation(_nd(g), _nd(x), act_type="sigmoid")
+    np.testing.assert_allclose(dy.asnumpy(), g * x * (1 - x), rtol=1e-6)
