@@ -216,6 +216,75 @@ inline void AssignFromAcc(const std::vector<double>& acc, OpReqType req, DType* 
 }
 
 /*!
+ * \brief The reduction behind BinaryBroadcastBackward, for one dtype. Output rows are split
+ *        across threads when the output is large; a gradient with the output's size is
+ *        accumulated in one shared buffer (each thread writes its own elements), a smaller
+ *        (broadcast) one in per-thread buffers summed at the end.
+ */
+template <typename LOP, typename ROP, bool kUseIn, typename DType>
+void BroadcastBackwardTyped(const BroadcastPlan& plan, const DType* g, const DType* a,
+                            const DType* b, const std::vector<OpReqType>& req, const TBlob& lgrad,
+                            const TBlob& rgrad) {
+  const index_t inner = plan.ndim == 0 ? 1 : plan.shape[plan.ndim - 1];
+  const index_t rows = inner == 0 ? 0 : plan.size / inner;
+  const index_t gsize[2] = {req[0] == kNullOp ? 0 : static_cast<index_t>(lgrad.Size()),
+                            req[1] == kNullOp ? 0 : static_cast<index_t>(rgrad.Size())};
+  int nthreads = plan.size >= mxnet_op::kOmpThreshold && rows > 1
+                     ? static_cast<int>(std::min<index_t>(mxnet_op::MaxOmpThreads(), rows))
+                     : 1;
+  // Private buffers must stay small next to the output, or the merge would dominate.
+  for (int k = 0; k < 2; ++k) {
+    if (gsize[k] != plan.size && gsize[k] * nthreads > plan.size) nthreads = 1;
+  }
+  std::vector<double> acc[2];
+  std::vector<std::vector<double>> priv[2];
+  for (int k = 0; k < 2; ++k) {
+    acc[k].assign(gsize[k], 0.0);
+    if (gsize[k] != plan.size && nthreads > 1) {
+      priv[k].assign(nthreads - 1, std::vector<double>(gsize[k], 0.0));
+    }
+  }
+  auto work = [&](int t, index_t r0, index_t r1) {
+    double* la = gsize[0] == 0 ? nullptr : (priv[0].empty() || t == 0 ? acc[0].data()
+                                                                       : priv[0][t - 1].data());
+    double* ra = gsize[1] == 0 ? nullptr : (priv[1].empty() || t == 0 ? acc[1].data()
+                                                                       : priv[1][t - 1].data());
+    ForEachRow(plan, r0, r1,
+               [&](index_t o, index_t ia, index_t ib, index_t n, index_t sa, index_t sb) {
+      for (index_t j = 0; j < n; ++j) {
+        const DType gv = g[o + j];
+        const index_t pa = ia + j * sa, pb = ib + j * sb;
+        if constexpr (kUseIn) {
+          const DType av = a[pa], bv = b[pb];
+          if (la) la[pa] += static_cast<double>(gv * LOP::Map(av, bv));
+          if (ra) ra[pb] += static_cast<double>(gv * ROP::Map(av, bv));
+        } else {
+          if (la) la[pa] += static_cast<double>(LOP::Map(gv));
+          if (ra) ra[pb] += static_cast<double>(ROP::Map(gv));
+        }
+      }
+    });
+  };
+  if (nthreads > 1) {
+    const index_t chunk = (rows + nthreads - 1) / nthreads;
+#pragma omp parallel for num_threads(nthreads)
+    for (int t = 0; t < nthreads; ++t) {
+      const index_t r0 = std::min(rows, t * chunk);
+      work(t, r0, std::min(rows, r0 + chunk));
+    }
+    for (int k = 0; k < 2; ++k) {
+      for (const auto& p : priv[k]) {
+        for (index_t i = 0; i < gsize[k]; ++i) acc[k][i] += p[i];
+      }
+    }
+  } else {
+    work(0, 0, rows);
+  }
+  if (gsize[0]) AssignFromAcc(acc[0], req[0], lgrad.dptr<DType>());
+  if (gsize[1]) AssignFromAcc(acc[1], req[1], rgrad.dptr<DType>());
+}
+
+/*!
  * \brief Backward of a broadcasting binary op: lgrad = sum over broadcast axes of
  *        og * LOP(a, b) (or LOP(og) when !kUseIn), likewise rgrad with ROP.
  *        inputs: (ograd) or (ograd, lhs, rhs); outputs: (lgrad, rgrad) in the input shapes.
@@ -238,32 +307,9 @@ void BinaryBroadcastBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   if (req[0] == kNullOp && req[1] == kNullOp) return;
   const BroadcastPlan plan(og.shape_, lgrad.shape_, rgrad.shape_);
   MSHADOW_TYPE_SWITCH(og.type_flag_, DType, {
-    const DType* g = og.dptr<DType>();
-    const DType* a = kUseIn ? inputs[1].dptr<DType>() : nullptr;
-    const DType* b = kUseIn ? inputs[2].dptr<DType>() : nullptr;
-    std::vector<double> lacc(req[0] == kNullOp ? 0 : lgrad.Size(), 0.0);
-    std::vector<double> racc(req[1] == kNullOp ? 0 : rgrad.Size(), 0.0);
-    double* la = lacc.empty() ? nullptr : lacc.data();
-    double* ra = racc.empty() ? nullptr : racc.data();
-    const index_t inner = plan.ndim == 0 ? 1 : plan.shape[plan.ndim - 1];
-    const index_t rows = inner == 0 ? 0 : plan.size / inner;
-    ForEachRow(plan, 0, rows,
-               [&](index_t o, index_t ia, index_t ib, index_t n, index_t sa, index_t sb) {
-      for (index_t j = 0; j < n; ++j) {
-        const DType gv = g[o + j];
-        const index_t pa = ia + j * sa, pb = ib + j * sb;
-        if constexpr (kUseIn) {
-          const DType av = a[pa], bv = b[pb];
-          if (la) la[pa] += static_cast<double>(gv * LOP::Map(av, bv));
-          if (ra) ra[pb] += static_cast<double>(gv * ROP::Map(av, bv));
-        } else {
-          if (la) la[pa] += static_cast<double>(LOP::Map(gv));
-          if (ra) ra[pb] += static_cast<double>(ROP::Map(gv));
-        }
-      }
-    });
-    if (la) AssignFromAcc(lacc, req[0], lgrad.dptr<DType>());
-    if (ra) AssignFromAcc(racc, req[1], rgrad.dptr<DType>());
+    BroadcastBackwardTyped<LOP, ROP, kUseIn, DType>(
+        plan, og.dptr<DType>(), kUseIn ? inputs[1].dptr<DType>() : nullptr,
+        kUseIn ? inputs[2].dptr<DType>() : nullptr, req, lgrad, rgrad);
   });
 }
 

@@ -263,3 +263,26 @@ def test_backward_ops_invoked_directly():
     np.testing.assert_allclose(lb.asnumpy(), [[3.0], [12.0]])
     dy = mx.nd._internal._backward_Activation(_nd(g), _nd(x), act_type="sigmoid")
     np.testing.assert_allclose(dy.asnumpy(), g * x * (1 - x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("lshape,rshape", [((300, 400), (400,)), ((300, 1), (1, 400)),
+                                           ((8, 1, 50, 90), (1, 30, 50, 1))])
+def test_large_broadcast_backward(lshape, rshape):
+    rng = np.random.RandomState(1)
+    a = rng.uniform(-1, 1, size=lshape)
+    b = rng.uniform(-1, 1, size=rshape)
+    out_shape = np.broadcast_shapes(lshape, rshape)
+    g = rng.uniform(-1, 1, size=out_shape)
+    la, lb = mx.nd._internal._backward_broadcast_mul(_nd(g), _nd(a), _nd(b))
+
+    def reduce_to(x, shape):
+        axes = tuple(range(x.ndim - len(shape)))
+        x = x.sum(axis=axes)
+        keep = tuple(i for i, d in enumerate(shape) if d == 1)
+        return x.sum(axis=keep, keepdims=True)
+    np.testing.assert_allclose(la.asnumpy(), reduce_to(g * b, lshape), rtol=1e-10)
+    np.testing.assert_allclose(lb.asnumpy(), reduce_to(g * a, rshape), rtol=1e-10)
+    ga, gb = mx.nd.zeros(lshape, dtype="float64"), mx.nd.zeros(rshape, dtype="float64")
+    mx.nd._internal._backward_broadcast_sub(_nd(g), out=[ga, gb])
+    np.testing.assert_allclose(ga.asnumpy(), reduce_to(g, lshape), rtol=1e-10)
+    np.testing.assert_allclose(gb.asnumpy(), -reduce_to(g, rshape), rtol=1e-10)
