@@ -718,7 +718,6 @@ def _div(a, b):
 
 
 def _build_ops():
-    T = "NDArray-or-Symbol"
     for k, f in _ARITH.items():
         f2 = _div if k == "div" else f
         aliases = {"add": ("broadcast_plus",), "sub": ("broadcast_minus",)}.get(k, ())
