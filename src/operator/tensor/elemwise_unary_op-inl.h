@@ -128,7 +128,12 @@ inline void CastCopy(mshadow::Stream<cpu>* s, const TBlob& in, OpReqType req, co
   const index_t n = static_cast<index_t>(out.Size());
   if (in.type_flag_ == out.type_flag_ && req != kAddTo) {
     if (in.dptr_ != out.dptr_ && n > 0) {
-      std::memcpy(out.dptr_, in.dptr_, n * mshadow::mshadow_sizeof(out.type_flag_));
+      const size_t esize = mshadow::mshadow_sizeof(out.type_flag_);
+      char* dst = static_cast<char*>(out.dptr_);
+      const char* src = static_cast<const char*>(in.dptr_);
+      ParallelRanges(n, [=](index_t b, index_t e) {
+        std::memcpy(dst + b * esize, src + b * esize, (e - b) * esize);
+      });
     }
     return;
   }
