@@ -1,0 +1,160 @@
+/*!
+ * \file blas_gemm.h
+ * \brief One GEMM entry point for operator kernels, row-major, cblas argument order:
+ *
+ *   // C(M, N) = alpha * op(A) * op(B) + beta * C,  op(X) = X or X^T
+ *   BlasGemm<float>(false, true, M, N, K, 1.f, a, K, b, K, 0.f, c, N);
+ *
+ * float and double call OpenBLAS (cblas_sgemm / cblas_dgemm) directly on the caller's buffers;
+ * float16 converts to float, runs sgemm and converts back; integer types run a plain loop that
+ * accumulates in 64 bits and wraps to the output type (as NumPy's integer matmul does).
+ * The first call sets OpenBLAS's thread count (OMP_NUM_THREADS / MXNET_OMP_MAX_THREADS, else
+ * all cores) so that GEMMs issued from engine worker threads use every core.
+ */
+#ifndef MXNET_OPERATOR_BLAS_GEMM_H_
+#define MXNET_OPERATOR_BLAS_GEMM_H_
+
+#include <mshadow/base.h>
+#include <mxnet/base.h>
+
+#include <cstdlib>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#if MXNET_USE_BLAS_OPEN
+#include <cblas.h>
+#endif
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
+
+namespace mxnet {
+namespace op {
+
+/*! \brief Set OpenBLAS's thread count once per process (idempotent, thread-safe). */
+inline void InitBlasThreads() {
+#if MXNET_USE_BLAS_OPEN
+  static const bool done = []() {
+    if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr) return true;  // the user decided
+    int n = 0;
+    for (const char* var : {"MXNET_OMP_MAX_THREADS", "OMP_NUM_THREADS"}) {
+      const char* v = std::getenv(var);
+      if (v != nullptr && std::atoi(v) > 0) {
+        n = std::atoi(v);
+        break;
+      }
+    }
+    if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
+    if (n > 0) openblas_set_num_threads(n);
+    return true;
+  }();
+  (void)done;
+#endif
+}
+
+namespace blas_detail {
+
+template <typename DType>
+inline void NaiveGemm(bool ta, bool tb, index_t M, index_t N, index_t K, double alpha,
+                      const DType* A, index_t lda, const DType* B, index_t ldb, double beta,
+                      DType* C, index_t ldc) {
+  typedef typename std::conditional<std::is_integral<DType>::value, int64_t, double>::type Acc;
+#pragma omp parallel for if (M * N * K > (1 << 16))
+  for (index_t i = 0; i < M; ++i) {
+    for (index_t j = 0; j < N; ++j) {
+      Acc sum = 0;
+      for (index_t k = 0; k < K; ++k) {
+        const Acc a = static_cast<Acc>(ta ? A[k * lda + i] : A[i * lda + k]);
+        const Acc b = static_cast<Acc>(tb ? B[j * ldb + k] : B[k * ldb + j]);
+        sum += a * b;
+      }
+      DType& c = C[i * ldc + j];
+      if (beta == 0) {
+        c = static_cast<DType>(alpha == 1 ? sum : static_cast<Acc>(alpha * sum));
+      } else {
+        c = static_cast<DType>(static_cast<Acc>(beta * static_cast<double>(c)) +
+                               (alpha == 1 ? sum : static_cast<Acc>(alpha * sum)));
+      }
+    }
+  }
+}
+
+}  // namespace blas_detail
+
+/*!
+ * \brief C(M, N) = alpha * op(A) op(B) + beta * C (row-major; lda/ldb/ldc are row strides of
+ *        the stored matrices). beta == 0 never reads C (it may hold garbage or NaN).
+ */
+template <typename DType>
+inline void BlasGemm(bool ta, bool tb, index_t M, index_t N, index_t K, DType alpha,
+                     const DType* A, index_t lda, const DType* B, index_t ldb, DType beta,
+                     DType* C, index_t ldc) {
+  if (M == 0 || N == 0) return;
+  blas_detail::NaiveGemm<DType>(ta, tb, M, N, K, static_cast<double>(alpha), A, lda, B, ldb,
+                                static_cast<double>(beta), C, ldc);
+}
+
+#if MXNET_USE_BLAS_OPEN
+template <>
+inline void BlasGemm<float>(bool ta, bool tb, index_t M, index_t N, index_t K, float alpha,
+                            const float* A, index_t lda, const float* B, index_t ldb, float beta,
+                            float* C, index_t ldc) {
+  if (M == 0 || N == 0) return;
+  if (K == 0) {  // BLAS leaves C untouched when K == 0 only if beta == 1
+    for (index_t i = 0; i < M; ++i)
+      for (index_t j = 0; j < N; ++j) C[i * ldc + j] = beta == 0.f ? 0.f : beta * C[i * ldc + j];
+    return;
+  }
+  InitBlasThreads();
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
+              K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+template <>
+inline void BlasGemm<double>(bool ta, bool tb, index_t M, index_t N, index_t K, double alpha,
+                             const double* A, index_t lda, const double* B, index_t ldb,
+                             double beta, double* C, index_t ldc) {
+  if (M == 0 || N == 0) return;
+  if (K == 0) {
+    for (index_t i = 0; i < M; ++i)
+      for (index_t j = 0; j < N; ++j) C[i * ldc + j] = beta == 0. ? 0. : beta * C[i * ldc + j];
+    return;
+  }
+  InitBlasThreads();
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
+              K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+template <>
+inline void BlasGemm<mshadow::half::half_t>(bool ta, bool tb, index_t M, index_t N, index_t K,
+                                            mshadow::half::half_t alpha,
+                                            const mshadow::half::half_t* A, index_t lda,
+                                            const mshadow::half::half_t* B, index_t ldb,
+                                            mshadow::half::half_t beta, mshadow::half::half_t* C,
+                                            index_t ldc) {
+  if (M == 0 || N == 0) return;
+  // Compact float copies of the stored matrices (rows x ld strides collapse to compact).
+  const index_t arows = ta ? K : M, acols = ta ? M : K;
+  const index_t brows = tb ? N : K, bcols = tb ? K : N;
+  std::vector<float> a(arows * acols), b(brows * bcols), c(M * N);
+  for (index_t i = 0; i < arows; ++i)
+    for (index_t j = 0; j < acols; ++j) a[i * acols + j] = static_cast<float>(A[i * lda + j]);
+  for (index_t i = 0; i < brows; ++i)
+    for (index_t j = 0; j < bcols; ++j) b[i * bcols + j] = static_cast<float>(B[i * ldb + j]);
+  const float fbeta = static_cast<float>(beta);
+  if (fbeta != 0.f) {
+    for (index_t i = 0; i < M; ++i)
+      for (index_t j = 0; j < N; ++j) c[i * N + j] = static_cast<float>(C[i * ldc + j]);
+  }
+  BlasGemm<float>(ta, tb, M, N, K, static_cast<float>(alpha), a.data(), acols, b.data(), bcols,
+                  fbeta, c.data(), N);
+  for (index_t i = 0; i < M; ++i)
+    for (index_t j = 0; j < N; ++j) C[i * ldc + j] = mshadow::half::half_t(c[i * N + j]);
+}
+#endif  // MXNET_USE_BLAS_OPEN
+
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_BLAS_GEMM_H_

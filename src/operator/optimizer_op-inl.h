@@ -1,0 +1,315 @@
+/*!
+ * \file optimizer_op-inl.h
+ * \brief Optimizer update operators: parameter structs and element-wise update kernels.
+ *
+ * Every update writes the new weight to output 0 (callers pass out=weight, so it is usually
+ * in place) and updates its state inputs (momentum, mean, var, ...) in place; those inputs are
+ * declared with FMutateInputs. `clip_gradient < 0` disables clipping. Arithmetic runs in float
+ * (double for float64 weights); mp_* variants keep a float32 master copy of a float16 weight.
+ *
+ * Order of weight decay and clipping follows MXNet: sgd/signum clip the rescaled gradient and
+ * add wd separately; adam/rmsprop/ftml/nag add wd * weight to the gradient before clipping.
+ */
+#ifndef MXNET_OPERATOR_OPTIMIZER_OP_INL_H_
+#define MXNET_OPERATOR_OPTIMIZER_OP_INL_H_
+
+#include <dmlc/parameter.h>
+#include <mxnet/op_attr_types.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "./elemwise_op_common.h"
+#include "./mxnet_op.h"
+#include "./operator_common.h"
+
+namespace mxnet {
+namespace op {
+
+// ------------------------------------------------------------------------ parameter structs
+
+#define MXNET_OPT_LR_FIELD DMLC_DECLARE_FIELD(lr).describe("Learning rate");
+#define MXNET_OPT_WD_FIELD                                                                   \
+  DMLC_DECLARE_FIELD(wd).set_default(0.0f).describe(                                         \
+      "Weight decay augments the objective function with a "                                 \
+      "regularization term that penalizes large weights. "                                   \
+      "The penalty scales with the square of the magnitude of each weight.");
+#define MXNET_OPT_RESCALE_FIELD                                                              \
+  DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Rescale gradient to grad = rescale_grad*grad.");
+#define MXNET_OPT_CLIP_FIELD                                                                 \
+  DMLC_DECLARE_FIELD(clip_gradient).set_default(-1.0f).describe(                             \
+      "Clip gradient to the range of [-clip_gradient, clip_gradient] "                       \
+      "If clip_gradient <= 0, gradient clipping is turned off. "                             \
+      "grad = max(min(grad, clip_gradient), -clip_gradient).");
+#define MXNET_OPT_LAZY_FIELD                                                                 \
+  DMLC_DECLARE_FIELD(lazy_update).set_default(true).describe(                                \
+      "If true, lazy updates are applied if gradient's stype is row_sparse.");
+#define MXNET_OPT_MOMENTUM_FIELD                                                             \
+  DMLC_DECLARE_FIELD(momentum).set_default(0.0f).describe(                                   \
+      "The decay rate of momentum estimates at each epoch.");
+
+struct SGDParam : public dmlc::Parameter<SGDParam> {
+  float lr, wd, rescale_grad, clip_gradient;
+  bool lazy_update;
+  DMLC_DECLARE_PARAMETER(SGDParam) {
+    MXNET_OPT_LR_FIELD
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    MXNET_OPT_LAZY_FIELD
+  }
+};
+
+struct SGDMomParam : public dmlc::Parameter<SGDMomParam> {
+  float lr, momentum, wd, rescale_grad, clip_gradient;
+  bool lazy_update;
+  DMLC_DECLARE_PARAMETER(SGDMomParam) {
+    MXNET_OPT_LR_FIELD
+    MXNET_OPT_MOMENTUM_FIELD
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    MXNET_OPT_LAZY_FIELD
+  }
+};
+
+struct MultiSGDParam : public dmlc::Parameter<MultiSGDParam> {
+  mxnet::Tuple<float> lrs, wds;
+  float rescale_grad, clip_gradient;
+  int num_weights;
+  DMLC_DECLARE_PARAMETER(MultiSGDParam) {
+    DMLC_DECLARE_FIELD(lrs).describe("Learning rates.");
+    DMLC_DECLARE_FIELD(wds).describe(
+        "Weight decay augments the objective function with a "
+        "regularization term that penalizes large weights. "
+        "The penalty scales with the square of the magnitude of each weight.");
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+  }
+};
+
+struct MultiSGDMomParam : public dmlc::Parameter<MultiSGDMomParam> {
+  mxnet::Tuple<float> lrs, wds;
+  float momentum, rescale_grad, clip_gradient;
+  int num_weights;
+  DMLC_DECLARE_PARAMETER(MultiSGDMomParam) {
+    DMLC_DECLARE_FIELD(lrs).describe("Learning rates.");
+    DMLC_DECLARE_FIELD(wds).describe(
+        "Weight decay augments the objective function with a "
+        "regularization term that penalizes large weights. "
+        "The penalty scales with the square of the magnitude of each weight.");
+    MXNET_OPT_MOMENTUM_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+  }
+};
+
+struct NAGMomParam : public dmlc::Parameter<NAGMomParam> {
+  float lr, momentum, wd, rescale_grad, clip_gradient;
+  DMLC_DECLARE_PARAMETER(NAGMomParam) {
+    MXNET_OPT_LR_FIELD
+    MXNET_OPT_MOMENTUM_FIELD
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+  }
+};
+
+struct AdamParam : public dmlc::Parameter<AdamParam> {
+  float lr, beta1, beta2, epsilon, wd, rescale_grad, clip_gradient;
+  bool lazy_update;
+  DMLC_DECLARE_PARAMETER(AdamParam) {
+    MXNET_OPT_LR_FIELD
+    DMLC_DECLARE_FIELD(beta1).set_default(0.9f).describe("The decay rate for the 1st moment estimates.");
+    DMLC_DECLARE_FIELD(beta2).set_default(0.999f).describe("The decay rate for the 2nd moment estimates.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe("A small constant for numerical stability.");
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(lazy_update).set_default(true).describe(
+        "If true, lazy updates are applied if gradient's stype is row_sparse and all of w, m and v have the same stype");
+  }
+};
+
+struct RMSPropParam : public dmlc::Parameter<RMSPropParam> {
+  float lr, gamma1, epsilon, wd, rescale_grad, clip_gradient, clip_weights;
+  DMLC_DECLARE_PARAMETER(RMSPropParam) {
+    MXNET_OPT_LR_FIELD
+    DMLC_DECLARE_FIELD(gamma1).set_default(0.95f).describe("The decay rate of momentum estimates.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe("A small constant for numerical stability.");
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(clip_weights).set_default(-1.0f).describe(
+        "Clip weights to the range of [-clip_weights, clip_weights] "
+        "If clip_weights <= 0, weight clipping is turned off. "
+        "weights = max(min(weights, clip_weights), -clip_weights).");
+  }
+};
+
+struct RMSPropAlexParam : public dmlc::Parameter<RMSPropAlexParam> {
+  float lr, gamma1, gamma2, epsilon, wd, rescale_grad, clip_gradient, clip_weights;
+  DMLC_DECLARE_PARAMETER(RMSPropAlexParam) {
+    MXNET_OPT_LR_FIELD
+    DMLC_DECLARE_FIELD(gamma1).set_default(0.95f).describe("Decay rate.");
+    DMLC_DECLARE_FIELD(gamma2).set_default(0.9f).describe("Decay rate.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe("A small constant for numerical stability.");
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(clip_weights).set_default(-1.0f).describe(
+        "Clip weights to the range of [-clip_weights, clip_weights] "
+        "If clip_weights <= 0, weight clipping is turned off. "
+        "weights = max(min(weights, clip_weights), -clip_weights).");
+  }
+};
+
+struct FtrlParam : public dmlc::Parameter<FtrlParam> {
+  float lr, lamda1, beta, wd, rescale_grad, clip_gradient;
+  DMLC_DECLARE_PARAMETER(FtrlParam) {
+    MXNET_OPT_LR_FIELD
+    DMLC_DECLARE_FIELD(lamda1).set_default(0.01f).describe("The L1 regularization coefficient.");
+    DMLC_DECLARE_FIELD(beta).set_default(1.0f).describe("Per-Coordinate Learning Rate beta.");
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+  }
+};
+
+struct FTMLParam : public dmlc::Parameter<FTMLParam> {
+  float lr, beta1, beta2;
+  double epsilon;
+  int t;
+  float wd, rescale_grad, clip_grad;
+  DMLC_DECLARE_PARAMETER(FTMLParam) {
+    DMLC_DECLARE_FIELD(lr).describe("Learning rate.");
+    DMLC_DECLARE_FIELD(beta1).set_default(0.6f).set_range(0.0f, 1.0f)
+        .describe("Generally close to 0.5.");
+    DMLC_DECLARE_FIELD(beta2).set_default(0.999f).set_range(0.0f, 1.0f)
+        .describe("Generally close to 1.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe("Epsilon to prevent div 0.");
+    DMLC_DECLARE_FIELD(t).describe("Number of update.");
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    DMLC_DECLARE_FIELD(clip_grad).set_default(-1.0f).describe(
+        "Clip gradient to the range of [-clip_gradient, clip_gradient] "
+        "If clip_gradient <= 0, gradient clipping is turned off. "
+        "grad = max(min(grad, clip_gradient), -clip_gradient).");
+  }
+};
+
+struct SignSGDParam : public dmlc::Parameter<SignSGDParam> {
+  float lr, wd, rescale_grad, clip_gradient;
+  DMLC_DECLARE_PARAMETER(SignSGDParam) {
+    MXNET_OPT_LR_FIELD
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+  }
+};
+
+struct SignumParam : public dmlc::Parameter<SignumParam> {
+  float lr, momentum, wd, rescale_grad, clip_gradient, wd_lh;
+  DMLC_DECLARE_PARAMETER(SignumParam) {
+    MXNET_OPT_LR_FIELD
+    MXNET_OPT_MOMENTUM_FIELD
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(wd_lh).set_default(0.0f).describe(
+        "The amount of weight decay that does not go into gradient/momentum calculations"
+        "otherwise do weight decay algorithmically only.");
+  }
+};
+
+struct LambUpdatePhaseOneParam : public dmlc::Parameter<LambUpdatePhaseOneParam> {
+  float beta1, beta2, epsilon;
+  int t;
+  bool bias_correction;
+  float wd, rescale_grad, clip_gradient;
+  DMLC_DECLARE_PARAMETER(LambUpdatePhaseOneParam) {
+    DMLC_DECLARE_FIELD(beta1).set_default(0.9f).describe("The decay rate for the 1st moment estimates.");
+    DMLC_DECLARE_FIELD(beta2).set_default(0.999f).describe("The decay rate for the 2nd moment estimates.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-6f).describe("A small constant for numerical stability.");
+    DMLC_DECLARE_FIELD(t).describe("Index update count.");
+    DMLC_DECLARE_FIELD(bias_correction).set_default(true).describe("Whether to use bias correction.");
+    DMLC_DECLARE_FIELD(wd).describe(
+        "Weight decay augments the objective function with a "
+        "regularization term that penalizes large weights. "
+        "The penalty scales with the square of the magnitude of each weight.");
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+  }
+};
+
+struct LambUpdatePhaseTwoParam : public dmlc::Parameter<LambUpdatePhaseTwoParam> {
+  float lr, lower_bound, upper_bound;
+  DMLC_DECLARE_PARAMETER(LambUpdatePhaseTwoParam) {
+    MXNET_OPT_LR_FIELD
+    DMLC_DECLARE_FIELD(lower_bound).set_default(-1.0f).describe(
+        "Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set");
+    DMLC_DECLARE_FIELD(upper_bound).set_default(-1.0f).describe(
+        "Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set");
+  }
+};
+
+// --------------------------------------------------------------------------------- helpers
+
+/*! \brief clip(x) to [-c, c]; c < 0 disables clipping. */
+template <typename A>
+MSHADOW_XINLINE A OptClip(A x, A c) {
+  if (c < A(0)) return x;
+  return x > c ? c : (x < -c ? -c : x);
+}
+
+template <typename A>
+MSHADOW_XINLINE A OptSign(A x) {
+  return x > A(0) ? A(1) : (x < A(0) ? A(-1) : A(0));
+}
+
+/*! \brief Arithmetic type of an update on DType weights: double for double, else float. */
+template <typename DType>
+using OptAcc = typename std::conditional<std::is_same<DType, double>::value, double, float>::type;
+
+/*! \brief Run fn(i) for i in [0, n), with OpenMP for large n. */
+template <typename Fn>
+inline void OptLaunch(index_t n, Fn fn) {
+#pragma omp parallel for if (n > 32768)
+  for (index_t i = 0; i < n; ++i) fn(i);
+}
+
+/*! \brief Store v into out[i] according to req. */
+template <typename DType, typename A>
+MSHADOW_XINLINE void OptAssign(DType* out, index_t i, OpReqType req, A v) {
+  if (req == kAddTo) out[i] = DType(static_cast<A>(out[i]) + v);
+  else if (req != kNullOp) out[i] = DType(v);
+}
+
+/*! \brief Throws ValueError unless every input of an update has the weight's shape. */
+inline bool OptUpdateShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                           mxnet::ShapeVector* out_attrs) {
+  mxnet::TShape shape;
+  for (const auto& s : *in_attrs) {
+    if (!ndim_is_known(s)) continue;
+    if (!ndim_is_known(shape)) {
+      shape = s;
+    } else if (s != shape) {
+      MX_THROW(ValueError) << attrs.op->name << ": expected every input to have the weight's "
+                           << "shape " << (*in_attrs)[0] << ", got " << s;
+    }
+  }
+  if (!ndim_is_known(shape)) return false;
+  for (size_t i = 0; i < in_attrs->size(); ++i) SHAPE_ASSIGN_CHECK(*in_attrs, i, shape);
+  for (size_t i = 0; i < out_attrs->size(); ++i) SHAPE_ASSIGN_CHECK(*out_attrs, i, shape);
+  return shape_is_known(shape);
+}
+
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_OPTIMIZER_OP_INL_H_
