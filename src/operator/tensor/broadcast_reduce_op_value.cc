@@ -122,8 +122,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_prod)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
     .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
     .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
@@ -143,8 +143,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_nansum)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
     .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
     .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
@@ -164,8 +164,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_nanprod)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
     .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
     .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
@@ -188,8 +188,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_max)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
     .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
     .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
@@ -210,8 +210,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_min)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
     .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
     .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
@@ -315,9 +315,6 @@ NNVM_REGISTER_OP(_backward_norm)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
-    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
-    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
-    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
     .set_attr<FCompute>("FCompute<cpu>", NormBackwardCompute);
 
 // ---------------------------------------------------------------- broadcasts
@@ -368,7 +365,7 @@ Example::
 )code")
     .set_attr_parser(ParamParser<BroadcastAxesParam>)
     .add_arguments(BroadcastAxesParam::__FIELDS__())
-    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastAxesShape);
+    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastAxesShape, 11);
 
 MXNET_OPERATOR_REGISTER_BROADCAST(broadcast_to)
     .describe(R"code(Broadcasts the input array to a new shape.
@@ -390,7 +387,7 @@ original value. So with `shape=(2,0)`, we will obtain the same result as in the 
 )code")
     .set_attr_parser(ParamParser<BroadcastToParam>)
     .add_arguments(BroadcastToParam::__FIELDS__())
-    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastToShape);
+    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastToShape, 11);
 
 NNVM_REGISTER_OP(broadcast_like)
     .set_num_inputs(2)
