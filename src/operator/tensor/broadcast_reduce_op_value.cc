@@ -315,7 +315,11 @@ NNVM_REGISTER_OP(_backward_norm)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
-    .set_attr<FCompute>("FCompute<cpu>", NormBackwardCompute);
+    .set_attr<FCompute>("FCompute<cpu>", NormBackwardCompute)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
+    .add_arguments(NormParam::__FIELDS__());
 
 // ---------------------------------------------------------------- broadcasts
 
