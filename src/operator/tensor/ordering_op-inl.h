@@ -162,16 +162,22 @@ void SortRows(const DType* data, const SortSpec& s, std::vector<index_t>* order)
     for (index_t j = 0; j < s.n; ++j) v[j] = static_cast<A>(row[j * s.inner]);
     std::vector<index_t> idx(s.n);
     std::iota(idx.begin(), idx.end(), 0);
-    // NaN is the largest value (numpy's order).
+    // NaN is the largest value (numpy's order); ties keep index order, which makes the order
+    // total, so a partial sort for small k gives exactly the stable-sort prefix.
     auto less = [&](index_t a, index_t b) {
       const bool na = IsNanAcc(v[a]), nb = IsNanAcc(v[b]);
       if (na || nb) return !na && nb;
       return v[a] < v[b];
     };
-    if (s.ascend) {
-      std::stable_sort(idx.begin(), idx.end(), less);
+    auto before = [&](index_t a, index_t b) {
+      const bool ab = s.ascend ? less(a, b) : less(b, a);
+      const bool ba = s.ascend ? less(b, a) : less(a, b);
+      return ab || (!ba && a < b);
+    };
+    if (s.k * 4 < s.n) {
+      std::partial_sort(idx.begin(), idx.begin() + s.k, idx.end(), before);
     } else {
-      std::stable_sort(idx.begin(), idx.end(), [&](index_t a, index_t b) { return less(b, a); });
+      std::sort(idx.begin(), idx.end(), before);
     }
     index_t* dst = order->data() + o * s.k * s.inner + i;
     for (index_t j = 0; j < s.k; ++j) dst[j * s.inner] = idx[j];
