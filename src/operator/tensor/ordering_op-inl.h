@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -174,10 +175,39 @@ void SortRows(const DType* data, const SortSpec& s, std::vector<index_t>* order)
       const bool ba = s.ascend ? less(b, a) : less(a, b);
       return ab || (!ba && a < b);
     };
-    if (s.k * 4 < s.n) {
-      std::partial_sort(idx.begin(), idx.begin() + s.k, idx.end(), before);
-    } else {
-      std::sort(idx.begin(), idx.end(), before);
+    auto run = [&](auto cmp) {
+      if (s.k * 4 < s.n) {
+        std::partial_sort(idx.begin(), idx.begin() + s.k, idx.end(), cmp);
+      } else {
+        std::sort(idx.begin(), idx.end(), cmp);
+      }
+    };
+    bool has_nan = false;
+    for (index_t j = 0; j < s.n && !has_nan; ++j) has_nan = IsNanAcc(v[j]);
+    if (has_nan) {
+      run(before);
+    } else {  // the common case: sort (value, index) pairs directly, cache-friendly
+      std::vector<std::pair<A, index_t>> kv(s.n);
+      for (index_t j = 0; j < s.n; ++j) kv[j] = {v[j], j};
+      auto lt = [](const std::pair<A, index_t>& a, const std::pair<A, index_t>& b) {
+        return a.first < b.first || (a.first == b.first && a.second < b.second);
+      };
+      auto gt = [](const std::pair<A, index_t>& a, const std::pair<A, index_t>& b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+      };
+      auto run_kv = [&](auto cmp) {
+        if (s.k * 4 < s.n) {
+          std::partial_sort(kv.begin(), kv.begin() + s.k, kv.end(), cmp);
+        } else {
+          std::sort(kv.begin(), kv.end(), cmp);
+        }
+      };
+      if (s.ascend) {
+        run_kv(lt);
+      } else {
+        run_kv(gt);
+      }
+      for (index_t j = 0; j < s.k; ++j) idx[j] = kv[j].second;
     }
     index_t* dst = order->data() + o * s.k * s.inner + i;
     for (index_t j = 0; j < s.k; ++j) dst[j * s.inner] = idx[j];
