@@ -395,6 +395,26 @@ struct nrm2 : sum {
 // ---------------------------------------------------------------- reduce kernel
 
 /*!
+ * \brief acc = Reducer over x[0, L): eight independent accumulators (merged at the end) break
+ *        the loop-carried dependency so long contiguous runs pipeline / vectorise.
+ */
+template <typename Reducer, typename A, typename DType>
+inline void ReduceRun(A* acc, const DType* x, index_t L) {
+  if (L < 64) {
+    for (index_t l = 0; l < L; ++l) Reducer::Reduce(*acc, static_cast<A>(x[l]));
+    return;
+  }
+  A part[8];
+  for (int k = 0; k < 8; ++k) part[k] = Reducer::template Init<A>();
+  index_t l = 0;
+  for (; l + 8 <= L; l += 8) {
+    for (int k = 0; k < 8; ++k) Reducer::Reduce(part[k], static_cast<A>(x[l + k]));
+  }
+  for (; l < L; ++l) Reducer::Reduce(part[0], static_cast<A>(x[l]));
+  for (int k = 0; k < 8; ++k) Reducer::Merge(*acc, part[k]);
+}
+
+/*!
  * \brief out (req) = Reducer over the reduced axes of `in`, following plan p.
  *        DType is the input type, OType the output type.
  */
@@ -452,9 +472,7 @@ void ReduceWithPlan(const ReducePlan& p, const DType* in, OType* out, OpReqType 
       if (inner_kept) {
         for (index_t i = 0; i < I; ++i) Reducer::Reduce(acc[i], static_cast<A>(x[i]));
       } else {
-        A a = acc[0];
-        for (index_t l = 0; l < L; ++l) Reducer::Reduce(a, static_cast<A>(x[l]));
-        acc[0] = a;
+        ReduceRun<Reducer>(acc, x, L);
       }
     }
   };
@@ -512,7 +530,7 @@ void ReduceWithPlan(const ReducePlan& p, const DType* in, OType* out, OpReqType 
           const index_t l1 = std::min(L, l0 + (k1 - k0));
           ro.Seek(r);
           const DType* x = in + ko.offset + ro.offset;
-          for (index_t l = l0; l < l1; ++l) Reducer::Reduce(a, static_cast<A>(x[l]));
+          ReduceRun<Reducer>(&a, x + l0, l1 - l0);
           k0 += l1 - l0;
         }
         partial[t] = a;

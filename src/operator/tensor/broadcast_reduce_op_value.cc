@@ -124,6 +124,9 @@ MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_prod)
     .set_num_inputs(3)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::prod>);
 
 MXNET_OPERATOR_REGISTER_REDUCE(nansum)
@@ -142,6 +145,9 @@ MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_nansum)
     .set_num_inputs(3)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::nansum>);
 
 MXNET_OPERATOR_REGISTER_REDUCE(nanprod)
@@ -160,6 +166,9 @@ MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_nanprod)
     .set_num_inputs(3)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::nanprod>);
 
 // ---------------------------------------------------------------- max / min
@@ -181,6 +190,9 @@ MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_max)
     .set_num_inputs(3)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::eq>);
 
 MXNET_OPERATOR_REGISTER_REDUCE(min)
@@ -200,6 +212,9 @@ MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_min)
     .set_num_inputs(3)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::eq>);
 
 // ---------------------------------------------------------------- norm
@@ -300,7 +315,11 @@ NNVM_REGISTER_OP(_backward_norm)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
     .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
     .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
-    .set_attr<FCompute>("FCompute<cpu>", NormBackwardCompute);
+    .set_attr<FCompute>("FCompute<cpu>", NormBackwardCompute)
+    .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+    .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")
+    .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")
+    .add_arguments(NormParam::__FIELDS__());
 
 // ---------------------------------------------------------------- broadcasts
 

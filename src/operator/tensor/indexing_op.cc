@@ -1,6 +1,6 @@
 /*!
  * \file indexing_op.cc
- * \brief Registration of take, batch_take, Embedding, one_hot, gather_nd, scatter_nd and
+ * \brief Registration of take, batch_take, Embedding, one_hot, gather_nd, scatter_nd, _scatter_set_nd and
  *        their gradients.
  */
 #include "./indexing_op-inl.h"
@@ -375,6 +375,57 @@ void ScatterNDCompute(const NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
+bool ScatterSetNDShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                       mxnet::ShapeVector* out_attrs) {
+  CHECK_EQ(in_attrs->size(), 3U);
+  CHECK_EQ(out_attrs->size(), 1U);
+  const ScatterNDParam& param = nnvm::get<ScatterNDParam>(attrs.parsed);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, param.shape);
+  SHAPE_ASSIGN_CHECK(*in_attrs, 0, param.shape);
+  const mxnet::TShape& dshape = (*in_attrs)[1];
+  const mxnet::TShape& ishape = (*in_attrs)[2];
+  if (!shape_is_known(dshape) || !shape_is_known(ishape)) return false;
+  const mxnet::TShape expected = GatherNDOutShape("_scatter_set_nd", param.shape, ishape);
+  if (dshape != expected) {
+    MX_THROW(ValueError) << "_scatter_set_nd: expected rhs of shape " << expected
+                         << " for indices of shape " << ishape << " and shape=" << param.shape
+                         << ", got " << dshape;
+  }
+  return true;
+}
+
+bool ScatterSetNDType(const NodeAttrs& attrs, std::vector<int>* in_attrs,
+                      std::vector<int>* out_attrs) {
+  CHECK_EQ(in_attrs->size(), 3U);
+  TYPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[0]);
+  TYPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[1]);
+  TYPE_ASSIGN_CHECK(*in_attrs, 0, (*out_attrs)[0]);
+  TYPE_ASSIGN_CHECK(*in_attrs, 1, (*out_attrs)[0]);
+  return (*out_attrs)[0] != -1 && (*in_attrs)[2] != -1;
+}
+
+/*! \brief out = lhs (copied unless in place) with out[indices] = rhs. */
+void ScatterSetNDCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) {
+    MX_THROW(NotImplementedError) << "_scatter_set_nd: req kAddTo is not supported";
+  }
+  index_t M, N, K;
+  NDSplit(outputs[0].shape_, inputs[2].shape_, &M, &N, &K);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[2].type_flag_, IType, {
+      const std::vector<index_t> off =
+          NDIndexOffsets(inputs[2].dptr<IType>(), M, N, outputs[0].shape_, "_scatter_set_nd");
+      const DType* lhs = inputs[0].dptr<DType>();
+      DType* o = outputs[0].dptr<DType>();
+      if (lhs != o) std::copy(lhs, lhs + outputs[0].Size(), o);
+      ScatterRows(inputs[1].dptr<DType>(), off, K, o, false);
+    });
+  });
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(take)
@@ -737,6 +788,44 @@ Examples::
           return ret;
         })
     .add_argument("data", "NDArray-or-Symbol", "data")
+    .add_argument("indices", "NDArray-or-Symbol", "indices")
+    .add_arguments(ScatterNDParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_scatter_set_nd)
+    .add_alias("_npi_scatter_set_nd")
+    .describe(R"code(This operator has the same functionality as scatter_nd
+except that it does not reset the elements not indexed by the input
+index `NDArray` in the input data `NDArray`. output should be explicitly
+given and be the same as lhs.
+
+.. note:: This operator is for internal use only.
+
+Examples::
+
+  data = [2, 3, 0]
+  indices = [[1, 1, 0], [0, 1, 0]]
+  out = [[1, 1], [1, 1]]
+  _scatter_set_nd(lhs=out, rhs=data, indices=indices, out=out)
+  out = [[0, 1], [2, 3]]
+
+)code")
+    .set_num_inputs(3)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<ScatterNDParam>)
+    .set_attr<nnvm::FListInputNames>("FListInputNames",
+                                     [](const NodeAttrs&) {
+                                       return std::vector<std::string>{"lhs", "rhs", "indices"};
+                                     })
+    .set_attr<mxnet::FInferShape>("FInferShape", ScatterSetNDShape)
+    .set_attr<nnvm::FInferType>("FInferType", ScatterSetNDType)
+    .set_attr<nnvm::FInplaceOption>("FInplaceOption",
+                                    [](const NodeAttrs&) {
+                                      return std::vector<std::pair<int, int>>{{0, 0}};
+                                    })
+    .set_attr<FCompute>("FCompute<cpu>", ScatterSetNDCompute)
+    .set_attr<bool>("TNonDifferentiable", true)
+    .add_argument("lhs", "NDArray-or-Symbol", "source input")
+    .add_argument("rhs", "NDArray-or-Symbol", "value to assign")
     .add_argument("indices", "NDArray-or-Symbol", "indices")
     .add_arguments(ScatterNDParam::__FIELDS__());
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -162,16 +163,51 @@ void SortRows(const DType* data, const SortSpec& s, std::vector<index_t>* order)
     for (index_t j = 0; j < s.n; ++j) v[j] = static_cast<A>(row[j * s.inner]);
     std::vector<index_t> idx(s.n);
     std::iota(idx.begin(), idx.end(), 0);
-    // NaN is the largest value (numpy's order).
+    // NaN is the largest value (numpy's order); ties keep index order, which makes the order
+    // total, so a partial sort for small k gives exactly the stable-sort prefix.
     auto less = [&](index_t a, index_t b) {
       const bool na = IsNanAcc(v[a]), nb = IsNanAcc(v[b]);
       if (na || nb) return !na && nb;
       return v[a] < v[b];
     };
-    if (s.ascend) {
-      std::stable_sort(idx.begin(), idx.end(), less);
-    } else {
-      std::stable_sort(idx.begin(), idx.end(), [&](index_t a, index_t b) { return less(b, a); });
+    auto before = [&](index_t a, index_t b) {
+      const bool ab = s.ascend ? less(a, b) : less(b, a);
+      const bool ba = s.ascend ? less(b, a) : less(a, b);
+      return ab || (!ba && a < b);
+    };
+    auto run = [&](auto cmp) {
+      if (s.k * 4 < s.n) {
+        std::partial_sort(idx.begin(), idx.begin() + s.k, idx.end(), cmp);
+      } else {
+        std::sort(idx.begin(), idx.end(), cmp);
+      }
+    };
+    bool has_nan = false;
+    for (index_t j = 0; j < s.n && !has_nan; ++j) has_nan = IsNanAcc(v[j]);
+    if (has_nan) {
+      run(before);
+    } else {  // the common case: sort (value, index) pairs directly, cache-friendly
+      std::vector<std::pair<A, index_t>> kv(s.n);
+      for (index_t j = 0; j < s.n; ++j) kv[j] = {v[j], j};
+      auto lt = [](const std::pair<A, index_t>& a, const std::pair<A, index_t>& b) {
+        return a.first < b.first || (a.first == b.first && a.second < b.second);
+      };
+      auto gt = [](const std::pair<A, index_t>& a, const std::pair<A, index_t>& b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+      };
+      auto run_kv = [&](auto cmp) {
+        if (s.k * 4 < s.n) {
+          std::partial_sort(kv.begin(), kv.begin() + s.k, kv.end(), cmp);
+        } else {
+          std::sort(kv.begin(), kv.end(), cmp);
+        }
+      };
+      if (s.ascend) {
+        run_kv(lt);
+      } else {
+        run_kv(gt);
+      }
+      for (index_t j = 0; j < s.k; ++j) idx[j] = kv[j].second;
     }
     index_t* dst = order->data() + o * s.k * s.inner + i;
     for (index_t j = 0; j < s.k; ++j) dst[j * s.inner] = idx[j];

@@ -80,6 +80,20 @@ def _scatter_inputs(shape, m, n):
     return make
 
 
+def _scatter_set_nd(lhs, rhs, indices, shape):
+    out = lhs.copy()
+    out[tuple(indices.astype(np.int64))] = rhs
+    return out
+
+
+def _scatter_set_inputs(shape, m, n):
+    def make(rng, dtype):
+        lhs = rng.uniform(-2, 2, size=shape).astype(dtype)
+        data, idx = _scatter_inputs(shape, m, n)(rng, dtype)
+        return [lhs, data, idx]
+    return make
+
+
 ENTRIES = [
     OpEntry("take", _take,
             [Sample(arrays=_take_inputs((3, 4), (2, 2), 0, 3)),
@@ -120,4 +134,9 @@ ENTRIES = [
              Sample(arrays=_scatter_inputs((2, 2, 2, 2), 2, 2), kwargs=dict(shape=(2, 2, 2, 2))),
              Sample(arrays=_scatter_inputs((5, 3), 1, 3), kwargs=dict(shape=(5, 3)))],
             dtypes=ALL_NUMERIC),
+    OpEntry("_internal._scatter_set_nd", _scatter_set_nd,
+            [Sample(arrays=_scatter_set_inputs((2, 2), 2, 3), kwargs=dict(shape=(2, 2))),
+             Sample(arrays=_scatter_set_inputs((6,), 1, 4), kwargs=dict(shape=(6,))),
+             Sample(arrays=_scatter_set_inputs((4, 3), 1, 2), kwargs=dict(shape=(4, 3)))],
+            dtypes=ALL_NUMERIC, grad=False, covers=("_scatter_set_nd", "_npi_scatter_set_nd")),
 ]

@@ -228,3 +228,8 @@ ENTRIES = [
              Sample([(1, 3), (4, 6)], dict(lhs_axes=(0,), rhs_axes=(0,)))],
             dtypes=FLOATS + ("int32",)),
 ]
+
+EXEMPT = {
+    "_broadcast_backward": "backward of broadcast_to/broadcast_axis/broadcast_like (sum back to "
+                           "the input shape); exercised by their gradient checks",
+}
