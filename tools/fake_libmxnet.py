@@ -1103,6 +1103,13 @@ def _build_ops():
                                              dtype=np.float32)]))
     _register(_Op("_linalg_det", ["A"], [], lambda ins, p: [
         np.asarray(np.linalg.det(ins[0])).reshape(-1).astype(ins[0].dtype)]), ("linalg_det",))
+
+    def gelqf(ins, p):
+        a = ins[0].astype(np.float64)
+        q, r = np.linalg.qr(a.T)
+        return [np.ascontiguousarray(q.T).astype(ins[0].dtype),
+                np.ascontiguousarray(r.T).astype(ins[0].dtype)]
+    _register(_Op("_linalg_gelqf", ["A"], [], gelqf), ("linalg_gelqf",))
     _register(_Op("_image_to_tensor", ["data"], [], lambda ins, p: [
         np.moveaxis(ins[0], -1, -3).astype(np.float32) / 255.0]))
     _register(_Op("_sparse_retain", ["data", "indices"], [], lambda ins, p: [ins[0].copy()]))

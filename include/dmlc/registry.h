@@ -10,8 +10,8 @@
  *
  *   const IterReg* r = dmlc::Registry<IterReg>::Find("MNISTIter");   // nullptr if absent
  *
- * Registration and Find are thread-safe. List() returns a snapshot pointer to the list of
- * entries (stable storage; entries are never removed).
+ * Registration, Find and ListAllNames are thread-safe. List() returns the live list of entries
+ * (entries are never removed or moved); use it once registration is done.
  */
 #ifndef DMLC_REGISTRY_H_
 #define DMLC_REGISTRY_H_
@@ -31,7 +31,7 @@ namespace dmlc {
 template <typename EntryType>
 class Registry {
  public:
-  /*! \brief Entries in registration order (aliases not repeated). */
+  /*! \brief Entries in registration order (aliases not repeated); not synchronised. */
   static const std::vector<const EntryType*>& List() { return Get()->const_list_; }
   /*! \brief Every name, aliases included, sorted. */
   static std::vector<std::string> ListAllNames() {

@@ -26,8 +26,8 @@ namespace mshadow {
 template <int dimension>
 struct Shape {
   static_assert(dimension >= 1, "Shape<0> is not supported");
-  static const int kDimension = dimension;
-  static const int kSubdim = dimension - 1;
+  static constexpr int kDimension = dimension;
+  static constexpr int kSubdim = dimension - 1;
   index_t shape_[kDimension];
 
   MSHADOW_XINLINE index_t& operator[](int idx) { return shape_[idx]; }
@@ -144,8 +144,8 @@ MSHADOW_XINLINE Shape<5> Shape5(index_t s0, index_t s1, index_t s2, index_t s3, 
  */
 template <typename Device, int dimension, typename DType = default_real_t>
 struct Tensor {
-  static const bool kDevCPU = Device::kDevCPU;
-  static const int kSubdim = dimension - 1;
+  static constexpr bool kDevCPU = Device::kDevCPU;
+  static constexpr int kSubdim = dimension - 1;
 
   DType* dptr_{nullptr};
   Shape<dimension> shape_;
@@ -201,8 +201,8 @@ struct Tensor {
 /*! \brief 1-D tensor: indexing yields elements. */
 template <typename Device, typename DType>
 struct Tensor<Device, 1, DType> {
-  static const bool kDevCPU = Device::kDevCPU;
-  static const int kSubdim = 0;
+  static constexpr bool kDevCPU = Device::kDevCPU;
+  static constexpr int kSubdim = 0;
 
   DType* dptr_{nullptr};
   Shape<1> shape_;

@@ -195,7 +195,7 @@ class Tuple {
   }
 
  protected:
-  static const int kStackCache = 4;
+  static constexpr int kStackCache = 4;
   int ndim_{0};
   int num_heap_allocated_{0};
   ValueType data_stack_[kStackCache]{};

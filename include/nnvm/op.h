@@ -77,9 +77,9 @@ struct AttrEntry : public AttrEntryBase {
  */
 class AttrTable {
  public:
-  static const uint32_t kChunkBits = 9;
-  static const uint32_t kChunkSize = 1u << kChunkBits;
-  static const uint32_t kMaxChunks = 128;  // up to 65536 ops
+  static constexpr uint32_t kChunkBits = 9;
+  static constexpr uint32_t kChunkSize = 1u << kChunkBits;
+  static constexpr uint32_t kMaxChunks = 128;  // up to 65536 ops
 
   AttrTable(std::string key, std::type_index type) : key_(std::move(key)), type_(type) {
     for (auto& c : chunks_) c.store(nullptr, std::memory_order_relaxed);

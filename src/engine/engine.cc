@@ -1,5 +1,8 @@
 // Engine singleton, engine factory, error naming and DeduplicateVarHandle.
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -10,6 +13,21 @@ namespace engine {
 
 namespace {
 const char kDefaultEngine[] = "ThreadedEnginePerDevice";
+
+// The process-wide engine while it is alive, for the fork handlers.
+std::atomic<Engine*> fork_engine{nullptr};
+
+// Worker threads do not survive fork(): the engine finishes its work and joins them before the
+// fork, and creates them again on demand in both processes (Python DataLoader workers fork).
+// A fork from inside an engine function cannot wait for the engine: it is left alone.
+void ForkPrepare() {
+  Engine* eng = fork_engine.load();
+  if (eng != nullptr && !IsEngineWorkerThread()) eng->Stop();
+}
+void ForkParentOrChild() {
+  Engine* eng = fork_engine.load();
+  if (eng != nullptr && !IsEngineWorkerThread()) eng->Start();
+}
 
 std::string NamedMessage(const char* what, const char* opr_name) {
   std::string msg(what);
@@ -64,8 +82,18 @@ std::shared_ptr<Engine> Engine::_GetSharedRef() {
   static std::shared_ptr<Engine> sptr = []() {
     const char* env = std::getenv("MXNET_ENGINE_TYPE");
     const std::string type = env != nullptr && *env != '\0' ? env : engine::kDefaultEngine;
-    std::shared_ptr<Engine> eng = engine::CreateEngine(type);
+    std::shared_ptr<Engine> eng(engine::CreateEngine(type).release(), [](Engine* e) {
+      engine::fork_engine.store(nullptr);
+      // exit() called from inside an engine function: the engine cannot wait for itself
+      // (nor join its own thread); leave it to the process teardown.
+      if (engine::IsEngineWorkerThread()) return;
+      delete e;
+    });
     if (type != engine::kDefaultEngine) LOG(INFO) << "MXNet start using engine: " << type;
+    engine::fork_engine.store(eng.get());
+    static const int registered = pthread_atfork(engine::ForkPrepare, engine::ForkParentOrChild,
+                                                 engine::ForkParentOrChild);
+    (void)registered;
     return eng;
   }();
   return sptr;

@@ -51,6 +51,9 @@ MXNET_DLL std::exception_ptr NameOperatorError(std::exception_ptr e, const char*
 /*! \brief Same, for an error handed to a completion callback (copied: the caller owns it). */
 MXNET_DLL std::exception_ptr NameOperatorError(const dmlc::Error& e, const char* opr_name);
 
+/*! \brief Whether the calling thread is a worker of some threaded engine. */
+bool IsEngineWorkerThread();
+
 /*! \brief The calling thread's imperative bulk size (Engine::bulk_size/set_bulk_size). */
 inline int& ThreadBulkSize() {
   static thread_local int size = 0;

@@ -1,5 +1,7 @@
 // NaiveEngine: runs every function synchronously on the pushing thread (debugging aid).
 // Errors raise straight out of the push; WaitForVar/WaitForAll/Throw have nothing to do.
+// Functions pushed from several threads at once are not serialized against each other.
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -18,7 +20,10 @@ mshadow::Stream<mshadow::cpu> naive_cpu_stream;
 
 class NaiveEngine final : public Engine {
  public:
-  struct NaiveVar final : public Var {};
+  struct NaiveVar final : public Var {
+    size_t version() override { return writes.load(std::memory_order_relaxed); }
+    std::atomic<size_t> writes{0};
+  };
   struct NaiveOpr final : public Opr {
     AsyncFn fn;
     std::vector<VarHandle> const_vars;
@@ -111,7 +116,7 @@ class NaiveEngine final : public Engine {
   }
 
   static void BumpVersions(const std::vector<VarHandle>& vars) {
-    for (VarHandle v : vars) ++v->version_;
+    for (VarHandle v : vars) static_cast<NaiveVar*>(v)->writes.fetch_add(1);
   }
 
   void RunAsync(const AsyncFn& fn, Context exec_ctx, const std::vector<VarHandle>& mutable_vars,

@@ -27,6 +27,8 @@ namespace engine {
 template <typename T>
 class ObjectPool {
  public:
+  /*! \brief Default-initialized (not zeroed: members without initializers are garbage). */
+  static T* New() { return new (Local().Get()) T; }
   template <typename... Args>
   static T* New(Args&&... args) {
     return new (Local().Get()) T(std::forward<Args>(args)...);

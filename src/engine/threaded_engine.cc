@@ -13,8 +13,27 @@ namespace {
 // The CPU stream handed to functions: mshadow::Stream<cpu> carries no state.
 mshadow::Stream<mshadow::cpu> cpu_stream;
 
-// How long an idle worker spins for new work before it sleeps.
+// How long an idle worker (or a waiting thread) spins before it sleeps.
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
+
+/*!
+ * \brief Spin until ready() or kSpinBeforeSleep has passed; returns ready(). After a short
+ *        busy spin it yields between checks, so that on an oversubscribed machine the thread
+ *        we are waiting for can run on this core.
+ */
+template <typename Ready>
+bool SpinUntil(Ready ready) {
+  for (int i = 0; i < 128; ++i) {
+    if (ready()) return true;
+    CpuRelax();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() > deadline) return ready();
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 /*!
  * Blocks run inline (wait operations, kAsync functions on the pushing thread) are executed one
@@ -27,6 +46,37 @@ struct InlineRunner {
   OprBlock* tail{nullptr};
 };
 thread_local InlineRunner inline_runner;
+
+thread_local bool is_engine_worker = false;
+
+/*!
+ * One-shot signal from a completing thread to a waiting one, cheap when the wait is short: the
+ * waiter spins first and only sleeps (and makes the notifier take a lock) when it has to. The
+ * notifier never touches the object after the waiter may have returned.
+ */
+class Notification {
+ public:
+  void Notify() {
+    if (state_.exchange(kDone) == kSleeping) {
+      std::lock_guard<std::mutex> g(mu_);
+      notified_ = true;
+      cv_.notify_all();
+    }
+  }
+  void Wait() {
+    if (SpinUntil([this]() { return state_.load() != kWaiting; })) return;
+    std::unique_lock<std::mutex> lk(mu_);
+    if (state_.exchange(kSleeping) == kDone) return;
+    cv_.wait(lk, [this]() { return notified_; });
+  }
+
+ private:
+  enum State { kWaiting, kDone, kSleeping };
+  std::atomic<int> state_{kWaiting};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool notified_{false};
+};
 
 // A variable must not appear twice (nor be both read and written): that would deadlock.
 void CheckNoDuplicates(const std::vector<VarHandle>& const_vars,
@@ -46,6 +96,8 @@ void CheckNoDuplicates(const std::vector<VarHandle>& const_vars,
 }
 
 }  // namespace
+
+bool IsEngineWorkerThread() { return is_engine_worker; }
 
 // ------------------------------------------------------------------------------------------
 // TaskQueue
@@ -98,12 +150,9 @@ OprBlock* TaskQueue::Pop() {
     if (OprBlock* b = TryPop()) return b;
     if (stop_.load()) return nullptr;
     // Spin a little: a busy pusher hands the next task over without a wake-up.
-    const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-    for (int i = 1; size_.load(std::memory_order_relaxed) == 0 && !stop_.load(); ++i) {
-      CpuRelax();
-      if ((i & 63) == 0 && std::chrono::steady_clock::now() > deadline) break;
+    if (SpinUntil([this]() { return size_.load(std::memory_order_relaxed) > 0 || stop_.load(); })) {
+      continue;
     }
-    if (size_.load(std::memory_order_relaxed) > 0) continue;
     std::unique_lock<std::mutex> lk(sleep_mu_);
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     OprBlock* b;
@@ -128,6 +177,7 @@ WorkerPool::WorkerPool(ThreadedEngine* engine, int nthreads) {
   threads_.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i) {
     threads_.emplace_back([this, engine]() {
+      is_engine_worker = true;
       while (OprBlock* b = queue_.Pop()) engine->ExecuteOprBlock(b);
     });
   }
@@ -223,7 +273,7 @@ void ThreadedEngine::PushBlock(ThreadedOpr* opr, Context ctx, int priority) {
   // +1 keeps the block from being dispatched by a completing thread while we append.
   b->wait.store(opr->const_vars.size() + opr->mutable_vars.size() + 1,
                 std::memory_order_relaxed);
-  pending_.fetch_add(1, std::memory_order_seq_cst);
+  pushed_.fetch_add(1, std::memory_order_seq_cst);
   int ready = 0;
   for (ThreadedVar* v : opr->const_vars) ready += v->AppendRead(b);
   for (ThreadedVar* v : opr->mutable_vars) ready += v->AppendWrite(b);
@@ -290,6 +340,9 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
     if (opr->delete_var) opr->mutable_vars[0]->SetToDelete();
     OnComplete(b, nullptr);
   } else {
+    // on_complete may run on another thread before fn returns: the block (and the function
+    // object running right now) is freed only once both have happened.
+    b->holders.store(2, std::memory_order_relaxed);
     try {
       opr->fn(rctx, CallbackOnComplete(OnCompleteStatic, this, b));
     } catch (...) {
@@ -299,7 +352,17 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
       b->fresh_error = true;
       OnComplete(b, nullptr);
     }
+    ReleaseBlock(b);
   }
+}
+
+void ThreadedEngine::ReleaseBlock(OprBlock* b) {
+  if (b->holders.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  ThreadedOpr* opr = b->opr;
+  if (opr->temporary || opr->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    ObjectPool<ThreadedOpr>::Delete(opr);
+  }
+  ObjectPool<OprBlock>::Delete(b);
 }
 
 void ThreadedEngine::OnCompleteStatic(Engine* engine, void* param, const dmlc::Error* error) {
@@ -318,15 +381,15 @@ void ThreadedEngine::OnComplete(OprBlock* b, const dmlc::Error* error) {
   for (ThreadedVar* v : opr->mutable_vars) {
     if (v->CompleteWrite(!opr->wait, dispatch)) ObjectPool<ThreadedVar>::Delete(v);
   }
-  if (opr->temporary || opr->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    ObjectPool<ThreadedOpr>::Delete(opr);
-  }
-  ObjectPool<OprBlock>::Delete(b);
+  ReleaseBlock(b);
   // Nothing of this completion may touch the engine after inflight_ drops: the destructor
-  // waits for pending_ == 0 and inflight_ == 0 before freeing it.
+  // waits for AllDone() and inflight_ == 0 before freeing it. The completion that makes
+  // completed_ reach pushed_ wakes the waiters (pairs with WaitForAllNoThrow: both sides
+  // update their own counter, then read the other's; all seq_cst).
   inflight_.fetch_add(1, std::memory_order_seq_cst);
-  if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
-      all_waiters_.load(std::memory_order_seq_cst) > 0) {
+  const int64_t completed = completed_.fetch_add(1, std::memory_order_seq_cst) + 1;
+  if (all_waiters_.load(std::memory_order_seq_cst) > 0 &&
+      completed == pushed_.load(std::memory_order_seq_cst)) {
     std::lock_guard<std::mutex> g(finish_mu_);
     finish_cv_.notify_all();
   }
@@ -372,20 +435,12 @@ void ThreadedEngine::PoisonOutputs(OprBlock* b) {
 void ThreadedEngine::WaitForVar(VarHandle var) {
   ThreadedVar* v = ThreadedVar::Cast(var);
   if (!v->Idle()) {
-    struct Waiter {
-      std::mutex mu;
-      std::condition_variable cv;
-      bool done{false};
-    } w;
+    Notification done;
     // A wait operation queued as a writer of var: it becomes ready once every earlier use of
     // var has completed, runs inline on the completing thread and only signals us.
     ThreadedOpr* opr = ObjectPool<ThreadedOpr>::New();
-    opr->fn = [&w](RunContext, CallbackOnComplete on_complete) {
-      {
-        std::lock_guard<std::mutex> g(w.mu);
-        w.done = true;
-        w.cv.notify_all();
-      }
+    opr->fn = [&done](RunContext, CallbackOnComplete on_complete) {
+      done.Notify();
       on_complete();
     };
     opr->mutable_vars.Assign1(v);
@@ -393,17 +448,18 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
     opr->temporary = true;
     opr->SetName("WaitForVar");
     PushBlock(opr, Context::CPU(), 0);
-    std::unique_lock<std::mutex> lk(w.mu);
-    w.cv.wait(lk, [&w]() { return w.done; });
+    done.Wait();
   }
   Throw(var);
 }
 
 void ThreadedEngine::WaitForAllNoThrow() {
-  {
+  // AllDone() reads completed_ before pushed_: equal values then mean that everything pushed
+  // before the first read had completed by then, even if other threads keep pushing.
+  if (!SpinUntil([this]() { return AllDone(); })) {
     std::unique_lock<std::mutex> lk(finish_mu_);
     all_waiters_.fetch_add(1, std::memory_order_seq_cst);
-    finish_cv_.wait(lk, [this]() { return pending_.load(std::memory_order_seq_cst) == 0; });
+    finish_cv_.wait(lk, [this]() { return AllDone(); });
     all_waiters_.fetch_sub(1, std::memory_order_seq_cst);
   }
   while (inflight_.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();

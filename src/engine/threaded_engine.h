@@ -56,6 +56,7 @@ struct VarBlock {
 /*! \brief One pushed run of an operator. */
 struct OprBlock {
   std::atomic<int> wait{0};  // dependencies still missing (+1 while the push is in progress)
+  std::atomic<int> holders{1};  // completion (+ the running async function): last one frees
   ThreadedOpr* opr{nullptr};
   ThreadedEngine* engine{nullptr};
   OprBlock* next{nullptr};  // intrusive link for task queues and the inline runner
@@ -348,7 +349,7 @@ class ThreadedEngine : public Engine {
   /*! \brief Run a ready block on the calling worker (or inline). */
   void ExecuteOprBlock(OprBlock* block);
   /*! \brief Functions pushed and not yet completed. */
-  int64_t NumPending() const { return pending_.load(); }
+  int64_t NumPending() const { return pushed_.load() - completed_.load(); }
 
  protected:
   /*! \brief Hand a ready block to a worker. Called from pushing and completing threads. */
@@ -369,12 +370,23 @@ class ThreadedEngine : public Engine {
   void Dispatch(OprBlock* block, bool from_pusher);
   void RunInline(OprBlock* block);
   void OnComplete(OprBlock* block, const dmlc::Error* error);
+  /*! \brief Drop one holder of the block; the last frees it and its temporary operator. */
+  static void ReleaseBlock(OprBlock* block);
   void InheritErrors(OprBlock* block);
   void PoisonOutputs(OprBlock* block);
 
-  std::atomic<int64_t> pending_{0};
-  std::atomic<int> inflight_{0};  // completions between their pending_ decrement and return
-  std::atomic<int> all_waiters_{0};
+  /*! \brief Everything pushed so far has completed. */
+  bool AllDone() const {
+    const int64_t completed = completed_.load();  // first: see WaitForAllNoThrow
+    return completed == pushed_.load();
+  }
+
+  // Counted separately (pushing vs completing threads) so that the two sides do not fight
+  // over one cache line on every function.
+  alignas(64) std::atomic<int64_t> pushed_{0};
+  alignas(64) std::atomic<int64_t> completed_{0};
+  std::atomic<int> inflight_{0};  // completions still touching the engine after counting
+  alignas(64) std::atomic<int> all_waiters_{0};
   std::mutex finish_mu_;
   std::condition_variable finish_cv_;
 

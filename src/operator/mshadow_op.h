@@ -31,6 +31,40 @@ struct AccType<half_t> {
   using type = float;
 };
 
+/*!
+ * \brief The type exact arithmetic (+, -, *, comparisons) is done in: float for half, the type
+ *        itself otherwise (int64 stays exact; integer overflow wraps as in NumPy).
+ */
+template <typename DType>
+struct NativeType {
+  using type = DType;
+};
+template <>
+struct NativeType<half_t> {
+  using type = float;
+};
+
+#define MXNET_UNARY_NATIVE_OP(name, expr)                       \
+  struct name {                                                 \
+    template <typename DType>                                   \
+    MSHADOW_XINLINE static DType Map(DType a_) {                \
+      using A = typename NativeType<DType>::type;               \
+      const A a = static_cast<A>(a_);                           \
+      return static_cast<DType>(expr);                          \
+    }                                                           \
+  };
+
+#define MXNET_BINARY_NATIVE_OP(name, expr)                      \
+  struct name {                                                 \
+    template <typename DType>                                   \
+    MSHADOW_XINLINE static DType Map(DType a_, DType b_) {      \
+      using A = typename NativeType<DType>::type;               \
+      const A a = static_cast<A>(a_);                           \
+      const A b = static_cast<A>(b_);                           \
+      return static_cast<DType>(expr);                          \
+    }                                                           \
+  };
+
 #define MXNET_UNARY_MATH_OP(name, expr)                         \
   struct name {                                                 \
     template <typename DType>                                   \
@@ -53,12 +87,12 @@ struct AccType<half_t> {
   };
 
 // ---- unary
-MXNET_UNARY_MATH_OP(identity, a)
-MXNET_UNARY_MATH_OP(negation, -a)
+MXNET_UNARY_NATIVE_OP(identity, a)
+MXNET_UNARY_NATIVE_OP(negation, -a)
 MXNET_UNARY_MATH_OP(reciprocal, A(1) / a)
-MXNET_UNARY_MATH_OP(abs, a < A(0) ? -a : a)
-MXNET_UNARY_MATH_OP(sign, a > A(0) ? A(1) : (a < A(0) ? A(-1) : A(0)))
-MXNET_UNARY_MATH_OP(square, a * a)
+MXNET_UNARY_NATIVE_OP(abs, a < A(0) ? -a : a)
+MXNET_UNARY_NATIVE_OP(sign, a > A(0) ? A(1) : (a < A(0) ? A(-1) : A(0)))
+MXNET_UNARY_NATIVE_OP(square, a * a)
 MXNET_UNARY_MATH_OP(sqrt, std::sqrt(a))
 MXNET_UNARY_MATH_OP(rsqrt, A(1) / std::sqrt(a))
 MXNET_UNARY_MATH_OP(cbrt, std::cbrt(a))
@@ -92,11 +126,11 @@ MXNET_UNARY_MATH_OP(fix, a > A(0) ? std::floor(a) : std::ceil(a))
 MXNET_UNARY_MATH_OP(gamma, std::tgamma(a))
 MXNET_UNARY_MATH_OP(gammaln, std::lgamma(a))
 MXNET_UNARY_MATH_OP(erf, std::erf(a))
-MXNET_UNARY_MATH_OP(relu, a > A(0) ? a : A(0))
+MXNET_UNARY_NATIVE_OP(relu, a > A(0) ? a : A(0))
 MXNET_UNARY_MATH_OP(sigmoid, A(1) / (A(1) + std::exp(-a)))
 MXNET_UNARY_MATH_OP(softsign, a / (A(1) + (a < A(0) ? -a : a)))
 MXNET_UNARY_MATH_OP(softrelu, a > A(20) ? a : std::log1p(std::exp(a)))
-MXNET_UNARY_MATH_OP(logical_not, a == A(0) ? A(1) : A(0))
+MXNET_UNARY_NATIVE_OP(logical_not, a == A(0) ? A(1) : A(0))
 // Gradients expressed on the forward output y (sigmoid', tanh', relu') or input x.
 MXNET_UNARY_MATH_OP(sigmoid_grad, a * (A(1) - a))
 MXNET_UNARY_MATH_OP(tanh_grad, A(1) - a * a)
@@ -105,27 +139,27 @@ MXNET_UNARY_MATH_OP(softsign_grad, A(1) / ((A(1) + (a < A(0) ? -a : a)) * (A(1) 
 MXNET_UNARY_MATH_OP(softrelu_grad, -std::expm1(-a))  // on the output y: 1 - exp(-y)
 
 // ---- binary
-MXNET_BINARY_MATH_OP(plus, a + b)
-MXNET_BINARY_MATH_OP(minus, a - b)
-MXNET_BINARY_MATH_OP(mul, a * b)
+MXNET_BINARY_NATIVE_OP(plus, a + b)
+MXNET_BINARY_NATIVE_OP(minus, a - b)
+MXNET_BINARY_NATIVE_OP(mul, a * b)
 MXNET_BINARY_MATH_OP(div, a / b)
-MXNET_BINARY_MATH_OP(rminus, b - a)
+MXNET_BINARY_NATIVE_OP(rminus, b - a)
 MXNET_BINARY_MATH_OP(rdiv, b / a)
 MXNET_BINARY_MATH_OP(power, std::pow(a, b))
 MXNET_BINARY_MATH_OP(rpower, std::pow(b, a))
-MXNET_BINARY_MATH_OP(maximum, a > b ? a : b)
-MXNET_BINARY_MATH_OP(minimum, a < b ? a : b)
+MXNET_BINARY_NATIVE_OP(maximum, a > b ? a : b)
+MXNET_BINARY_NATIVE_OP(minimum, a < b ? a : b)
 MXNET_BINARY_MATH_OP(hypot, std::hypot(a, b))
 MXNET_BINARY_MATH_OP(arctan2, std::atan2(a, b))
-MXNET_BINARY_MATH_OP(eq, a == b ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(ne, a != b ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(gt, a > b ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(ge, a >= b ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(lt, a < b ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(le, a <= b ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(logical_and, (a != A(0) && b != A(0)) ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(logical_or, (a != A(0) || b != A(0)) ? A(1) : A(0))
-MXNET_BINARY_MATH_OP(logical_xor, ((a != A(0)) != (b != A(0))) ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(eq, a == b ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(ne, a != b ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(gt, a > b ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(ge, a >= b ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(lt, a < b ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(le, a <= b ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(logical_and, (a != A(0) && b != A(0)) ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(logical_or, (a != A(0) || b != A(0)) ? A(1) : A(0))
+MXNET_BINARY_NATIVE_OP(logical_xor, ((a != A(0)) != (b != A(0))) ? A(1) : A(0))
 // Python-style modulo: the result takes the sign of the divisor; x % 0 is 0.
 MXNET_BINARY_MATH_OP(mod, b == A(0) ? A(0)
                               : (std::fmod(a, b) != A(0) && ((std::fmod(a, b) < A(0)) != (b < A(0)))
@@ -138,6 +172,8 @@ MXNET_BINARY_MATH_OP(rmod, a == A(0) ? A(0)
 
 #undef MXNET_UNARY_MATH_OP
 #undef MXNET_BINARY_MATH_OP
+#undef MXNET_UNARY_NATIVE_OP
+#undef MXNET_BINARY_NATIVE_OP
 
 }  // namespace mshadow_op
 }  // namespace op

@@ -146,7 +146,9 @@ class StorageImpl final : public Storage {
 }  // namespace
 
 std::shared_ptr<Storage> Storage::_GetSharedRef() {
-  static std::shared_ptr<Storage> inst = std::make_shared<StorageImpl>();
+  // Never destroyed: engine workers may still free blocks while the process runs its static
+  // destructors, in whatever order those run. The OS reclaims the memory at exit.
+  static std::shared_ptr<Storage> inst(new StorageImpl(), [](Storage*) {});
   return inst;
 }
 

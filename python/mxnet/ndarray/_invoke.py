@@ -63,6 +63,12 @@ def _wrap(handle_value, stype):
     return _SPARSE_CLS.get(stype, _NDARRAY_CLS)(_c_void_p(handle_value))
 
 
+def _wrap_all(s):
+    outp = s.outp
+    stypes = s.stypes
+    return [_wrap(outp[i], stypes[i]) for i in range(s.nout.value)]
+
+
 class _Scratch(object):
     """Argument buffers for MXImperativeInvokeEx, one set per thread."""
     __slots__ = ("nout", "nout_ref", "outp", "outp_ref", "outp_addr", "stypes", "stypes_ref",
@@ -194,6 +200,8 @@ def invoke_nd_nd(handle, lhs, rhs, out=None):
         raise get_last_ffi_error()
     if out is not None:
         return out
+    if s.nout.value != 1:
+        return _wrap_all(s)
     if s.stypes[0] != 0:
         return _wrap(s.outp[0], s.stypes[0])
     arr = _new(_NDARRAY_CLS)
@@ -220,6 +228,8 @@ def invoke_nd_scalar(handle, lhs, scalar, out=None):
         raise get_last_ffi_error()
     if out is not None:
         return out
+    if s.nout.value != 1:
+        return _wrap_all(s)
     if s.stypes[0] != 0:
         return _wrap(s.outp[0], s.stypes[0])
     arr = _new(_NDARRAY_CLS)
@@ -244,6 +254,8 @@ def invoke_nd(handle, data, out=None):
         raise get_last_ffi_error()
     if out is not None:
         return out
+    if s.nout.value != 1:
+        return _wrap_all(s)
     if s.stypes[0] != 0:
         return _wrap(s.outp[0], s.stypes[0])
     arr = _new(_NDARRAY_CLS)

@@ -171,6 +171,8 @@ def _slice_tuple(values):
 def getitem(arr, key):
     """``arr[key]``."""
     from . import ndarray as _nd
+    if _is_int(key):
+        return arr._at(int(key))
     shape = arr.shape
     if isinstance(key, (list, np.ndarray, _nd.NDArray)) or (
             isinstance(key, tuple) and is_advanced_key(key)) or isinstance(key, (bool, np.bool_)):

@@ -251,7 +251,7 @@ class NDArray(NDArrayBase):
         dev_id = ctypes.c_int()
         check_call(_LIB.MXNDArrayGetContext(self.handle, ctypes.byref(dev_typeid),
                                             ctypes.byref(dev_id)))
-        return Context(_DEVTYPE2STR[dev_typeid.value], dev_id.value)
+        return Context(_DEVTYPE2STR.get(dev_typeid.value, "cpu"), dev_id.value)
 
     ctx = context
 
@@ -519,6 +519,13 @@ class NDArray(NDArrayBase):
     __nonzero__ = __bool__
 
     def __getitem__(self, key):
+        """``x[key]`` with NumPy semantics (see :mod:`mxnet.ndarray.indexing`).
+
+        ``x[i]``, ``x[a:b]`` and other contiguous basic indexes return views sharing memory;
+        strided basic indexes copy through the ``slice`` operator; integer-array indexes use
+        ``take``; boolean masks (and mixed advanced indexes) are resolved on the host with
+        NumPy. Without NumPy-shape mode a result with no axes left has shape (1,).
+        """
         kt = type(key)
         if kt is int:
             return self._at(key)
@@ -530,6 +537,11 @@ class NDArray(NDArrayBase):
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value):
+        """``x[key] = value``; value is a number, an NDArray or array-like, broadcast as NumPy.
+
+        Whole-array assignment uses ``_full``/``_copyto``/a host copy, basic regions
+        ``_slice_assign``/``_slice_assign_scalar``, advanced indexes ``_scatter_set_nd``.
+        """
         _indexing.setitem(self, key, value)
 
     def slice_assign(self, rhs, begin, end, step):

@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from ..base import _Null, op_info, build_param_doc, _init_op_module, op_handle, list_op_names
-from ._invoke import NDArrayBase, imperative_invoke, OPS
+from ._invoke import NDArrayBase, imperative_invoke, invoke_nd, invoke_nd_nd, OPS
 
 __all__ = ["make_ndarray_function", "build_doc", "param_str", "OpSpec"]
 
@@ -78,6 +78,20 @@ def _encode(name, value):
 # ---------------------------------------------------------------------------------------------
 # Docstrings
 
+_EXTRA_DOCS = None
+
+
+def _extra_docs():
+    """{op name: [example docstrings]} from the `<op>Doc` classes of mxnet.ndarray_doc."""
+    global _EXTRA_DOCS
+    if _EXTRA_DOCS is None:
+        from .. import ndarray_doc
+        _EXTRA_DOCS = {}
+        for cls in ndarray_doc.NDArrayDoc.__subclasses__():
+            if cls.__name__.endswith("Doc") and cls.__doc__:
+                _EXTRA_DOCS.setdefault(cls.__name__[:-3], []).append(cls.__doc__)
+    return _EXTRA_DOCS
+
 
 def build_doc(func_name, desc, arg_names, arg_types, arg_descs, key_var_num_args=None,
               ret_type=None):
@@ -91,9 +105,7 @@ def build_doc(func_name, desc, arg_names, arg_types, arg_descs, key_var_num_args
                "-------\n"
                "out : NDArray or list of NDArrays\n"
                "    The output of this function.") % (desc, param_doc)
-    from .. import ndarray_doc
-    extra = [cls.__doc__ for cls in ndarray_doc.NDArrayDoc.__subclasses__()
-             if cls.__name__ == "%sDoc" % func_name and cls.__doc__]
+    extra = _extra_docs().get(func_name)
     if extra:
         doc_str += re.sub("    ", "", "\n" + "\n".join(extra))
     return doc_str.replace("NDArray-or-Symbol", "NDArray")
@@ -152,21 +164,33 @@ def _usable(name, taken):
             and name not in taken)
 
 
+_PARAM_CACHE = {}
+
+
+def _param(name, kind, default=inspect.Parameter.empty):
+    # Parameters are immutable and most names recur across operators: share them.
+    key = (name, kind, default is _Null, default is None)
+    p = _PARAM_CACHE.get(key)
+    if p is None:
+        p = _PARAM_CACHE[key] = inspect.Parameter(name, kind, default=default)
+    return p
+
+
 def _signature(spec, sig_inputs, sig_params):
     P = inspect.Parameter
     parameters = []
     if spec.variadic is not None:
-        parameters.append(P(spec.variadic, P.VAR_POSITIONAL))
+        parameters.append(_param(spec.variadic, P.VAR_POSITIONAL))
         kind = P.KEYWORD_ONLY
     else:
         kind = P.POSITIONAL_OR_KEYWORD
     for name in sig_inputs:
-        parameters.append(P(name, kind, default=None))
+        parameters.append(_param(name, kind, None))
     for name in sig_params:
-        parameters.append(P(name, kind, default=_Null))
-    parameters.append(P("out", kind, default=None))
-    parameters.append(P("name", kind, default=None))
-    parameters.append(P("kwargs", P.VAR_KEYWORD))
+        parameters.append(_param(name, kind, _Null))
+    parameters.append(_param("out", kind, None))
+    parameters.append(_param("name", kind, None))
+    parameters.append(_param("kwargs", P.VAR_KEYWORD))
     return inspect.Signature(parameters)
 
 
@@ -192,11 +216,23 @@ def _make_fixed(spec, sig_inputs, sig_params):
     dtype_pos = param_names.index("dtype") if "dtype" in param_names else -1
     key_cache = {}
     invoke = imperative_invoke
+    invoke1 = invoke_nd
+    invoke2 = invoke_nd_nd
     null = _Null
     base = NDArrayBase
 
     def op_function(*args, out=None, name=None, **kwargs):  # pylint: disable=unused-argument
         nargs = len(args)
+        if nargs == n_in and not kwargs and (out is None or isinstance(out, base)):
+            # Fast path: only the tensor inputs, given positionally (mx.nd.exp(a)).
+            if n_in == 1:
+                a = args[0]
+                if isinstance(a, base):
+                    return invoke1(handle, a, out)
+            elif n_in == 2:
+                a, b = args
+                if isinstance(a, base) and isinstance(b, base):
+                    return invoke2(handle, a, b, out)
         if nargs > n_pos:
             if nargs > n_pos + 2:
                 raise TypeError("%s() takes at most %d positional arguments (%d given)"
@@ -222,7 +258,7 @@ def _make_fixed(spec, sig_inputs, sig_params):
                     if i < n_in:
                         ins[i] = v
                         continue
-                if v is null:
+                if v is null or (v is None and k == "ctx"):   # ctx=None: default device
                     continue
                 kb = key_cache.get(k)
                 if kb is None:
@@ -273,7 +309,7 @@ def _make_variadic(spec, sig_inputs):
                     _check_input(func_name, k, v)
                     ndargs.append(v)
                 continue
-            if v is null:
+            if v is null or (v is None and k == "ctx"):
                 continue
             kb = key_cache.get(k)
             if kb is None:

@@ -1,6 +1,8 @@
 // Engine singleton, factory, DeduplicateVarHandle and error naming.
 #include <gtest/gtest.h>
 #include <mxnet/engine.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -96,6 +98,34 @@ TEST(Engine, SingletonIsSharedAndStable) {
   eng->WaitForAll();
 }
 
+TEST(Engine, SingletonSurvivesFork) {
+  Engine* eng = Engine::Get();
+  VarHandle v = eng->NewVariable();
+  int x = 0;
+  for (int i = 0; i < 100; ++i) eng->PushSync([&x](RunContext) { ++x; }, Context::CPU(), {}, {v});
+  const pid_t pid = fork();  // the engine finishes its work and joins its workers first
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    alarm(30);
+    int y = 0;
+    VarHandle w = eng->NewVariable();
+    for (int i = 0; i < 100; ++i) {
+      eng->PushSync([&y](RunContext) { ++y; }, Context::CPU(i % 2), {}, {w});
+    }
+    eng->WaitForVar(w);
+    _exit(x == 100 && y == 100 ? 0 : 1);
+  }
+  EXPECT_EQ(x, 100);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  for (int i = 0; i < 100; ++i) eng->PushSync([&x](RunContext) { ++x; }, Context::CPU(), {}, {v});
+  eng->WaitForVar(v);
+  EXPECT_EQ(x, 200);
+  eng->DeleteVariable([](RunContext) {}, Context::CPU(), v);
+  eng->WaitForAll();
+}
+
 // The process-wide engine is chosen once, from MXNET_ENGINE_TYPE: check it in child processes.
 class EngineSelection : public ::testing::Test {
  protected:
@@ -131,6 +161,19 @@ TEST_F(EngineSelection, NonDefaultChoiceIsLogged) {
     EXPECT_EXIT(UseEngineThenExit(type), ::testing::ExitedWithCode(0),
                 std::string("MXNet start using engine: ") + type + "\n(.|\n)*last function ran");
   }
+}
+
+TEST_F(EngineSelection, ExitFromInsideAnEngineFunction) {
+  auto body = []() {
+    Engine* eng = Engine::Get();
+    VarHandle v = eng->NewVariable();
+    eng->PushSync([](RunContext) { std::fprintf(stderr, "pending function\n"); },
+                  Context::CPU(1), {}, {v});
+    eng->PushSync([](RunContext) { std::exit(3); }, Context::CPU(), {}, {});
+    eng->WaitForAll();
+    std::exit(0);
+  };
+  EXPECT_EXIT(body(), ::testing::ExitedWithCode(3), "");
 }
 
 TEST_F(EngineSelection, UnknownChoiceIsAnError) {

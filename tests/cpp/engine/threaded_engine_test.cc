@@ -151,8 +151,9 @@ TEST_P(EngineTest, RandomDependenciesFollowPushOrder) {
 
 TEST_P(EngineTest, FewVariablesManyConflicts) { RunOracle(eng_.get(), 4, 4000, 7); }
 
-TEST_P(EngineTest, ConcurrentPushersShareAVariable) {
+TEST_P(ThreadedEngineTest, ConcurrentPushersShareAVariable) {
   // Each thread owns a var; all write a common one. Only per-thread push order is defined.
+  // (NaiveEngine runs functions on their pushing threads: it does not serialize pushers.)
   const int kThreads = 4, kOps = 400;
   VarHandle shared = eng_->NewVariable();
   int64_t shared_count = 0;
@@ -241,7 +242,39 @@ TEST_P(EngineTest, AsyncFunctionCompletesOnAnotherThread) {
   EXPECT_EQ(seen, 5);
   EXPECT_EQ(v->version(), 5u);
   eng_->WaitForAll();
+  // Completion is signalled by on_complete: a function body may still be finishing.
+  std::lock_guard<std::mutex> g(mu);
   for (auto& t : threads) t.join();
+  eng_->DeleteVariable([](RunContext) {}, Context::CPU(), v);
+  eng_->WaitForAll();
+}
+
+TEST_P(EngineTest, AsyncBodyMayOutliveItsCompletion) {
+  // on_complete, called from another thread, may finish before the function body returns:
+  // the engine must keep the function object (and its captures) alive until it does.
+  VarHandle v = eng_->NewVariable();
+  std::vector<std::thread> threads;
+  std::mutex mu;
+  std::atomic<int> tails{0};
+  for (int i = 0; i < 20; ++i) {
+    const std::string payload(100, 'x');  // a capture living on the heap
+    eng_->PushAsync(
+        [payload, &threads, &mu, &tails](RunContext, CallbackOnComplete on_complete) {
+          {
+            std::lock_guard<std::mutex> g(mu);
+            threads.emplace_back([on_complete]() { on_complete(); });
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          if (payload == std::string(100, 'x')) ++tails;
+        },
+        Context::CPU(i % 2), {}, {v});
+  }
+  eng_->WaitForAll();
+  EXPECT_TRUE(WaitUntil([&tails]() { return tails.load() == 20; }));
+  {
+    std::lock_guard<std::mutex> g(mu);
+    for (auto& t : threads) t.join();
+  }
   eng_->DeleteVariable([](RunContext) {}, Context::CPU(), v);
   eng_->WaitForAll();
 }
@@ -578,9 +611,11 @@ TEST_P(ThreadedEngineTest, WaitForAllRethrowsTheFirstAndClearsAll) {
 TEST_P(ThreadedEngineTest, ErrorHandedToTheCallbackFromAnotherThread) {
   VarHandle v = eng_->NewVariable(), next = eng_->NewVariable();
   std::thread completer;
+  std::mutex completer_mu;
   std::atomic<bool> next_ran{false};
   eng_->PushAsync(
-      [&completer](RunContext, CallbackOnComplete on_complete) {
+      [&completer, &completer_mu](RunContext, CallbackOnComplete on_complete) {
+        std::lock_guard<std::mutex> g(completer_mu);
         completer = std::thread([on_complete]() {
           std::this_thread::sleep_for(std::chrono::milliseconds(2));
           NotImplementedError err("no kernel for this dtype");
@@ -591,7 +626,10 @@ TEST_P(ThreadedEngineTest, ErrorHandedToTheCallbackFromAnotherThread) {
   eng_->PushSync([&](RunContext) { next_ran = true; }, Context::CPU(), {v}, {next});
   ExpectRethrow<NotImplementedError>(eng_.get(), next, "no kernel for this dtype", "async_op");
   EXPECT_FALSE(next_ran.load());
-  completer.join();
+  {
+    std::lock_guard<std::mutex> g(completer_mu);  // the pushing function may still be returning
+    completer.join();
+  }
   eng_->DeleteVariable([](RunContext) {}, Context::CPU(), v);
   eng_->DeleteVariable([](RunContext) {}, Context::CPU(), next);
   eng_->WaitForAll();

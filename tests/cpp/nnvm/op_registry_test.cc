@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -503,6 +504,54 @@ TEST(OpAttrTypes, EnumsAndHelpers) {
   EXPECT_EQ(static_cast<int>(mxnet::ExecType::kSubgraphExec), 3);
   mxnet::OpStatePtr empty;
   EXPECT_FALSE(static_cast<bool>(empty));
+}
+
+}  // namespace
+
+namespace {
+
+struct CountedState {
+  static std::atomic<int> alive;
+  int step = 0;
+  explicit CountedState(int s) : step(s) { ++alive; }
+  ~CountedState() { --alive; }
+};
+std::atomic<int> CountedState::alive{0};
+
+TEST(OpStatePtr, SharesStateAndReleasesItWithTheLastHandle) {
+  {
+    mxnet::OpStatePtr st = mxnet::OpStatePtr::Create<CountedState>(5);
+    EXPECT_TRUE(static_cast<bool>(st));
+    EXPECT_TRUE(st.unique());
+    EXPECT_EQ(CountedState::alive.load(), 1);
+    mxnet::OpStatePtr copy = st;
+    EXPECT_FALSE(st.unique());
+    copy.get_state<CountedState>().step += 1;
+    EXPECT_EQ(st.get_state<CountedState>().step, 6);
+    EXPECT_THROW(st.get_state<int>(), mxnet::TypeError);
+    // The engine variable is created once and shared by all handles.
+    mxnet::engine::VarHandle v = st.get_var();
+    EXPECT_NE(v, nullptr);
+    EXPECT_EQ(copy.get_var(), v);
+    // Work pushed on the state's variable sees the state.
+    int seen = 0;
+    mxnet::Engine::Get()->PushSync(
+        [copy, &seen](mxnet::RunContext) { seen = copy.get_state<CountedState>().step; },
+        mxnet::Context::CPU(), {}, {v});
+    mxnet::Engine::Get()->WaitForVar(v);
+    EXPECT_EQ(seen, 6);
+    copy.reset();
+    EXPECT_FALSE(static_cast<bool>(copy));
+  }
+  // The engine may drop the pushed closure (which holds a handle) just after the wait returns.
+  mxnet::Engine::Get()->WaitForAll();
+  for (int i = 0; i < 2000 && CountedState::alive.load() != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(CountedState::alive.load(), 0);
+  // A state whose variable was never asked for does not need the engine at all.
+  { mxnet::OpStatePtr st = mxnet::OpStatePtr::Create<CountedState>(1); }
+  EXPECT_EQ(CountedState::alive.load(), 0);
 }
 
 }  // namespace

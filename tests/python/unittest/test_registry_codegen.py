@@ -210,6 +210,16 @@ def test_multi_output_returns_list():
     assert parts[0].shape == (2, 2)
 
 
+def test_multi_output_op_without_params():
+    if "_linalg_gelqf" not in _all_names():
+        pytest.skip("no _linalg_gelqf")
+    a = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], dtype=np.float32)
+    res = mx.nd.linalg.gelqf(mx.nd.array(a))                   # inputs-only fast path
+    assert isinstance(res, list) and len(res) == 2
+    q, l = [r.asnumpy() for r in res]
+    np.testing.assert_allclose(l @ q, a, rtol=1e-4, atol=1e-4)
+
+
 def test_argument_errors():
     a = mx.nd.ones((2,))
     with pytest.raises(TypeError, match="must be an NDArray"):

@@ -1,0 +1,363 @@
+/*!
+ * \file broadcast_reduce_op_index.cc
+ * \brief Index reductions: argmax, argmin, argmax_channel, and pick (with its gradient).
+ *
+ * An axis reduction views the input as (outer, K, inner) around the axis (axis=None views the
+ * flattened input as (1, N, 1)). Indices are returned as values of the input dtype, as MXNet
+ * 1.x does.
+ */
+#include "./broadcast_reduce_op-inl.h"
+
+namespace mxnet {
+namespace op {
+
+DMLC_REGISTER_PARAMETER(ReduceAxisParam);
+DMLC_REGISTER_PARAMETER(PickParam);
+
+namespace {
+
+/*! \brief (outer, K, inner) of `shape` around `axis` (already normalised). */
+inline void AxisSplit(const mxnet::TShape& shape, int axis, index_t* outer, index_t* k,
+                      index_t* inner) {
+  *outer = 1;
+  *inner = 1;
+  for (int i = 0; i < axis; ++i) *outer *= shape[i];
+  *k = shape[axis];
+  for (int i = axis + 1; i < shape.ndim(); ++i) *inner *= shape[i];
+}
+
+/*! \brief Index of the extremum along the middle axis; first occurrence, NaN wins (numpy). */
+template <bool is_max, typename DType>
+void ArgExtremum(const DType* in, DType* out, OpReqType req, index_t outer, index_t k,
+                 index_t inner) {
+  using A = typename ReduceAccType<DType>::type;
+  const int nthreads =
+      outer * k * inner >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
+  for (index_t o = 0; o < outer; ++o) {
+    std::vector<A> best(inner);
+    std::vector<index_t> idx(inner, 0);
+    std::vector<bool> done(inner, false);  // a NaN was found
+    const DType* base = in + o * k * inner;
+    for (index_t i = 0; i < inner; ++i) {
+      best[i] = static_cast<A>(base[i]);
+      done[i] = IsNanAcc(best[i]);
+    }
+    for (index_t j = 1; j < k; ++j) {
+      const DType* row = base + j * inner;
+      for (index_t i = 0; i < inner; ++i) {
+        if (done[i]) continue;
+        const A v = static_cast<A>(row[i]);
+        if (IsNanAcc(v)) {
+          idx[i] = j;
+          done[i] = true;
+        } else if (is_max ? v > best[i] : v < best[i]) {
+          best[i] = v;
+          idx[i] = j;
+        }
+      }
+    }
+    for (index_t i = 0; i < inner; ++i) {
+      KERNEL_ASSIGN(out[o * inner + i], req, static_cast<DType>(idx[i]));
+    }
+  }
+}
+
+template <bool is_max>
+void SearchAxisCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  const ReduceAxisParam& param = nnvm::get<ReduceAxisParam>(attrs.parsed);
+  const TBlob& in = inputs[0];
+  index_t outer = 1, k = static_cast<index_t>(in.Size()), inner = 1;
+  if (param.axis.has_value()) {
+    AxisSplit(in.shape_, CheckAxis(attrs.op->name.c_str(), param.axis.value(), in.ndim()), &outer,
+              &k, &inner);
+  }
+  if (req[0] == kNullOp || outer * inner == 0) return;
+  if (k == 0) {
+    MX_THROW(ValueError) << attrs.op->name << ": attempt to get the arg of an empty sequence, "
+                         << "input shape " << in.shape_;
+  }
+  MSHADOW_TYPE_SWITCH(in.type_flag_, DType, {
+    ArgExtremum<is_max>(in.dptr<DType>(), outputs[0].dptr<DType>(), req[0], outer, k, inner);
+  });
+}
+
+/*! \brief argmax_channel's parameters: the last axis, no keepdims. */
+void ArgmaxChannelParser(NodeAttrs* attrs) {
+  ReduceAxisParam param;
+  param.Init(std::map<std::string, std::string>{});
+  param.axis = -1;
+  param.keepdims = false;
+  attrs->parsed = param;
+}
+
+// ---------------------------------------------------------------- pick
+
+/*! \brief Index of pick along an axis of length k, with clip or wrap semantics. */
+template <typename IType>
+inline index_t PickIndex(IType v, index_t k, int mode) {
+  index_t j = static_cast<index_t>(v);
+  if (mode == kWrap) {
+    j %= k;
+    if (j < 0) j += k;
+  } else {
+    j = j < 0 ? 0 : (j >= k ? k - 1 : j);
+  }
+  return j;
+}
+
+bool PickOpShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                 mxnet::ShapeVector* out_attrs) {
+  CHECK_EQ(in_attrs->size(), 2U);
+  CHECK_EQ(out_attrs->size(), 1U);
+  const mxnet::TShape& ishape = (*in_attrs)[0];
+  if (!ndim_is_known(ishape)) return false;
+  const PickParam& param = nnvm::get<PickParam>(attrs.parsed);
+  if (!param.axis.has_value()) {
+    MX_THROW(ValueError) << "pick: axis=None is not supported, expected an int axis";
+  }
+  if (ishape.ndim() == 0) {
+    MX_THROW(ValueError) << "pick: expected data with at least 1 dimension, got " << ishape;
+  }
+  const mxnet::TShape oshape = ReduceAxisShapeImpl("pick", ishape, param.axis, param.keepdims);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, oshape);
+  const mxnet::TShape& ishape1 = (*in_attrs)[1];
+  if (ndim_is_known(ishape1) && ishape1 != oshape) {
+    MX_THROW(ValueError) << "pick: expected index of shape " << oshape << " for data of shape "
+                         << ishape << " and axis=" << param.axis << ", got index of shape "
+                         << ishape1;
+  }
+  SHAPE_ASSIGN_CHECK(*in_attrs, 1, oshape);
+  return shape_is_known(oshape);
+}
+
+bool PickOpType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attrs,
+                std::vector<int>* out_attrs) {
+  CHECK_EQ(in_attrs->size(), 2U);
+  CHECK_EQ(out_attrs->size(), 1U);
+  TYPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[0]);
+  TYPE_ASSIGN_CHECK(*in_attrs, 0, (*out_attrs)[0]);
+  return (*out_attrs)[0] != -1 && (*in_attrs)[1] != -1;
+}
+
+void PickSplit(const PickParam& param, const mxnet::TShape& dshape, index_t* outer, index_t* k,
+               index_t* inner) {
+  AxisSplit(dshape, CheckAxis("pick", param.axis.value(), dshape.ndim()), outer, k, inner);
+}
+
+template <typename DType, typename IType>
+void PickKernel(const DType* data, const IType* index, DType* out, OpReqType req, index_t outer,
+                index_t k, index_t inner, int mode) {
+  const index_t n = outer * inner;
+  const int nthreads = n >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
+#pragma omp parallel for num_threads(nthreads) if (nthreads > 1)
+  for (index_t i = 0; i < n; ++i) {
+    const index_t o = i / inner, c = i % inner;
+    const index_t j = PickIndex(index[i], k, mode);
+    KERNEL_ASSIGN(out[i], req, data[(o * k + j) * inner + c]);
+  }
+}
+
+void PickCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                 const std::vector<TBlob>& outputs) {
+  const PickParam& param = nnvm::get<PickParam>(attrs.parsed);
+  index_t outer, k, inner;
+  PickSplit(param, inputs[0].shape_, &outer, &k, &inner);
+  if (req[0] == kNullOp || outer * inner == 0) return;
+  if (k == 0) MX_THROW(IndexError) << "pick: cannot pick from an empty axis";
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
+      PickKernel(inputs[0].dptr<DType>(), inputs[1].dptr<IType>(), outputs[0].dptr<DType>(),
+                 req[0], outer, k, inner, param.mode);
+    });
+  });
+}
+
+/*! \brief inputs: ograd, index; output: gradient of data (scatter-add of ograd). */
+void PickGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  const PickParam& param = nnvm::get<PickParam>(attrs.parsed);
+  if (req[0] == kNullOp) return;
+  const TBlob& igrad = outputs[0];
+  index_t outer, k, inner;
+  PickSplit(param, igrad.shape_, &outer, &k, &inner);
+  MSHADOW_TYPE_SWITCH(igrad.type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
+      DType* g = igrad.dptr<DType>();
+      const DType* og = inputs[0].dptr<DType>();
+      const IType* index = inputs[1].dptr<IType>();
+      if (req[0] != kAddTo) std::fill(g, g + igrad.Size(), DType(0));
+      const index_t n = outer * inner;
+      for (index_t i = 0; i < n; ++i) {
+        const index_t o = i / inner, in = i % inner;
+        const index_t j = PickIndex(index[i], k, param.mode);
+        DType& dst = g[(o * k + j) * inner + in];
+        dst = static_cast<DType>(dst + og[i]);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+#define MXNET_OPERATOR_REGISTER_SEARCH(name)                                         \
+  NNVM_REGISTER_OP(name)                                                             \
+      .set_num_inputs(1)                                                             \
+      .set_num_outputs(1)                                                            \
+      .set_attr<mxnet::FInferShape>("FInferShape", ReduceAxisShape)                  \
+      .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)                  \
+      .set_attr<nnvm::FListInputNames>("FListInputNames",                            \
+                                       [](const NodeAttrs& attrs) {                  \
+                                         return std::vector<std::string>{"data"};    \
+                                       })                                            \
+      .set_attr<bool>("TNonDifferentiable", true)                                    \
+      .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)                     \
+      .add_argument("data", "NDArray-or-Symbol", "The input")
+
+MXNET_OPERATOR_REGISTER_SEARCH(argmax)
+    .describe(R"code(Returns indices of the maximum values along an axis.
+
+In the case of multiple occurrences of maximum values, the indices corresponding to the first
+occurrence are returned. The indices are returned as values of the input dtype.
+
+Examples::
+
+  x = [[ 0.,  1.,  2.],
+       [ 3.,  4.,  5.]]
+
+  // argmax along axis 0
+  argmax(x, axis=0) = [ 1.,  1.,  1.]
+
+  // argmax along axis 1
+  argmax(x, axis=1) = [ 2.,  2.]
+
+  // argmax along axis 1 keeping same dims as an input array
+  argmax(x, axis=1, keepdims=True) = [[ 2.],
+                                      [ 2.]]
+
+)code")
+    .set_attr_parser(ParamParser<ReduceAxisParam>)
+    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<true>)
+    .add_arguments(ReduceAxisParam::__FIELDS__());
+
+MXNET_OPERATOR_REGISTER_SEARCH(argmin)
+    .describe(R"code(Returns indices of the minimum values along an axis.
+
+In the case of multiple occurrences of minimum values, the indices corresponding to the first
+occurrence are returned. The indices are returned as values of the input dtype.
+
+Examples::
+
+  x = [[ 0.,  1.,  2.],
+       [ 3.,  4.,  5.]]
+
+  // argmin along axis 0
+  argmin(x, axis=0) = [ 0.,  0.,  0.]
+
+  // argmin along axis 1
+  argmin(x, axis=1) = [ 0.,  0.]
+
+  // argmin along axis 1 keeping same dims as an input array
+  argmin(x, axis=1, keepdims=True) = [[ 0.],
+                                      [ 0.]]
+
+)code")
+    .set_attr_parser(ParamParser<ReduceAxisParam>)
+    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<false>)
+    .add_arguments(ReduceAxisParam::__FIELDS__());
+
+MXNET_OPERATOR_REGISTER_SEARCH(argmax_channel)
+    .describe(R"code(Returns argmax indices of each channel from the input array.
+
+The result will be an NDArray of shape (num_channel,).
+
+In case of multiple occurrences of the maximum values, the indices corresponding to the first
+occurrence are returned.
+
+Examples::
+
+  x = [[ 0.,  1.,  2.],
+       [ 3.,  4.,  5.]]
+
+  argmax_channel(x) = [ 2.,  2.]
+
+)code")
+    .set_attr_parser(ArgmaxChannelParser)
+    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<true>);
+
+NNVM_REGISTER_OP(pick)
+    .add_alias("_npx_pick")
+    .add_alias("choose_element_0index")
+    .describe(R"code(Picks elements from an input array according to the input indices along the given axis.
+
+Given an input array of shape ``(d0, d1)`` and indices of shape ``(i0,)``, the result will be
+an output array of shape ``(i0,)`` with::
+
+  output[i] = input[i, indices[i]]
+
+By default, if any index mentioned is too large, it is replaced by the index that addresses
+the last element along an axis (the `clip` mode).
+
+This function supports n-dimensional input and (n-1)-dimensional indices arrays.
+
+Examples::
+
+  x = [[ 1.,  2.],
+       [ 3.,  4.],
+       [ 5.,  6.]]
+
+  // picks elements with specified indices along axis 0
+  pick(x, y=[0,1], 0) = [ 1.,  4.]
+
+  // picks elements with specified indices along axis 1
+  pick(x, y=[0,1,0], 1) = [ 1.,  4.,  5.]
+
+  // picks elements with specified indices along axis 1 using 'wrap' mode
+  // to place indicies that would normally be out of bounds
+  pick(x, y=[2,-1,-2], 1, mode='wrap') = [ 1.,  4.,  5.]
+
+  y = [[ 1.],
+       [ 0.],
+       [ 2.]]
+
+  // picks elements with specified indices along axis 1 and dims are maintained
+  pick(x, y, 1, keepdims=True) = [[ 2.],
+                                  [ 3.],
+                                  [ 6.]]
+
+)code")
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<PickParam>)
+    .set_attr<nnvm::FListInputNames>("FListInputNames",
+                                     [](const NodeAttrs& attrs) {
+                                       return std::vector<std::string>{"data", "index"};
+                                     })
+    .set_attr<mxnet::FInferShape>("FInferShape", PickOpShape)
+    .set_attr<nnvm::FInferType>("FInferType", PickOpType)
+    .set_attr<FCompute>("FCompute<cpu>", PickCompute)
+    .set_attr<nnvm::FGradient>(
+        "FGradient",
+        [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
+          std::vector<nnvm::NodeEntry> heads{ograds[0], n->inputs[1]};
+          auto ret = MakeGradNode("_backward_pick", n, heads, n->attrs.dict);
+          ret.push_back(MakeZeroGradNodes(n, ograds)[1]);
+          return ret;
+        })
+    .add_argument("data", "NDArray-or-Symbol", "The input array")
+    .add_argument("index", "NDArray-or-Symbol", "The index array")
+    .add_arguments(PickParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_pick)
+    .set_num_inputs(2)
+    .set_num_outputs(1)
+    .set_attr_parser(ParamParser<PickParam>)
+    .set_attr<nnvm::TIsBackward>("TIsBackward", true)
+    .set_attr<FCompute>("FCompute<cpu>", PickGradCompute);
+
+}  // namespace op
+}  // namespace mxnet

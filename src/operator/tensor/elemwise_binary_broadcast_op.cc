@@ -1,0 +1,247 @@
+/*!
+ * \file elemwise_binary_broadcast_op.cc
+ * \brief Broadcasting binary operators: broadcast_add/sub/mul/div/mod/power/maximum/minimum/
+ *        hypot, comparisons and logical ops, and their backward ops.
+ */
+#include "./elemwise_binary_broadcast_op-inl.h"
+
+namespace mxnet {
+namespace op {
+
+namespace {
+const char* kBroadcastDoc = R"code(
+
+Example::
+
+   x = [[ 1.,  1.,  1.],
+        [ 1.,  1.,  1.]]
+
+   y = [[ 0.],
+        [ 1.]]
+
+)code";
+}  // namespace
+
+/*! \brief Backward of broadcast_add/sub: inputs (ograd), outputs (lgrad, rgrad). */
+#define MXNET_REGISTER_BROADCAST_BWD_USE_NONE(name, LOP, ROP)                           \
+  NNVM_REGISTER_OP(name)                                                                \
+  .set_num_inputs(1)                                                                    \
+  .set_num_outputs(2)                                                                   \
+  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+  .set_attr<mxnet::FInferShape>("FInferShape", BinaryBroadcastBackwardShape<1>)         \
+  .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 2>)                         \
+  .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
+      [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}}; }) \
+  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastBackward<cpu, LOP, ROP, false>)
+
+/*! \brief Backward of the other broadcast ops: inputs (ograd, lhs, rhs), outputs (lgrad, rgrad). */
+#define MXNET_REGISTER_BROADCAST_BWD_USE_IN(name, LOP, ROP)                             \
+  NNVM_REGISTER_OP(name)                                                                \
+  .set_num_inputs(3)                                                                    \
+  .set_num_outputs(2)                                                                   \
+  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+  .set_attr<mxnet::FInferShape>("FInferShape", BinaryBroadcastBackwardShape<3>)         \
+  .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)                         \
+  .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
+      [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })         \
+  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastBackward<cpu, LOP, ROP, true>)
+
+// ---------------------------------------------------------------------------- arithmetic
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_add)
+.add_alias("broadcast_plus")
+.add_alias("_sparse_broadcast_add")
+.add_alias("_sparse_broadcast_plus")
+.describe(std::string(R"code(Returns element-wise sum of the input arrays with broadcasting.
+
+`broadcast_plus` is an alias to the function `broadcast_add`.)code") + kBroadcastDoc +
+R"code(   broadcast_add(x, y) = [[ 1.,  1.,  1.],
+                          [ 2.,  2.,  2.]]
+
+   broadcast_plus(x, y) = [[ 1.,  1.,  1.],
+                           [ 2.,  2.,  2.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::plus>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_broadcast_add"});
+MXNET_REGISTER_BROADCAST_BWD_USE_NONE(_backward_broadcast_add, mshadow_op::identity,
+                                      mshadow_op::identity);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_sub)
+.add_alias("broadcast_minus")
+.add_alias("_sparse_broadcast_sub")
+.add_alias("_sparse_broadcast_minus")
+.describe(std::string(R"code(Returns element-wise difference of the input arrays with broadcasting.
+
+`broadcast_minus` is an alias to the function `broadcast_sub`.)code") + kBroadcastDoc +
+R"code(   broadcast_sub(x, y) = [[ 1.,  1.,  1.],
+                          [ 0.,  0.,  0.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::minus>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_broadcast_sub"});
+MXNET_REGISTER_BROADCAST_BWD_USE_NONE(_backward_broadcast_sub, mshadow_op::identity,
+                                      mshadow_op::negation);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_mul)
+.add_alias("_sparse_broadcast_mul")
+.describe(std::string("Returns element-wise product of the input arrays with broadcasting.") +
+          kBroadcastDoc + R"code(   broadcast_mul(x, y) = [[ 0.,  0.,  0.],
+                          [ 1.,  1.,  1.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::mul>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_mul"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_mul, binary_grad::mul_left,
+                                    binary_grad::mul_right);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_div)
+.add_alias("_sparse_broadcast_div")
+.describe(std::string("Returns element-wise division of the input arrays with broadcasting.") +
+          R"code(
+
+Example::
+
+   x = [[ 6.,  6.,  6.],
+        [ 6.,  6.,  6.]]
+
+   y = [[ 2.],
+        [ 3.]]
+
+   broadcast_div(x, y) = [[ 3.,  3.,  3.],
+                          [ 2.,  2.,  2.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::div>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_div"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_div, binary_grad::div_left,
+                                    binary_grad::div_right);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_mod)
+.describe(R"code(Returns element-wise modulo of the input arrays with broadcasting.
+
+Example::
+
+   x = [[ 8.,  8.,  8.],
+        [ 8.,  8.,  8.]]
+
+   y = [[ 2.],
+        [ 3.]]
+
+   broadcast_mod(x, y) = [[ 0.,  0.,  0.],
+                          [ 2.,  2.,  2.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::mod>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_mod"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_mod, binary_grad::one,
+                                    binary_grad::mod_right);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_power)
+.describe(R"code(Returns result of first array elements raised to powers from second array, element-wise with broadcasting.
+
+Example::
+
+   x = [[ 1.,  1.,  1.],
+        [ 1.,  1.,  1.]]
+
+   y = [[ 0.],
+        [ 1.]]
+
+   broadcast_power(x, y) = [[ 2.,  2.,  2.],
+                            [ 4.,  4.,  4.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::power>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_power"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_power, binary_grad::power_left,
+                                    binary_grad::power_right);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_maximum)
+.add_alias("_npi_maximum")
+.describe(R"code(Returns element-wise maximum of the input arrays with broadcasting.
+
+This function compares two input arrays and returns a new array having the element-wise maxima.
+
+Example::
+
+   x = [[ 1.,  1.,  1.],
+        [ 1.,  1.,  1.]]
+
+   y = [[ 0.],
+        [ 1.]]
+
+   broadcast_maximum(x, y) = [[ 1.,  1.,  1.],
+                              [ 1.,  1.,  1.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::maximum>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_maximum"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_maximum, binary_grad::ge,
+                                    binary_grad::lt);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_minimum)
+.add_alias("_npi_minimum")
+.describe(R"code(Returns element-wise minimum of the input arrays with broadcasting.
+
+This function compares two input arrays and returns a new array having the element-wise minima.
+
+Example::
+
+   x = [[ 1.,  1.,  1.],
+        [ 1.,  1.,  1.]]
+
+   y = [[ 0.],
+        [ 1.]]
+
+   broadcast_minimum(x, y) = [[ 0.,  0.,  0.],
+                              [ 1.,  1.,  1.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::minimum>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_minimum"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_minimum, binary_grad::le,
+                                    binary_grad::gt);
+
+MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(broadcast_hypot)
+.describe(R"code( Returns the hypotenuse of a right angled triangle, given its "legs"
+with broadcasting.
+
+It is equivalent to doing :math:`sqrt(x_1^2 + x_2^2)`.
+
+Example::
+
+   x = [[ 3.,  3.,  3.]]
+
+   y = [[ 4.],
+        [ 4.]]
+
+   broadcast_hypot(x, y) = [[ 5.,  5.,  5.],
+                            [ 5.,  5.,  5.]]
+
+   z = [[ 0.],
+        [ 4.]]
+
+   broadcast_hypot(x, z) = [[ 3.,  3.,  3.],
+                            [ 5.,  5.,  5.]]
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, mshadow_op::hypot>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_broadcast_hypot"});
+MXNET_REGISTER_BROADCAST_BWD_USE_IN(_backward_broadcast_hypot, binary_grad::hypot_left,
+                                    binary_grad::hypot_right);
+
+// ---------------------------------------------------------------------------- logic
+
+#define MXNET_REGISTER_BROADCAST_LOGIC(name, functor, what)                                   \
+  MXNET_OPERATOR_REGISTER_BINARY_BROADCAST(name)                                              \
+  .describe("Returns the result of element-wise **" what "** with broadcasting: 1 where "     \
+            "true, 0 where false, in the input dtype." ADD_FILELINE)                          \
+  .set_attr<FCompute>("FCompute<cpu>", BinaryBroadcastCompute<cpu, functor>)                  \
+  .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
+
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_equal, mshadow_op::eq, "equal to (==)");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_not_equal, mshadow_op::ne, "not equal to (!=)");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_greater, mshadow_op::gt, "greater than (>)");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_greater_equal, mshadow_op::ge,
+                               "greater than or equal to (>=)");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_lesser, mshadow_op::lt, "lesser than (<)");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_lesser_equal, mshadow_op::le,
+                               "lesser than or equal to (<=)");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_logical_and, mshadow_op::logical_and, "logical and");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_logical_or, mshadow_op::logical_or, "logical or");
+MXNET_REGISTER_BROADCAST_LOGIC(broadcast_logical_xor, mshadow_op::logical_xor, "logical xor");
+
+}  // namespace op
+}  // namespace mxnet

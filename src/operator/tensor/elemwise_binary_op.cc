@@ -1,0 +1,299 @@
+/*!
+ * \file elemwise_binary_op.cc
+ * \brief Same-shape binary operators: arithmetic (elemwise_add/_sub/_mul/_div, _mod, _power,
+ *        _maximum, _minimum, _hypot, _grad_add), comparisons and logical ops (0/1 results in
+ *        the input dtype), their backward ops, and add_n (ElementWiseSum).
+ */
+#include "./elemwise_binary_op-inl.h"
+
+namespace mxnet {
+namespace op {
+
+DMLC_REGISTER_PARAMETER(ElementWiseSumParam);
+
+/*! \brief Backward op taking only ograd and giving both input gradients (same shapes). */
+#define MXNET_REGISTER_BINARY_BWD_USE_NONE(name, LOP, ROP)                              \
+  NNVM_REGISTER_OP(name)                                                                \
+  .set_num_inputs(1)                                                                    \
+  .set_num_outputs(2)                                                                   \
+  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+  .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<1, 2>)                     \
+  .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 2>)                         \
+  .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
+      [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}}; }) \
+  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseNone<cpu, LOP, ROP>)
+
+/*! \brief Backward op taking (ograd, lhs, rhs) and giving both input gradients. */
+#define MXNET_REGISTER_BINARY_BWD_USE_IN(name, LOP, ROP)                                \
+  NNVM_REGISTER_OP(name)                                                                \
+  .set_num_inputs(3)                                                                    \
+  .set_num_outputs(2)                                                                   \
+  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+  .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<3, 2>)                     \
+  .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)                         \
+  .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
+      [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })         \
+  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseIn<cpu, LOP, ROP>)
+
+// ---------------------------------------------------------------------------- arithmetic
+
+MXNET_OPERATOR_REGISTER_BINARY(elemwise_add)
+.add_alias("_add").add_alias("_plus").add_alias("_Plus").add_alias("_sparse_elemwise_add")
+.describe(R"code(Adds arguments element-wise.
+
+The storage type of ``elemwise_add`` output depends on storage types of inputs
+
+   - elemwise_add(row_sparse, row_sparse) = row_sparse
+   - elemwise_add(csr, csr) = csr
+   - elemwise_add(default, csr) = default
+   - elemwise_add(csr, default) = default
+   - elemwise_add(default, rsp) = default
+   - elemwise_add(rsp, default) = default
+   - otherwise, ``elemwise_add`` generates output with default storage
+
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::plus>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_add"});
+MXNET_REGISTER_BINARY_BWD_USE_NONE(_backward_add, mshadow_op::identity, mshadow_op::identity);
+
+// _grad_add: elemwise_add used to accumulate gradients.
+MXNET_OPERATOR_REGISTER_BINARY(_grad_add)
+.describe("Adds arguments element-wise (used to sum gradients)." ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::plus>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_add"});
+
+MXNET_OPERATOR_REGISTER_BINARY(elemwise_sub)
+.add_alias("_sub").add_alias("_minus").add_alias("_Minus").add_alias("_sparse_elemwise_sub")
+.describe(R"code(Subtracts arguments element-wise.
+
+The storage type of ``elemwise_sub`` output depends on storage types of inputs
+
+   - elemwise_sub(row_sparse, row_sparse) = row_sparse
+   - elemwise_sub(csr, csr) = csr
+   - elemwise_sub(default, csr) = default
+   - elemwise_sub(csr, default) = default
+   - elemwise_sub(default, rsp) = default
+   - elemwise_sub(rsp, default) = default
+   - otherwise, ``elemwise_sub`` generates output with default storage
+
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::minus>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_sub"});
+MXNET_REGISTER_BINARY_BWD_USE_NONE(_backward_sub, mshadow_op::identity, mshadow_op::negation);
+
+MXNET_OPERATOR_REGISTER_BINARY(elemwise_mul)
+.add_alias("_mul").add_alias("_Mul").add_alias("_sparse_elemwise_mul")
+.describe(R"code(Multiplies arguments element-wise.
+
+The storage type of ``elemwise_mul`` output depends on storage types of inputs
+
+   - elemwise_mul(default, default) = default
+   - elemwise_mul(row_sparse, row_sparse) = row_sparse
+   - elemwise_mul(default, row_sparse) = row_sparse
+   - elemwise_mul(row_sparse, default) = row_sparse
+   - elemwise_mul(csr, csr) = csr
+   - otherwise, ``elemwise_mul`` generates output with default storage
+
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::mul>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_mul"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_mul, binary_grad::mul_left, binary_grad::mul_right);
+
+MXNET_OPERATOR_REGISTER_BINARY(elemwise_div)
+.add_alias("_div").add_alias("_Div").add_alias("_sparse_elemwise_div")
+.describe(R"code(Divides arguments element-wise.
+
+The storage type of ``elemwise_div`` output is always dense
+
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::div>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_div"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_div, binary_grad::div_left, binary_grad::div_right);
+
+MXNET_OPERATOR_REGISTER_BINARY(_mod)
+.add_alias("_Mod")
+.describe("Element-wise modulo (Python semantics: the result has the sign of rhs)." ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::mod>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_mod"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_mod, binary_grad::one, binary_grad::mod_right);
+
+MXNET_OPERATOR_REGISTER_BINARY(_power)
+.add_alias("_Power")
+.describe("First array elements raised to powers from second array, element-wise." ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::power>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_power"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_power, binary_grad::power_left,
+                                 binary_grad::power_right);
+
+MXNET_OPERATOR_REGISTER_BINARY(_maximum)
+.add_alias("_Maximum")
+.describe("Element-wise maximum of the two inputs." ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::maximum>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_maximum"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_maximum, binary_grad::ge, binary_grad::lt);
+
+MXNET_OPERATOR_REGISTER_BINARY(_minimum)
+.add_alias("_Minimum")
+.describe("Element-wise minimum of the two inputs." ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::minimum>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_minimum"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_minimum, binary_grad::le, binary_grad::gt);
+
+MXNET_OPERATOR_REGISTER_BINARY(_hypot)
+.add_alias("_Hypot")
+.describe(R"code(Given the "legs" of a right triangle, return its hypotenuse.
+
+Equivalent to "sqrt(x1**2 + x2**2)", element-wise.
+
+Example::
+
+   x = [3., 5., 7.]
+   y = [4., 12., 24.]
+   hypot(x, y) = [5., 13., 25.]
+
+)code" ADD_FILELINE)
+.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::hypot>)
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_hypot"});
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_hypot, binary_grad::hypot_left,
+                                 binary_grad::hypot_right);
+
+// ---------------------------------------------------------------------------- logic
+
+#define MXNET_REGISTER_BINARY_LOGIC(name, alias, functor, doc)                        \
+  MXNET_OPERATOR_REGISTER_BINARY(name)                                                \
+  .add_alias(alias)                                                                   \
+  .describe(doc " (1 where true, 0 where false; in the input dtype)." ADD_FILELINE)   \
+  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, functor>)       \
+  .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
+
+MXNET_REGISTER_BINARY_LOGIC(_equal, "_Equal", mshadow_op::eq, "lhs == rhs, element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_not_equal, "_Not_Equal", mshadow_op::ne, "lhs != rhs, element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_greater, "_Greater", mshadow_op::gt, "lhs > rhs, element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_greater_equal, "_Greater_Equal", mshadow_op::ge,
+                            "lhs >= rhs, element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_lesser, "_Lesser", mshadow_op::lt, "lhs < rhs, element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_lesser_equal, "_Lesser_Equal", mshadow_op::le,
+                            "lhs <= rhs, element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_logical_and, "_Logical_And", mshadow_op::logical_and,
+                            "lhs and rhs (non-zero is true), element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_logical_or, "_Logical_Or", mshadow_op::logical_or,
+                            "lhs or rhs (non-zero is true), element-wise");
+MXNET_REGISTER_BINARY_LOGIC(_logical_xor, "_Logical_Xor", mshadow_op::logical_xor,
+                            "lhs xor rhs (non-zero is true), element-wise");
+
+// ---------------------------------------------------------------------------- add_n
+
+namespace {
+
+bool ElementWiseSumShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                         mxnet::ShapeVector* out_attrs) {
+  mxnet::TShape known = (*out_attrs)[0];
+  int known_from = -1;  // -1: the output
+  for (size_t i = 0; i < in_attrs->size(); ++i) {
+    const mxnet::TShape& s = (*in_attrs)[i];
+    if (!mxnet::ndim_is_known(s)) continue;
+    if (!mxnet::ndim_is_known(known)) {
+      known = s;
+      known_from = static_cast<int>(i);
+      continue;
+    }
+    bool ok = known.ndim() == s.ndim();
+    for (int d = 0; ok && d < s.ndim(); ++d) {
+      if (known[d] == -1) known[d] = s[d];
+      else if (s[d] != -1 && s[d] != known[d]) ok = false;
+    }
+    if (!ok) {
+      MX_THROW(ValueError) << "Operator " << attrs.op->name
+                           << ": expected all inputs of the same shape, got " << s
+                           << " for input " << i << " and " << known << " for "
+                           << (known_from < 0 ? std::string("the output")
+                                              : "input " + std::to_string(known_from));
+    }
+  }
+  if (!mxnet::ndim_is_known(known)) return false;
+  for (auto& s : *in_attrs) s = known;
+  (*out_attrs)[0] = known;
+  return mxnet::shape_is_known(known);
+}
+
+bool ElementWiseSumType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attrs,
+                        std::vector<int>* out_attrs) {
+  int t = (*out_attrs)[0];
+  for (size_t i = 0; i < in_attrs->size(); ++i) {
+    const int v = (*in_attrs)[i];
+    if (v == -1) continue;
+    if (t == -1) {
+      t = v;
+    } else if (v != t) {
+      MX_THROW(TypeError) << "Operator " << attrs.op->name
+                          << ": expected all inputs of the same dtype, got "
+                          << mshadow::dtype_string(v) << " for input " << i << " and "
+                          << mshadow::dtype_string(t) << " elsewhere";
+    }
+  }
+  if (t == -1) return false;
+  for (auto& v : *in_attrs) v = t;
+  (*out_attrs)[0] = t;
+  return true;
+}
+
+std::vector<nnvm::NodeEntry> ElementWiseSumGrad(const nnvm::ObjectPtr& n,
+                                                const std::vector<nnvm::NodeEntry>& ograds) {
+  // Every input receives the output gradient (through identity nodes, as MXNet does).
+  std::vector<nnvm::NodeEntry> ret;
+  ret.reserve(n->inputs.size());
+  for (size_t i = 0; i < n->inputs.size(); ++i) {
+    nnvm::ObjectPtr node = nnvm::Node::Create();
+    node->attrs.op = nnvm::Op::Get("_copy");
+    node->attrs.name = n->attrs.name + "_backward_" + std::to_string(i);
+    node->inputs = {ograds[0]};
+    ret.emplace_back(node, 0, 0);
+  }
+  return ret;
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(add_n)
+.add_alias("ElementWiseSum")
+.add_alias("_sparse_add_n")
+.add_alias("_sparse_ElementWiseSum")
+.describe(R"code(Adds all input arguments element-wise.
+
+.. math::
+   add\_n(a_1, a_2, ..., a_n) = a_1 + a_2 + ... + a_n
+
+``add_n`` is potentially more efficient than calling ``add`` by `n` times.
+
+The storage type of ``add_n`` output depends on storage types of inputs
+
+- add_n(row_sparse, row_sparse, ..) = row_sparse
+- add_n(default, csr, default) = default
+- add_n(any input combinations longer than 4 (>4) with at least one default type) = default
+- otherwise, ``add_n`` falls all inputs back to default storage and generates default storage
+
+)code" ADD_FILELINE)
+.set_attr_parser(ParamParser<ElementWiseSumParam>)
+.set_num_inputs([](const nnvm::NodeAttrs& attrs) {
+  return static_cast<uint32_t>(nnvm::get<ElementWiseSumParam>(attrs.parsed).num_args);
+})
+.set_num_outputs(1)
+.set_attr<nnvm::FListInputNames>("FListInputNames",
+    [](const nnvm::NodeAttrs& attrs) {
+      const int n = nnvm::get<ElementWiseSumParam>(attrs.parsed).num_args;
+      std::vector<std::string> names;
+      names.reserve(n);
+      for (int i = 0; i < n; ++i) names.push_back("arg" + std::to_string(i));
+      return names;
+    })
+.set_attr<mxnet::FInferShape>("FInferShape", ElementWiseSumShape)
+.set_attr<nnvm::FInferType>("FInferType", ElementWiseSumType)
+.set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)
+.set_attr<FCompute>("FCompute<cpu>", ElementWiseSumCompute<cpu>)
+.set_attr<nnvm::FGradient>("FGradient", ElementWiseSumGrad)
+.set_attr<std::string>("key_var_num_args", "num_args")
+.add_argument("args", "NDArray-or-Symbol[]", "Positional input arguments")
+.add_arguments(ElementWiseSumParam::__FIELDS__());
+
+}  // namespace op
+}  // namespace mxnet

@@ -1,0 +1,165 @@
+/*!
+ * \file elemwise_binary_scalar_op-inl.h
+ * \brief Binary operators between an array and a scalar parameter (`_plus_scalar`,
+ *        `_rdiv_scalar`, `_greater_scalar`, ...) and their backward ops.
+ *
+ *   MXNET_OPERATOR_REGISTER_BINARY_SCALAR(_mul_scalar)
+ *   .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Compute<cpu, mshadow_op::mul>);
+ *
+ * Parameters as MXNet 1.9.1: `scalar` (double, default 1) and `is_int` (default true). The
+ * scalar is converted to the array dtype; an integer array with `is_int=False` (a float
+ * scalar) gives a float64 result, a bool array gives int64 (is_int) or float64.
+ */
+#ifndef MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_SCALAR_OP_INL_H_
+#define MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_SCALAR_OP_INL_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "./elemwise_binary_op-inl.h"
+
+namespace mxnet {
+namespace op {
+
+struct NumpyBinaryScalarParam : public dmlc::Parameter<NumpyBinaryScalarParam> {
+  double scalar;
+  bool is_int;
+  DMLC_DECLARE_PARAMETER(NumpyBinaryScalarParam) {
+    DMLC_DECLARE_FIELD(scalar).set_default(1).describe("Scalar input value");
+    DMLC_DECLARE_FIELD(is_int).set_default(true).describe(
+        "Indicate whether scalar input is int type");
+  }
+};
+
+/*! \brief True for integer dtype codes (uint8, int8, int32, int64). */
+inline bool IsIntType(int t) {
+  return t == mshadow::kUint8 || t == mshadow::kInt8 || t == mshadow::kInt32 ||
+         t == mshadow::kInt64;
+}
+
+/*! \brief The scalar in DType: integers wrap like NumPy's astype, float16 rounds. */
+template <typename DType>
+MSHADOW_XINLINE DType ScalarAs(double v) {
+  if constexpr (std::is_integral<DType>::value) {
+    return static_cast<DType>(static_cast<int64_t>(v));
+  } else if constexpr (std::is_same<DType, mshadow::half::half_t>::value) {
+    return DType(static_cast<float>(v));
+  } else {
+    return static_cast<DType>(v);
+  }
+}
+
+inline bool BinaryScalarType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attrs,
+                             std::vector<int>* out_attrs) {
+  const NumpyBinaryScalarParam& param = nnvm::get<NumpyBinaryScalarParam>(attrs.parsed);
+  const int in = (*in_attrs)[0];
+  if (IsIntType(in) && !param.is_int) {
+    TYPE_ASSIGN_CHECK(*out_attrs, 0, mshadow::kFloat64);
+  } else if (in == mshadow::kBool) {
+    TYPE_ASSIGN_CHECK(*out_attrs, 0, param.is_int ? mshadow::kInt64 : mshadow::kFloat64);
+  } else {
+    TYPE_ASSIGN_CHECK(*out_attrs, 0, in);
+    TYPE_ASSIGN_CHECK(*in_attrs, 0, (*out_attrs)[0]);
+  }
+  return (*in_attrs)[0] != -1 && (*out_attrs)[0] != -1;
+}
+
+namespace elemwise_kernel {
+
+/*! \brief out[i] (req) OP(DType(in[i]), s). */
+template <typename OP, int req>
+struct scalar {
+  template <typename DType, typename IType>
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const IType* in,
+                                  DType s) {
+    DType* o = out + begin;
+    const IType* x = in + begin;
+    for (index_t i = 0; i < n; ++i) KERNEL_ASSIGN(o[i], req, OP::Map(static_cast<DType>(x[i]), s));
+  }
+};
+
+/*! \brief out[i] (req) ograd[i] * GRAD(in[i], s). */
+template <typename GRAD, int req>
+struct scalar_bwd {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* ograd,
+                                  const DType* in, DType s) {
+    for (index_t i = begin; i < begin + n; ++i) {
+      KERNEL_ASSIGN(out[i], req, static_cast<DType>(ograd[i] * GRAD::Map(in[i], s)));
+    }
+  }
+};
+
+}  // namespace elemwise_kernel
+
+struct BinaryScalarOp {
+  /*! \brief outputs[0] = OP(inputs[0], scalar). */
+  template <typename xpu, typename OP>
+  static void Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+    using namespace mxnet_op;
+    if (req[0] == kNullOp) return;
+    const double alpha = nnvm::get<NumpyBinaryScalarParam>(attrs.parsed).scalar;
+    mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+    const index_t n = static_cast<index_t>(outputs[0].Size());
+    const TBlob& in = inputs[0];
+    const TBlob& out = outputs[0];
+    if (in.type_flag_ == out.type_flag_) {
+      MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
+        MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
+          Kernel<elemwise_kernel::scalar<OP, Req>, xpu>::LaunchEx(
+              s, n, out.dptr<DType>(), in.dptr<DType>(), ScalarAs<DType>(alpha));
+        });
+      });
+    } else {  // integer/bool input promoted to the output dtype
+      MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
+        MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, IType, {
+          MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
+            Kernel<elemwise_kernel::scalar<OP, Req>, xpu>::LaunchEx(
+                s, n, out.dptr<DType>(), in.dptr<IType>(), ScalarAs<DType>(alpha));
+          });
+        });
+      });
+    }
+  }
+
+  /*! \brief outputs[0] = inputs[0] * GRAD(inputs[1], scalar) (backward using x or y). */
+  template <typename xpu, typename GRAD>
+  static void Backward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+    using namespace mxnet_op;
+    if (req[0] == kNullOp) return;
+    const double alpha = nnvm::get<NumpyBinaryScalarParam>(attrs.parsed).scalar;
+    const index_t n = static_cast<index_t>(outputs[0].Size());
+    MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+      MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
+        Kernel<elemwise_kernel::scalar_bwd<GRAD, Req>, xpu>::LaunchEx(
+            ctx.get_stream<xpu>(), n, outputs[0].dptr<DType>(), inputs[0].dptr<DType>(),
+            inputs[1].dptr<DType>(), ScalarAs<DType>(alpha));
+      });
+    });
+  }
+};
+
+}  // namespace op
+}  // namespace mxnet
+
+/*! \brief A scalar op (data; scalar, is_int) -> output of the same shape. */
+#define MXNET_OPERATOR_REGISTER_BINARY_SCALAR(name)                                         \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(1)                                                                    \
+      .set_num_outputs(1)                                                                   \
+      .set_attr_parser(::mxnet::op::ParamParser<::mxnet::op::NumpyBinaryScalarParam>)       \
+      .set_attr<nnvm::FListInputNames>(                                                     \
+          "FListInputNames",                                                                \
+          [](const nnvm::NodeAttrs&) { return std::vector<std::string>{"data"}; })          \
+      .set_attr<mxnet::FInferShape>("FInferShape", ::mxnet::op::ElemwiseShape<1, 1>)        \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::BinaryScalarType)              \
+      .set_attr<nnvm::FInplaceOption>("FInplaceOption", ::mxnet::op::InplaceIn0Out0)        \
+      .add_argument("data", "NDArray-or-Symbol", "source input")                            \
+      .add_arguments(::mxnet::op::NumpyBinaryScalarParam::__FIELDS__())
+
+#endif  // MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_SCALAR_OP_INL_H_
