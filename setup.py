@@ -51,7 +51,7 @@ setup(
     description="A from-scratch implementation of the MXNet 1.x deep-learning library",
     package_dir={"": "python"},
     packages=_packages(),
-    package_data={"mxnet": ["*.pyi", "**/*.pyi"]},
+    package_data={"mxnet": ["*.pyi", "**/*.pyi", "py.typed"]},
     install_requires=["numpy"],
     python_requires=">=3.8",
     cmdclass={"build_py": BuildWithCMake},

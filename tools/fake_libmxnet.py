@@ -718,7 +718,6 @@ def _div(a, b):
 
 
 def _build_ops():
-    T = "NDArray-or-Symbol"
     for k, f in _ARITH.items():
         f2 = _div if k == "div" else f
         aliases = {"add": ("broadcast_plus",), "sub": ("broadcast_minus",)}.get(k, ())
@@ -923,6 +922,9 @@ def _build_ops():
         mode = p.get("mode", "clip")
         n = a.shape[ax]
         i = idx.astype(np.int64)
+        if mode == "raise" and ((i < 0) | (i >= n)).any():
+            _err("take: index out of bounds for an axis of size %d (mode='raise')" % n,
+                 "IndexError")
         i = np.mod(i, n) if mode == "wrap" else np.clip(i, 0, n - 1)
         return [np.take(a, i, axis=ax)]
     _register(_Op("take", ["a", "indices"], [("axis", "int, optional, default='0'", 0),

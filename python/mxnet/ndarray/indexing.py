@@ -9,8 +9,9 @@ Advanced indexing (integer arrays, lists, NDArrays, boolean masks): one integer 
 one axis with the other axes whole is the ``take`` operator (NDArray indices stay on the
 device; negative indices count from the end). Anything else is resolved to flat element
 positions with NumPy, which implies a host copy of NDArray indices, and then gathered with
-``take`` (read) or scattered with ``_scatter_set_nd`` (write). Boolean masks always go through
-that NumPy path. Duplicate positions in an assignment keep an unspecified one of the values.
+``take`` (read) or scattered with ``_scatter_set_nd`` (write; a library without that operator
+gets a host round trip instead). Boolean masks always go through that NumPy path. Duplicate
+positions in an assignment keep an unspecified one of the values.
 
 As in MXNet 1.x (legacy shape mode), a result with no axes left, e.g. ``x[1, 2]``, has shape
 ``(1,)``.
@@ -385,6 +386,9 @@ def _set_advanced(arr, key, value, shape):
         return
     target_shape = positions.shape
     n = positions.size
+    if not hasattr(_nd._internal, "_scatter_set_nd"):
+        _set_advanced_on_host(arr, positions, value, target_shape)
+        return
     if isinstance(value, numeric_types) and not isinstance(value, np.ndarray):
         value_nd = _nd.full((n,), value, ctx=arr.context, dtype=arr.dtype)
     else:
@@ -394,3 +398,16 @@ def _set_advanced(arr, key, value, shape):
     _nd._internal._scatter_set_nd(lhs=flat, rhs=value_nd, indices=indices,
                                   shape=(shape_size(shape),), out=flat)
 
+
+def _set_advanced_on_host(arr, positions, value, target_shape):
+    """Fallback for a library without `_scatter_set_nd`: assign through a host copy."""
+    from . import ndarray as _nd
+    if isinstance(value, _nd.NDArray):
+        value = value.asnumpy()
+    dtype = arr.dtype
+    npval = np.asarray(value, dtype=dtype)
+    npval = np.broadcast_to(npval.reshape(broadcast_shape_for_assign(npval.shape, target_shape)),
+                            target_shape)
+    host = arr.asnumpy()
+    host.reshape(-1)[positions.reshape(-1)] = npval.reshape(-1)
+    arr._sync_copyfrom(host)

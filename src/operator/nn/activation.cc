@@ -45,7 +45,7 @@ The following activation functions are supported:
 .set_attr_parser(ParamParser<ActivationParam>)
 .set_attr<nnvm::FListOutputNames>("FListOutputNames",
     [](const NodeAttrs& attrs) { return std::vector<std::string>{"output"}; })
-.set_attr<nnvm::FInferType>("FInferType", ElemwiseFloatType)
+.set_attr<nnvm::FInferType>("FInferType", ElemwiseFloatType, 11)
 .set_attr<FCompute>("FCompute<cpu>", ActivationCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ActivationGrad)
 .add_arguments(ActivationParam::__FIELDS__());

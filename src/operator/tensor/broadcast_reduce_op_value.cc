@@ -122,8 +122,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_prod)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::prod>);
 
 MXNET_OPERATOR_REGISTER_REDUCE(nansum)
@@ -140,8 +140,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_nansum)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::nansum>);
 
 MXNET_OPERATOR_REGISTER_REDUCE(nanprod)
@@ -158,8 +158,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_nanprod)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::nanprod>);
 
 // ---------------------------------------------------------------- max / min
@@ -179,8 +179,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_max)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::eq>);
 
 MXNET_OPERATOR_REGISTER_REDUCE(min)
@@ -198,8 +198,8 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_min)
     .set_num_inputs(3)
-    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape)
-    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType)
+    .set_attr<mxnet::FInferShape>("FInferShape", ReduceBackwardInOutShape, 11)
+    .set_attr<nnvm::FInferType>("FInferType", ReduceBackwardInOutType, 11)
     .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseInOut<cpu, red_grad::eq>);
 
 // ---------------------------------------------------------------- norm
@@ -350,7 +350,7 @@ Example::
 )code")
     .set_attr_parser(ParamParser<BroadcastAxesParam>)
     .add_arguments(BroadcastAxesParam::__FIELDS__())
-    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastAxesShape);
+    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastAxesShape, 11);
 
 MXNET_OPERATOR_REGISTER_BROADCAST(broadcast_to)
     .describe(R"code(Broadcasts the input array to a new shape.
@@ -372,7 +372,7 @@ original value. So with `shape=(2,0)`, we will obtain the same result as in the 
 )code")
     .set_attr_parser(ParamParser<BroadcastToParam>)
     .add_arguments(BroadcastToParam::__FIELDS__())
-    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastToShape);
+    .set_attr<mxnet::FInferShape>("FInferShape", BroadcastToShape, 11);
 
 NNVM_REGISTER_OP(broadcast_like)
     .set_num_inputs(2)

@@ -106,7 +106,7 @@ Example::
 
 )code" ADD_FILELINE)
 .set_attr_parser(ParamParser<CastParam>)
-.set_attr<nnvm::FInferType>("FInferType", CastType)
+.set_attr<nnvm::FInferType>("FInferType", CastType, 11)
 .set_attr<FCompute>("FCompute<cpu>", CastCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_cast"})
 .add_arguments(CastParam::__FIELDS__());

@@ -1,6 +1,7 @@
 // Element-wise, broadcast and scalar operators invoked through mxnet::Imperative, and their
 // backward ops checked against central finite differences of the forward ops (float64).
 #include <gtest/gtest.h>
+#include <mxnet/resource.h>
 #include <mxnet/imperative.h>
 #include <mxnet/ndarray.h>
 #include <mxnet/op_attr_types.h>
@@ -58,7 +59,7 @@ std::shared_ptr<const nnvm::NodeAttrs> Attrs(const std::string& op, size_t num_i
 }
 
 /*! \brief Invoke `op`; `outs` (optional) gives preallocated outputs. */
-std::vector<NDArray> Run(const std::string& op, std::vector<NDArray> inputs,
+std::vector<NDArray> RunOp(const std::string& op, std::vector<NDArray> inputs,
                          const KWArgs& kwargs = {}, std::vector<NDArray> outs = {}) {
   auto attrs = Attrs(op, inputs.size(), kwargs);
   if (outs.empty()) outs.resize(Imperative::NumOutputs(*attrs));
@@ -102,36 +103,36 @@ std::vector<double> NumericGrad(const std::function<std::vector<double>(std::vec
 TEST(ElemwiseOp, AddThroughImperative) {
   NDArray a = MakeF({1, 2, 3}, TShape({3}));
   NDArray b = MakeF({10, 20, 30}, TShape({3}));
-  EXPECT_EQ(GetF(Run("elemwise_add", {a, b})[0]), (std::vector<float>{11, 22, 33}));
-  EXPECT_EQ(GetF(Run("_Plus", {a, b})[0]), (std::vector<float>{11, 22, 33}));  // alias
-  EXPECT_EQ(GetF(Run("broadcast_add", {a, b})[0]), (std::vector<float>{11, 22, 33}));
+  EXPECT_EQ(GetF(RunOp("elemwise_add", {a, b})[0]), (std::vector<float>{11, 22, 33}));
+  EXPECT_EQ(GetF(RunOp("_Plus", {a, b})[0]), (std::vector<float>{11, 22, 33}));  // alias
+  EXPECT_EQ(GetF(RunOp("broadcast_add", {a, b})[0]), (std::vector<float>{11, 22, 33}));
 }
 
 TEST(ElemwiseOp, BroadcastShapesAndValues) {
   NDArray a = MakeF({0, 1, 2, 3, 4, 5}, TShape({2, 3}));
   NDArray row = MakeF({10, 20, 30}, TShape({3}));
   NDArray col = MakeF({100, 200}, TShape({2, 1}));
-  NDArray r1 = Run("broadcast_add", {a, row})[0];
+  NDArray r1 = RunOp("broadcast_add", {a, row})[0];
   EXPECT_EQ(r1.shape(), TShape({2, 3}));
   EXPECT_EQ(GetF(r1), (std::vector<float>{10, 21, 32, 13, 24, 35}));
-  NDArray r2 = Run("broadcast_mul", {col, row})[0];
+  NDArray r2 = RunOp("broadcast_mul", {col, row})[0];
   EXPECT_EQ(r2.shape(), TShape({2, 3}));
   EXPECT_EQ(GetF(r2), (std::vector<float>{1000, 2000, 3000, 2000, 4000, 6000}));
-  EXPECT_THROW(Run("broadcast_add", {a, MakeF({1, 2}, TShape({2}))}), mxnet::ValueError);
+  EXPECT_THROW(RunOp("broadcast_add", {a, MakeF({1, 2}, TShape({2}))}), mxnet::ValueError);
 }
 
 TEST(ElemwiseOp, ScalarCastAndCreation) {
   NDArray a = MakeF({1.5f, -2.5f, 3.0f}, TShape({3}));
-  EXPECT_EQ(GetF(Run("_rminus_scalar", {a}, {{"scalar", "1"}})[0]),
+  EXPECT_EQ(GetF(RunOp("_rminus_scalar", {a}, {{"scalar", "1"}})[0]),
             (std::vector<float>{-0.5f, 3.5f, -2.0f}));
-  NDArray c = Run("Cast", {a}, {{"dtype", "int32"}})[0];
+  NDArray c = RunOp("Cast", {a}, {{"dtype", "int32"}})[0];
   EXPECT_EQ(c.dtype(), mshadow::kInt32);
   std::vector<int32_t> ci(3);
   c.SyncCopyToCPU(ci.data(), 3);
   EXPECT_EQ(ci, (std::vector<int32_t>{1, -2, 3}));
-  NDArray r = Run("_arange", {}, {{"start", "2"}, {"stop", "8"}, {"step", "2"}, {"repeat", "2"}})[0];
+  NDArray r = RunOp("_arange", {}, {{"start", "2"}, {"stop", "8"}, {"step", "2"}, {"repeat", "2"}})[0];
   EXPECT_EQ(GetF(r), (std::vector<float>{2, 2, 4, 4, 6, 6}));
-  NDArray s = Run("add_n", {a, a, a})[0];
+  NDArray s = RunOp("add_n", {a, a, a})[0];
   EXPECT_EQ(GetF(s), (std::vector<float>{4.5f, -7.5f, 9.0f}));
 }
 
@@ -164,12 +165,12 @@ TEST(ElemwiseOp, UnaryBackwardMatchesFiniteDifferences) {
   const TShape shape({4});
   for (const UnaryCase& c : cases) {
     auto f = [&](std::vector<std::vector<double>> in) {
-      return Get(Run(c.op, {Make(in[0], shape)})[0]);
+      return Get(RunOp(c.op, {Make(in[0], shape)})[0]);
     };
     NDArray x = Make(c.x, shape);
-    NDArray y = Run(c.op, {x})[0];
+    NDArray y = RunOp(c.op, {x})[0];
     const std::string bwd = std::string("_backward_") + c.op;
-    NDArray dx = Run(bwd, {Make(ograd, shape), c.use_out ? y : x})[0];
+    NDArray dx = RunOp(bwd, {Make(ograd, shape), c.use_out ? y : x})[0];
     ExpectNear(Get(dx), NumericGrad(f, {c.x}, 0, ograd), 1e-5, bwd);
   }
 }
@@ -207,7 +208,7 @@ TEST(ElemwiseOp, BroadcastBackwardMatchesFiniteDifferences) {
     const std::vector<double>& b = bcast ? b_row : b_full;
     const TShape sb = bcast ? TShape({3}) : TShape({2, 3});
     auto f = [&](std::vector<std::vector<double>> in) {
-      return Get(Run(c.op, {Make(in[0], sa), Make(in[1], sb)})[0]);
+      return Get(RunOp(c.op, {Make(in[0], sa), Make(in[1], sb)})[0]);
     };
     std::vector<NDArray> grads = {NDArray(sa, Context::CPU(), false, mshadow::kFloat64),
                                   NDArray(sb, Context::CPU(), false, mshadow::kFloat64)};
@@ -216,7 +217,7 @@ TEST(ElemwiseOp, BroadcastBackwardMatchesFiniteDifferences) {
       bwd_in.push_back(Make(a, sa));
       bwd_in.push_back(Make(b, sb));
     }
-    grads = Run(c.bwd, bwd_in, {}, grads);
+    grads = RunOp(c.bwd, bwd_in, {}, grads);
     ExpectNear(Get(grads[0]), NumericGrad(f, {a, b}, 0, ograd), 1e-5, std::string(c.bwd) + " lhs");
     ExpectNear(Get(grads[1]), NumericGrad(f, {a, b}, 1, ograd), 1e-5, std::string(c.bwd) + " rhs");
   }
@@ -237,12 +238,12 @@ TEST(ElemwiseOp, ScalarBackwardMatchesFiniteDifferences) {
   const KWArgs kw = {{"scalar", "1.25"}, {"is_int", "False"}};
   for (const Case& c : cases) {
     auto f = [&](std::vector<std::vector<double>> in) {
-      return Get(Run(c.op, {Make(in[0], shape)}, kw)[0]);
+      return Get(RunOp(c.op, {Make(in[0], shape)}, kw)[0]);
     };
     NDArray xa = Make(x, shape);
-    NDArray y = Run(c.op, {xa}, kw)[0];
+    NDArray y = RunOp(c.op, {xa}, kw)[0];
     const std::string bwd = std::string("_backward") + c.op;
-    NDArray dx = Run(bwd, {Make(ograd, shape), c.use_out ? y : xa}, kw)[0];
+    NDArray dx = RunOp(bwd, {Make(ograd, shape), c.use_out ? y : xa}, kw)[0];
     ExpectNear(Get(dx), NumericGrad(f, {x}, 0, ograd), 1e-5, bwd);
   }
 }
@@ -254,17 +255,17 @@ TEST(ElemwiseOp, ActivationAndClipBackward) {
   for (const char* act : {"relu", "sigmoid", "tanh", "softrelu", "softsign"}) {
     const KWArgs kw = {{"act_type", act}};
     auto f = [&](std::vector<std::vector<double>> in) {
-      return Get(Run("Activation", {Make(in[0], shape)}, kw)[0]);
+      return Get(RunOp("Activation", {Make(in[0], shape)}, kw)[0]);
     };
     NDArray xa = Make(x, shape);
-    NDArray y = Run("Activation", {xa}, kw)[0];
+    NDArray y = RunOp("Activation", {xa}, kw)[0];
     std::vector<NDArray> in = {Make(ograd, shape), y};
     if (std::string(act) == "softsign") in.push_back(xa);
-    NDArray dx = Run("_backward_Activation", in, kw)[0];
+    NDArray dx = RunOp("_backward_Activation", in, kw)[0];
     ExpectNear(Get(dx), NumericGrad(f, {x}, 0, ograd), 1e-5, std::string("Activation ") + act);
   }
   const KWArgs clip = {{"a_min", "-0.5"}, {"a_max", "1.0"}};
-  NDArray dx = Run("_backward_clip", {Make(ograd, shape), Make(x, shape)}, clip)[0];
+  NDArray dx = RunOp("_backward_clip", {Make(ograd, shape), Make(x, shape)}, clip)[0];
   EXPECT_EQ(Get(dx), (std::vector<double>{0.0, 2.0, -1.0, 0.0, 0.0}));
 }
 

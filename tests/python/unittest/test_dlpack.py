@@ -16,6 +16,7 @@ def test_capsule_roundtrip_shares_memory():
     assert b.shape == a.shape and b.dtype == a.dtype
     np.testing.assert_array_equal(b.asnumpy(), a.asnumpy())
     b[:] = 7
+    b.wait_to_read()        # a and b are separate engine variables over the same memory
     np.testing.assert_array_equal(a.asnumpy(), np.full((2, 3), 7))
     del a
     gc.collect()
@@ -47,6 +48,7 @@ def test_numpy_from_dlpack(dtype):
     assert view.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(view, src)
     a[:] = 1
+    a.wait_to_read()                       # writes are asynchronous; DLPack views don't wait
     np.testing.assert_array_equal(view, np.ones((3, 4)))        # zero copy
 
 

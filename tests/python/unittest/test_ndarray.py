@@ -714,6 +714,23 @@ def test_library_errors_are_typed_and_recoverable():
     np.testing.assert_array_equal((a + 1).asnumpy(), np.full((2, 3), 2))   # still usable
 
 
+def test_library_errors_carry_builtin_types():
+    a = mx.nd.ones((2, 3))
+    with pytest.raises(mx.MXNetError) as info:
+        mx.nd.broadcast_add(a, mx.nd.ones((4, 5)))
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(mx.MXNetError) as info:
+        a + mx.nd.ones((2, 3), dtype="int32")
+    assert isinstance(info.value, TypeError)
+    with pytest.raises(mx.MXNetError) as info:          # raised by the kernel, at the wait
+        mx.nd.take(a, mx.nd.array([5]), mode="raise").asnumpy()
+    assert isinstance(info.value, IndexError)
+    if mx.context.num_gpus() == 0:
+        with pytest.raises(mx.MXNetError):
+            mx.nd.zeros((2,), ctx=mx.gpu(0)).asnumpy()
+    np.testing.assert_array_equal((a * 2).asnumpy(), np.full((2, 3), 2))
+
+
 def test_error_class_mapping_from_library_prefix():
     from mxnet import base
     for name, builtin in [("ValueError", ValueError), ("TypeError", TypeError),
