@@ -290,6 +290,28 @@ MSHADOW_XINLINE void OptAssign(DType* out, index_t i, OpReqType req, A v) {
   else if (req != kNullOp) out[i] = DType(v);
 }
 
+/*! \brief SGD (optionally with momentum) on weight w (DType) with master weight w32 (MType,
+ *         == DType unless mixed precision) and momentum mom (MType, nullable). */
+template <typename DType, typename MType>
+inline void SGDStep(index_t n, DType* out, const DType* w, const DType* g, MType* mom, MType* w32,
+             float lr, float wd, float momentum, float rescale, float clip, OpReqType req) {
+  typedef OptAcc<MType> A;
+  OptLaunch(n, [=](index_t i) {
+    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
+    A nw;
+    if (mom != nullptr) {
+      const A m = A(momentum) * static_cast<A>(mom[i]) - A(lr) * A(wd) * weight - A(lr) * grad;
+      mom[i] = MType(m);
+      nw = weight + m;
+    } else {
+      nw = (A(1) - A(lr) * A(wd)) * weight - A(lr) * grad;
+    }
+    if (w32 != nullptr) w32[i] = MType(nw);
+    OptAssign(out, i, req, nw);
+  });
+}
+
 /*! \brief Throws ValueError unless every input of an update has the weight's shape. */
 inline bool OptUpdateShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                            mxnet::ShapeVector* out_attrs) {

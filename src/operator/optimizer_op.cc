@@ -30,28 +30,6 @@ namespace {
 // ------------------------------------------------------------------------- one-step kernels
 // Each returns nothing and writes weight (via req) and the states in place; `i` is the element.
 
-/*! \brief SGD (optionally with momentum) on weight w (DType) with master weight w32 (MType,
- *         == DType unless mixed precision) and momentum mom (MType, nullable). */
-template <typename DType, typename MType>
-void SGDStep(index_t n, DType* out, const DType* w, const DType* g, MType* mom, MType* w32,
-             float lr, float wd, float momentum, float rescale, float clip, OpReqType req) {
-  typedef OptAcc<MType> A;
-  OptLaunch(n, [=](index_t i) {
-    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
-    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
-    A nw;
-    if (mom != nullptr) {
-      const A m = A(momentum) * static_cast<A>(mom[i]) - A(lr) * A(wd) * weight - A(lr) * grad;
-      mom[i] = MType(m);
-      nw = weight + m;
-    } else {
-      nw = (A(1) - A(lr) * A(wd)) * weight - A(lr) * grad;
-    }
-    if (w32 != nullptr) w32[i] = MType(nw);
-    OptAssign(out, i, req, nw);
-  });
-}
-
 template <typename DType, typename MType>
 void NAGStep(index_t n, DType* out, const DType* w, const DType* g, MType* mom, MType* w32,
              float lr, float wd, float momentum, float rescale, float clip, OpReqType req) {
@@ -392,6 +370,55 @@ void LambPhaseTwoCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     const OpReqType rq = req[0];
     OptLaunch(in[0].Size(), [=](index_t i) {
       OptAssign(o, i, rq, static_cast<A>(w[i]) - A(p.lr) * ratio * static_cast<A>(g[i]));
+    });
+  });
+}
+
+/*! \brief mp_lamb_update_phase1: inputs weight, grad, mean, var, weight32 -> g (float32). */
+void MPLambPhaseOneCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& out) {
+  const LambUpdatePhaseOneParam& p = nnvm::get<LambUpdatePhaseOneParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
+    const DType* g = in[1].dptr<DType>();
+    float* mean = in[2].dptr<float>();
+    float* var = in[3].dptr<float>();
+    const float* w32 = in[4].dptr<float>();
+    float* o = out[0].dptr<float>();
+    const OpReqType rq = req[0];
+    const float b1 = p.beta1, b2 = p.beta2;
+    const float c1 = p.bias_correction ? 1.f - std::pow(b1, static_cast<float>(p.t)) : 1.f;
+    const float c2 = p.bias_correction ? 1.f - std::pow(b2, static_cast<float>(p.t)) : 1.f;
+    OptLaunch(in[0].Size(), [=](index_t i) {
+      const float grad = OptClip(p.rescale_grad * static_cast<float>(g[i]), p.clip_gradient);
+      const float m = b1 * mean[i] + (1.f - b1) * grad;
+      const float v = b2 * var[i] + (1.f - b2) * grad * grad;
+      mean[i] = m;
+      var[i] = v;
+      OptAssign(o, i, rq, (m / c1) / (std::sqrt(v / c2) + p.epsilon) + p.wd * w32[i]);
+    });
+  });
+}
+
+/*! \brief mp_lamb_update_phase2: inputs weight, g, r1, r2, weight32 -> weight. */
+void MPLambPhaseTwoCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& out) {
+  const LambUpdatePhaseTwoParam& p = nnvm::get<LambUpdatePhaseTwoParam>(attrs.parsed);
+  float r1 = in[2].dptr<float>()[0];
+  const float r2 = in[3].dptr<float>()[0];
+  if (p.lower_bound >= 0) r1 = std::max(r1, p.lower_bound);
+  if (p.upper_bound >= 0) r1 = std::min(r1, p.upper_bound);
+  const float ratio = (r1 == 0.f || r2 == 0.f) ? 1.f : r1 / r2;
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    const float* g = in[1].dptr<float>();
+    float* w32 = in[4].dptr<float>();
+    DType* o = out[0].dptr<DType>();
+    const OpReqType rq = req[0];
+    OptLaunch(in[0].Size(), [=](index_t i) {
+      const float nw = w32[i] - p.lr * ratio * g[i];
+      w32[i] = nw;
+      OptAssign(o, i, rq, nw);
     });
   });
 }
@@ -975,6 +1002,69 @@ Link to paper: https://arxiv.org/pdf/1904.00962.pdf
 .add_argument("g", "NDArray-or-Symbol", "Output of lamb_update_phase 1")
 .add_argument("r1", "NDArray-or-Symbol", "r1")
 .add_argument("r2", "NDArray-or-Symbol", "r2")
+.add_arguments(LambUpdatePhaseTwoParam::__FIELDS__());
+
+MXNET_REGISTER_UPDATE(mp_lamb_update_phase1, LambUpdatePhaseOneParam, 5)
+.describe(R"code(Mixed Precision version of Phase I of lamb update: as lamb_update_phase1 on the
+float32 master weight ``weight32``; ``mean`` and ``var`` (float32) are updated in place and the
+float32 direction ``g`` is returned.
+)code" ADD_FILELINE)
+.set_attr<nnvm::FListInputNames>("FListInputNames",
+                                 Names({"weight", "grad", "mean", "var", "weight32"}))
+.set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3}))
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                              std::vector<int>* out) {
+  const int dtype = (*in)[0];
+  if (dtype < 0) return false;
+  TYPE_ASSIGN_CHECK(*in, 1, dtype);
+  for (int i = 2; i < 5; ++i) TYPE_ASSIGN_CHECK(*in, i, mshadow::kFloat32);
+  TYPE_ASSIGN_CHECK(*out, 0, mshadow::kFloat32);
+  return true;
+})
+.set_attr<FCompute>("FCompute<cpu>", MPLambPhaseOneCompute)
+.add_argument("weight", "NDArray-or-Symbol", "Weight")
+.add_argument("grad", "NDArray-or-Symbol", "Gradient")
+.add_argument("mean", "NDArray-or-Symbol", "Moving mean")
+.add_argument("var", "NDArray-or-Symbol", "Moving variance")
+.add_argument("weight32", "NDArray-or-Symbol", "Weight32")
+.add_arguments(LambUpdatePhaseOneParam::__FIELDS__());
+
+NNVM_REGISTER_OP(mp_lamb_update_phase2)
+.describe(R"code(Mixed Precision version Phase II of lamb update: as lamb_update_phase2 on the
+float32 master weight ``weight32`` (updated in place), cast into the returned weight.
+)code" ADD_FILELINE)
+.set_num_inputs(5)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LambUpdatePhaseTwoParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames",
+                                 Names({"weight", "g", "r1", "r2", "weight32"}))
+.set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({4}))
+.set_attr<mxnet::FInferShape>("FInferShape", [](const nnvm::NodeAttrs& attrs,
+                                                 mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  mxnet::ShapeVector wg{(*in)[0], (*in)[1], (*in)[4]};
+  const bool ok = OptUpdateShape(attrs, &wg, out);
+  (*in)[0] = wg[0];
+  (*in)[1] = wg[1];
+  (*in)[4] = wg[2];
+  SHAPE_ASSIGN_CHECK(*in, 2, mxnet::TShape(1, 1));
+  SHAPE_ASSIGN_CHECK(*in, 3, mxnet::TShape(1, 1));
+  return ok;
+})
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                              std::vector<int>* out) {
+  const int dtype = (*in)[0];
+  if (dtype < 0) return false;
+  for (int i = 1; i < 5; ++i) TYPE_ASSIGN_CHECK(*in, i, mshadow::kFloat32);
+  TYPE_ASSIGN_CHECK(*out, 0, dtype);
+  return true;
+})
+.set_attr<FCompute>("FCompute<cpu>", MPLambPhaseTwoCompute)
+.set_attr<bool>("TNonDifferentiable", true)
+.add_argument("weight", "NDArray-or-Symbol", "Weight")
+.add_argument("g", "NDArray-or-Symbol", "Output of mp_lamb_update_phase 1")
+.add_argument("r1", "NDArray-or-Symbol", "r1")
+.add_argument("r2", "NDArray-or-Symbol", "r2")
+.add_argument("weight32", "NDArray-or-Symbol", "Weight32")
 .add_arguments(LambUpdatePhaseTwoParam::__FIELDS__());
 
 }  // namespace op

@@ -230,3 +230,27 @@ def test_update_errors():
     with pytest.raises(ValueError):
         nd.multi_sgd_update(ones((3,)), ones((3,)), lrs=(0.1, 0.2), wds=(0.0,),
                             num_weights=1)
+
+
+def test_reset_arrays_zeroes_every_input_in_place():
+    a = nd.array(np.arange(6.0).reshape(2, 3))
+    b = nd.array(np.ones((4,)), dtype="float16")
+    c = nd.array(np.arange(5), dtype="int32")
+    nd.reset_arrays(a, b, c, num_arrays=3)
+    for x in (a, b, c):
+        assert np.all(x.asnumpy() == 0)
+
+
+def test_adamw_skips_update_on_non_finite_rescale_in_place():
+    w = nd.array(np.ones((3,)))
+    mean, var = zeros((3,)), zeros((3,))
+    for bad in (np.inf, np.nan, 0.0):
+        nd._internal._adamw_update(w, nd.array(np.ones((3,))), mean, var, nd.array([bad]),
+                                   lr=0.1, eta=1.0, out=w)
+        np.testing.assert_array_equal(w.asnumpy(), np.ones(3))
+        np.testing.assert_array_equal(mean.asnumpy(), np.zeros(3))
+    nd._internal._adamw_update(w, nd.array(np.ones((3,))), mean, var, nd.array([1.0]),
+                               lr=0.1, eta=1.0, wd=0.5, out=w)
+    m, v = 0.1, 0.001
+    np.testing.assert_allclose(w.asnumpy(), 1 - (0.1 * m / (np.sqrt(v) + 1e-8) + 0.5), rtol=1e-4)
+    np.testing.assert_allclose(mean.asnumpy(), np.full(3, m), rtol=1e-6)

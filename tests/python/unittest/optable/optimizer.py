@@ -237,4 +237,147 @@ ENTRIES = [
                                     "momentum": 0.9}, arrays=_mp_inputs(1))]),
 ]
 
-EXEMPT = {}
+
+def adamw_ref(w, g, mean, var, rescale, lr, eta, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0,
+              clip_gradient=-1.0):
+    w, g, mean, var = f64(w, g, mean, var)
+    r = float(rescale[0])
+    if not np.isfinite(r) or r == 0:
+        return w
+    grad = clip(r * g, clip_gradient)
+    mean = beta1 * mean + (1 - beta1) * grad
+    var = beta2 * var + (1 - beta2) * grad * grad
+    return w - eta * (lr * mean / (np.sqrt(var) + epsilon) + wd * w)
+
+
+def _adamw_inputs(rescale, mp=False):
+    def make(rng, dtype):
+        w = rng.uniform(-1, 1, S).astype(dtype)
+        st = "float32" if mp else dtype
+        arrs = [w, rng.uniform(-1, 1, S).astype(dtype), rng.uniform(-0.1, 0.1, S).astype(st),
+                rng.uniform(0, 0.1, S).astype(st)]
+        if mp:
+            arrs.append(w.astype("float32"))
+        return arrs + [np.array([rescale], dtype="float32")]
+    return make
+
+
+def lars_ref(lrs, wss, gss, wds, eta, eps, rescale_grad=1.0):
+    w = np.sqrt(wss.astype("float64"))
+    g = np.sqrt(gss.astype("float64")) * rescale_grad
+    lr = lrs.astype("float64")
+    return np.where((w > 0) & (g > 0), lr * eta * w / (g + wds * w + eps), lr)
+
+
+def _lars_inputs(rng, dtype):
+    return [rng.uniform(0.1, 1, (4,)).astype(dtype),
+            np.array([1.0, 0.0, 4.0, 9.0], dtype=dtype),
+            np.array([4.0, 1.0, 0.0, 1.0], dtype=dtype),
+            rng.uniform(0, 0.1, (4,)).astype(dtype)]
+
+
+def _finite_inputs(bad):
+    def make(rng, dtype):
+        a = rng.uniform(-1, 1, (3, 4)).astype(dtype)
+        b = rng.uniform(-1, 1, (5,)).astype(dtype)
+        if bad is not None:
+            b[2] = bad
+        return [a, b]
+    return make
+
+
+def _preloaded_inputs(per, mp):
+    def make(rng, dtype):
+        arrs = []
+        for shape in [(3, 2), (4,)]:
+            w = rng.uniform(-1, 1, shape).astype(dtype)
+            arrs += [w, rng.uniform(-1, 1, shape).astype(dtype)]
+            if per - (1 if mp else 0) > 2:
+                arrs.append(rng.uniform(-0.1, 0.1, shape).astype("float32" if mp else dtype))
+            if mp:
+                arrs.append(w.astype("float32"))
+        return arrs + [np.array([0.1, 0.2], dtype="float32"), np.array([0.0, 0.01], dtype="float32")]
+    return make
+
+
+def _preloaded_ref(per, mp, mom):
+    def ref_fn(*arrs, num_weights=2, momentum=0.0, rescale_grad=1.0, clip_gradient=-1.0):
+        lrs, wds = arrs[-2], arrs[-1]
+        outs = []
+        for k in range(num_weights):
+            grp = arrs[k * per:(k + 1) * per]
+            w = grp[-1] if mp else grp[0]
+            if mom:
+                outs.append(sgd_mom_ref(w, grp[1], grp[2], float(lrs[k]), momentum, float(wds[k]),
+                                        rescale_grad, clip_gradient))
+            else:
+                outs.append(sgd_ref(w, grp[1], float(lrs[k]), float(wds[k]), rescale_grad,
+                                    clip_gradient))
+        return tuple(outs)
+    return ref_fn
+
+
+ENTRIES += [
+    OpEntry("_internal._adamw_update", ref=adamw_ref, dtypes=FLOATS, grad=False,
+            samples=[Sample(kwargs={"lr": 0.01, "eta": 0.5, "wd": 0.1},
+                            arrays=_adamw_inputs(2.0)),
+                     Sample(kwargs={"lr": 0.01, "eta": 1.0, "clip_gradient": 0.3},
+                            arrays=_adamw_inputs(1.0)),
+                     Sample(kwargs={"lr": 0.01, "eta": 1.0}, arrays=_adamw_inputs(np.inf))],
+            rtol=1e-4, atol=1e-5),
+    OpEntry("_internal._mp_adamw_update",
+            ref=lambda w, g, m, v, w32, r, **k: adamw_ref(w32, g, m, v, r, **k),
+            dtypes=("float16",), grad=False,
+            samples=[Sample(kwargs={"lr": 0.01, "eta": 0.5, "wd": 0.1},
+                            arrays=_adamw_inputs(0.5, mp=True))]),
+    OpEntry("mp_lamb_update_phase1",
+            ref=lambda w, g, m, v, w32, **k: lamb1_ref(w32, g, m, v, **k),
+            dtypes=("float16",), grad=False,
+            samples=[Sample(kwargs={"t": 2, "wd": 0.1},
+                            arrays=lambda rng, dt: _adamw_inputs(1.0, mp=True)(rng, dt)[:5])],
+            rtol=1e-3, atol=1e-3),
+    OpEntry("mp_lamb_update_phase2",
+            ref=lambda w, g, r1, r2, w32, **k: lamb2_ref(w32, g, r1, r2, **k),
+            dtypes=("float16",), grad=False,
+            samples=[Sample(kwargs={"lr": 0.1},
+                            arrays=lambda rng, dt: [rng.uniform(-1, 1, (6,)).astype(dt),
+                                                    rng.uniform(-1, 1, (6,)).astype("float32"),
+                                                    np.array([2.0], "float32"),
+                                                    np.array([4.0], "float32"),
+                                                    rng.uniform(-1, 1, (6,)).astype("float32")])]),
+    OpEntry("multi_lars", ref=lars_ref, dtypes=FLOATS, grad=False,
+            samples=[Sample(kwargs={"eta": 0.01, "eps": 1e-8}, arrays=_lars_inputs),
+                     Sample(kwargs={"eta": 0.5, "eps": 1e-3, "rescale_grad": 0.5},
+                            arrays=_lars_inputs)]),
+    OpEntry("multi_sum_sq", dtypes=FLOATS_AND_HALF, grad=False,
+            ref=lambda *a, num_arrays: np.array([(x.astype("float64") ** 2).sum() for x in a]),
+            samples=[Sample([(3, 4), (5,), (2, 2, 2)], {"num_arrays": 3}),
+                     Sample([(7,)], {"num_arrays": 1})], rtol=1e-4),
+    OpEntry("all_finite", dtypes=FLOATS_AND_HALF, grad=False,
+            ref=lambda a, **k: np.array([float(np.all(np.isfinite(a)))]),
+            samples=[Sample(arrays=lambda rng, dt: _finite_inputs(None)(rng, dt)[1:]),
+                     Sample(arrays=lambda rng, dt: _finite_inputs(np.inf)(rng, dt)[1:]),
+                     Sample(arrays=lambda rng, dt: _finite_inputs(np.nan)(rng, dt)[1:])]),
+    OpEntry("multi_all_finite", dtypes=FLOATS_AND_HALF, grad=False,
+            ref=lambda *a, **k: np.array([float(all(np.all(np.isfinite(x)) for x in a))]),
+            samples=[Sample(kwargs={"num_arrays": 2}, arrays=_finite_inputs(None)),
+                     Sample(kwargs={"num_arrays": 2}, arrays=_finite_inputs(-np.inf)),
+                     Sample(kwargs={"num_arrays": 2}, arrays=_finite_inputs(np.nan))]),
+    OpEntry("preloaded_multi_sgd_update", ref=_preloaded_ref(2, False, False), dtypes=FLOATS,
+            grad=False, samples=[Sample(kwargs={"num_weights": 2, "clip_gradient": 0.5},
+                                        arrays=_preloaded_inputs(2, False))]),
+    OpEntry("preloaded_multi_sgd_mom_update", ref=_preloaded_ref(3, False, True), dtypes=FLOATS,
+            grad=False, samples=[Sample(kwargs={"num_weights": 2, "momentum": 0.9},
+                                        arrays=_preloaded_inputs(3, False))]),
+    OpEntry("preloaded_multi_mp_sgd_update", ref=_preloaded_ref(3, True, False),
+            dtypes=("float16",), grad=False,
+            samples=[Sample(kwargs={"num_weights": 2}, arrays=_preloaded_inputs(3, True))]),
+    OpEntry("preloaded_multi_mp_sgd_mom_update", ref=_preloaded_ref(4, True, True),
+            dtypes=("float16",), grad=False,
+            samples=[Sample(kwargs={"num_weights": 2, "momentum": 0.5, "rescale_grad": 2.0},
+                            arrays=_preloaded_inputs(4, True))]),
+]
+
+EXEMPT = {
+    "reset_arrays": "has no outputs (zeroes its inputs in place); tested in test_optimizer_ops.py",
+}
