@@ -1,51 +1,87 @@
 /*!
  * \file cast.h
- * \brief Element-wise copy with dtype conversion between raw buffers (OpenMP for large sizes).
+ * \brief Element-wise copy with dtype conversion, shared by NDArray copies (CopyFromTo) and the
+ *        Cast/_copyto operators. float16 converts through float; bool normalises to 0/1.
  */
 #ifndef MXNET_COMMON_CAST_H_
 #define MXNET_COMMON_CAST_H_
 
-#include <mshadow/base.h>
+#include <mxnet/op_attr_types.h>
+#include <mxnet/tensor_blob.h>
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
+#if MXNET_USE_OPENMP
+#include <omp.h>
+#endif
 
 namespace mxnet {
 namespace common {
 
-/*! \brief Work size below which kernels stay single-threaded (MXNET_CPU_PARALLEL_SIZE). */
-constexpr size_t kParallelThreshold = 200000;
+/*! \brief Elements below which a copy stays on one thread. */
+constexpr int64_t kCastParallelThreshold = 32768;
 
-template <typename SrcT, typename DstT>
-inline void CastLoop(const SrcT* src, DstT* dst, size_t n) {
-#pragma omp parallel for if (n > kParallelThreshold)
-  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
-    dst[i] = static_cast<DstT>(static_cast<double>(src[i]));
+/*! \brief Convert one value between dtypes. */
+template <typename OType, typename IType>
+MSHADOW_XINLINE OType CastValue(IType v) {
+  using mshadow::half::half_t;
+  if constexpr (std::is_same<OType, bool>::value) {
+    return static_cast<double>(v) != 0.0;
+  } else if constexpr (std::is_same<IType, half_t>::value || std::is_same<OType, half_t>::value) {
+    return static_cast<OType>(static_cast<float>(v));
+  } else {
+    return static_cast<OType>(v);
   }
 }
 
-/*! \brief dst[i] = DstT(src[i]) for n elements; a plain memcpy when dtypes match. */
-inline void CastCopy(const void* src, int src_type, void* dst, int dst_type, size_t n) {
-  if (n == 0) return;
-  if (src_type == dst_type) {
-    const size_t bytes = n * mshadow::mshadow_sizeof(src_type);
-    if (bytes > kParallelThreshold * 4) {
-      const int64_t chunk = 1 << 20;
-      const int64_t nchunks = (bytes + chunk - 1) / chunk;
-#pragma omp parallel for
-      for (int64_t c = 0; c < nchunks; ++c) {
-        const size_t off = c * chunk;
-        std::memcpy(static_cast<char*>(dst) + off, static_cast<const char*>(src) + off,
-                    std::min<size_t>(chunk, bytes - off));
+/*! \brief Runs fn(begin, end) over [0, n) in contiguous chunks, one per OpenMP thread. */
+template <typename Fn>
+inline void ParallelChunks(int64_t n, Fn fn) {
+#if MXNET_USE_OPENMP
+  const int nthreads = n >= kCastParallelThreshold ? omp_get_max_threads() : 1;
+  if (nthreads > 1) {
+    const int64_t chunk = (n + nthreads - 1) / nthreads;
+#pragma omp parallel for num_threads(nthreads)
+    for (int64_t b = 0; b < n; b += chunk) fn(b, std::min(n, b + chunk));
+    return;
+  }
+#endif
+  fn(0, n);
+}
+
+/*! \brief o (req) OType(x), element-wise. */
+template <typename OType, typename IType>
+inline void CastCopyTyped(int64_t n, const IType* x, OpReqType req, OType* o) {
+  ParallelChunks(n, [=](int64_t b, int64_t e) {
+    if (req == kAddTo) {
+      for (int64_t i = b; i < e; ++i) {
+        o[i] = CastValue<OType>(static_cast<double>(o[i]) + static_cast<double>(x[i]));
       }
     } else {
-      std::memcpy(dst, src, bytes);
+      for (int64_t i = b; i < e; ++i) o[i] = CastValue<OType>(x[i]);
+    }
+  });
+}
+
+/*! \brief Copy `in` into `out` (same element count), converting the dtype; honours req. */
+inline void CastCopy(const TBlob& in, OpReqType req, const TBlob& out) {
+  if (req == kNullOp) return;
+  const int64_t n = static_cast<int64_t>(out.Size());
+  if (in.type_flag_ == out.type_flag_ && req != kAddTo) {
+    if (in.dptr_ != out.dptr_ && n > 0) {
+      const size_t esize = mshadow::mshadow_sizeof(out.type_flag_);
+      char* dst = static_cast<char*>(out.dptr_);
+      const char* src = static_cast<const char*>(in.dptr_);
+      ParallelChunks(n, [=](int64_t b, int64_t e) {
+        std::memcpy(dst + b * esize, src + b * esize, (e - b) * esize);
+      });
     }
     return;
   }
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(src_type, SrcT, {
-    MSHADOW_TYPE_SWITCH_WITH_BOOL(dst_type, DstT, {
-      CastLoop(static_cast<const SrcT*>(src), static_cast<DstT*>(dst), n);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, OType, {
+    MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, IType, {
+      CastCopyTyped(n, static_cast<const IType*>(in.dptr_), req, static_cast<OType*>(out.dptr_));
     });
   });
 }

@@ -13,6 +13,8 @@
 
 #include <mxnet/engine.h>
 
+#include "../common/env_util.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -60,11 +62,9 @@ inline int& ThreadBulkSize() {
   return size;
 }
 
-/*! \brief Integer environment variable, or `def` when unset or empty. */
+/*! \brief Integer environment variable, or `def` when unset or empty (ValueError if malformed). */
 inline int GetEnvInt(const char* name, int def) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return def;
-  return std::atoi(v);
+  return static_cast<int>(common::GetEnvInt(name, def));
 }
 
 /*! \brief One pause of a spin-wait loop. */

@@ -236,7 +236,7 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
   Engine::Get()->PushSync(
       [from, to](RunContext) {
         TBlob src = from.data(), dst = to.data();
-        common::CastCopy(src.dptr_, src.type_flag_, dst.dptr_, dst.type_flag_, src.Size());
+        common::CastCopy(src, kWriteTo, dst);
       },
       to.ctx(), reads, writes, FnProperty::kNormal, priority, "_copyto");
 }

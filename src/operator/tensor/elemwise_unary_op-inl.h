@@ -32,6 +32,7 @@
 
 #include "../elemwise_op_common.h"
 #include "../mshadow_op.h"
+#include "../../common/cast.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
 
@@ -82,18 +83,7 @@ struct fill {
 
 }  // namespace elemwise_kernel
 
-/*! \brief Convert between dtypes, going through float for float16 and bool-normalising. */
-template <typename OType, typename IType>
-MSHADOW_XINLINE OType CastValue(IType v) {
-  using mshadow::half::half_t;
-  if constexpr (std::is_same<OType, bool>::value) {
-    return static_cast<double>(v) != 0.0;
-  } else if constexpr (std::is_same<IType, half_t>::value || std::is_same<OType, half_t>::value) {
-    return static_cast<OType>(static_cast<float>(v));
-  } else {
-    return static_cast<OType>(v);
-  }
-}
+using common::CastValue;
 
 /*! \brief Runs fn(begin, end) over [0, n), split across OpenMP threads when n is large. */
 template <typename Fn>
@@ -106,42 +96,6 @@ inline void ParallelRanges(index_t n, Fn fn) {
   } else {
     fn(0, n);
   }
-}
-
-/*! \brief out (req) static_cast<OType>(in), element-wise. */
-template <typename OType, typename IType>
-inline void CastCopyTyped(index_t n, const IType* x, OpReqType req, OType* o) {
-  ParallelRanges(n, [=](index_t b, index_t e) {
-    if (req == kAddTo) {
-      for (index_t i = b; i < e; ++i) {
-        o[i] = CastValue<OType>(static_cast<double>(o[i]) + static_cast<double>(x[i]));
-      }
-    } else {
-      for (index_t i = b; i < e; ++i) o[i] = CastValue<OType>(x[i]);
-    }
-  });
-}
-
-/*! \brief Copies `in` into `out` converting the dtype; honours req. */
-inline void CastCopy(mshadow::Stream<cpu>* s, const TBlob& in, OpReqType req, const TBlob& out) {
-  if (req == kNullOp) return;
-  const index_t n = static_cast<index_t>(out.Size());
-  if (in.type_flag_ == out.type_flag_ && req != kAddTo) {
-    if (in.dptr_ != out.dptr_ && n > 0) {
-      const size_t esize = mshadow::mshadow_sizeof(out.type_flag_);
-      char* dst = static_cast<char*>(out.dptr_);
-      const char* src = static_cast<const char*>(in.dptr_);
-      ParallelRanges(n, [=](index_t b, index_t e) {
-        std::memcpy(dst + b * esize, src + b * esize, (e - b) * esize);
-      });
-    }
-    return;
-  }
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, OType, {
-    MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, IType, {
-      CastCopyTyped(n, in.dptr<IType>(), req, out.dptr<OType>());
-    });
-  });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -417,7 +371,7 @@ template <typename xpu>
 void CastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& outputs) {
-  CastCopy(ctx.get_stream<xpu>(), inputs[0], req[0], outputs[0]);
+  common::CastCopy(inputs[0], req[0], outputs[0]);
 }
 
 struct ClipParam : public dmlc::Parameter<ClipParam> {
