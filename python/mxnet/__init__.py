@@ -15,6 +15,17 @@ from . import ndarray
 from . import ndarray as nd
 from . import random
 from . import random as rnd
+from . import registry
+from . import initializer
+from . import initializer as init
+from . import lr_scheduler
+from . import optimizer
+from . import optimizer as opt
+from . import metric
+from . import callback
+from . import model
+from . import module
+from . import module as mod
 
 
 def _library_version():
