@@ -824,7 +824,7 @@ class Updater(object):
                 states[idx] = self.sync_state_context(states[idx], weights[i].context)
                 self.states_synced[idx] = True
         opt = self.optimizer
-        if not self.aggregate_updates:
+        if not self.aggregate_updates or opt.aggregate_num <= 0:
             for i, w, g in zip(indices, weights, grads):
                 opt.update_multi_precision(i, w, g, states[i])
             return
@@ -853,6 +853,7 @@ class Updater(object):
         states = pickle.loads(states)
         if isinstance(states, tuple) and len(states) == 2:
             self.states, self.optimizer = states
+            self.aggregate_updates = self.optimizer.aggregate_num > 0
         else:
             self.states = states
         self.states_synced = dict.fromkeys(self.states.keys(), False)

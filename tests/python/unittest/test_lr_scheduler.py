@@ -2,8 +2,6 @@
 and (when the MXNet 1.9.1 venv exists) the same sequences from the real MXNet."""
 import math
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
@@ -11,7 +9,7 @@ import pytest
 
 import mxnet as mx
 
-MX191 = "/tmp/mxbench-refs/mx191/bin/python"
+from mx191_oracle import HAVE_MX191, SKIP_REASON, check_reference, run
 
 
 def test_factor_scheduler_formula():
@@ -95,14 +93,14 @@ np.save(sys.argv[1], np.array([[s(n) for n in range(40)] for s in scheds]))
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MX191), reason="MXNet 1.9.1 reference venv missing")
+@pytest.mark.skipif(not HAVE_MX191, reason=SKIP_REASON)
 def test_sequences_match_mxnet_191():
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "s.py")
         with open(script, "w") as f:
             f.write(_SCRIPT)
-        subprocess.check_call([MX191, script, os.path.join(tmp, "ref.npy")])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-        subprocess.check_call([sys.executable, script, os.path.join(tmp, "ours.npy")], env=env)
+        check_reference()
+        run([script, os.path.join(tmp, "ref.npy")], ours=False)
+        run([script, os.path.join(tmp, "ours.npy")], ours=True)
         np.testing.assert_allclose(np.load(os.path.join(tmp, "ours.npy")),
                                    np.load(os.path.join(tmp, "ref.npy")), rtol=1e-12)

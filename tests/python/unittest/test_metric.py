@@ -3,8 +3,6 @@ accumulators, composite metrics, create() from names, lists and callables, and (
 MXNet 1.9.1 venv exists) the same metric values from the real MXNet."""
 import math
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
@@ -12,7 +10,8 @@ import pytest
 
 import mxnet as mx
 
-MX191 = "/tmp/mxbench-refs/mx191/bin/python"
+from mx191_oracle import HAVE_MX191, SKIP_REASON, check_reference, run
+
 nd = mx.nd
 
 
@@ -282,15 +281,15 @@ print(repr(out))
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MX191), reason="MXNet 1.9.1 reference venv missing")
+@pytest.mark.skipif(not HAVE_MX191, reason=SKIP_REASON)
 def test_values_match_mxnet_191():
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "m.py")
         with open(script, "w") as f:
             f.write(_SCRIPT)
-        ref = eval(subprocess.check_output([MX191, script]).decode())  # pylint: disable=eval-used
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-        ours = eval(subprocess.check_output([sys.executable, script], env=env).decode())
+        check_reference()
+        ref = eval(run([script], ours=False, output=True).decode())  # pylint: disable=eval-used
+        ours = eval(run([script], ours=True, output=True).decode())  # pylint: disable=eval-used
     assert sorted(ref) == sorted(ours)
     for key in ref:
         np.testing.assert_allclose(ours[key], ref[key], rtol=1e-5, err_msg=key)

@@ -4,8 +4,6 @@ multipliers; state pickles; and the same updates run by the real MXNet 1.9.1 whe
 import math
 import os
 import pickle
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
@@ -13,7 +11,8 @@ import pytest
 
 import mxnet as mx
 
-MX191 = "/tmp/mxbench-refs/mx191/bin/python"
+from mx191_oracle import HAVE_MX191, SKIP_REASON, check_reference, run
+
 SHAPE = (3, 5)
 STEPS = 4
 
@@ -431,15 +430,15 @@ np.savez(sys.argv[1], **res)
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MX191), reason="MXNet 1.9.1 reference venv missing")
+@pytest.mark.skipif(not HAVE_MX191, reason=SKIP_REASON)
 def test_updates_match_mxnet_191():
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "cross.py")
         with open(script, "w") as f:
             f.write(_CROSS_SCRIPT)
-        subprocess.check_call([MX191, script, os.path.join(tmp, "ref.npz")])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-        subprocess.check_call([sys.executable, script, os.path.join(tmp, "ours.npz")], env=env)
+        check_reference()
+        run([script, os.path.join(tmp, "ref.npz")], ours=False)
+        run([script, os.path.join(tmp, "ours.npz")], ours=True)
         ref, ours = np.load(os.path.join(tmp, "ref.npz")), np.load(os.path.join(tmp, "ours.npz"))
         for key in ref.files:
             np.testing.assert_allclose(ours[key], ref[key], rtol=1e-5, atol=1e-6, err_msg=key)
@@ -467,20 +466,74 @@ else:
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MX191), reason="MXNet 1.9.1 reference venv missing")
+@pytest.mark.skipif(not HAVE_MX191, reason=SKIP_REASON)
 @pytest.mark.parametrize("name", ["sgd", "adam", "rmsprop"])
 def test_optimizer_state_pickles_interchange_with_mxnet_191(name):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    check_reference()
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "states.py")
         with open(script, "w") as f:
             f.write(_STATES_SCRIPT)
         theirs, ours = os.path.join(tmp, "theirs.states"), os.path.join(tmp, "ours.states")
-        subprocess.check_call([MX191, script, "write", theirs, name])
-        subprocess.check_call([sys.executable, script, "write", ours, name], env=env)
+        run([script, "write", theirs, name], ours=False)
+        run([script, "write", ours, name], ours=True)
         read = {}
-        for who, exe, e in (("mx191", MX191, None), ("ours", sys.executable, env)):
+        for who in ("mx191", "ours"):
             for fname in (theirs, ours):
-                read[who, fname] = subprocess.check_output([exe, script, "read", fname], env=e)
+                read[who, fname] = run([script, "read", fname], ours=(who == "ours"),
+                                       output=True)
         assert read["mx191", ours] == read["mx191", theirs]
         assert read["ours", theirs] == read["mx191", theirs]
+
+
+# ---- state files written by MXNet 1.9.1 (tools/gen_mx191_testdata.py) ------------------------
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "mx191")
+
+
+def _replay(ref, hyper, io, k):
+    w, state = io["w%d" % k].astype(np.float64), {}
+    for t in (1, 2):
+        w = ref(w, io["g%d_%d" % (k, t - 1)].astype(np.float64), state, t, hyper)
+    return w, state
+
+
+def test_load_mxnet_191_sgd_momentum_states():
+    io = np.load(os.path.join(DATA, "optimizer_states_io.npz"))
+    updater = mx.optimizer.get_updater(mx.optimizer.SGD(learning_rate=0.1, momentum=0.9,
+                                                        wd=0.01))
+    with open(os.path.join(DATA, "sgd_mom.states"), "rb") as f:
+        updater.set_states(f.read())
+    assert sorted(updater.states) == [0, 1]
+    hyper = dict(lr=0.1, momentum=0.9, wd=0.01, rescale_grad=1.0)
+    for k in range(2):
+        w, state = _replay(ref_sgd, hyper, io, k)
+        np.testing.assert_allclose(io["sgd_mom_w%d" % k], w, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(updater.states[k].asnumpy(), state["mom"], rtol=1e-5,
+                                   atol=1e-6)
+        # One more step from the loaded momentum continues MXNet's trajectory.
+        weight = mx.nd.array(io["sgd_mom_w%d" % k])
+        grad = np.full(w.shape, 0.5)
+        updater(k, mx.nd.array(grad), weight)
+        np.testing.assert_allclose(weight.asnumpy(), ref_sgd(w, grad, state, 3, hyper),
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_load_mxnet_191_adam_states_with_optimizer():
+    io = np.load(os.path.join(DATA, "optimizer_states_io.npz"))
+    updater = mx.optimizer.get_updater(mx.optimizer.SGD())
+    with open(os.path.join(DATA, "adam_dump.states"), "rb") as f:
+        updater.set_states(f.read())
+    opt = updater.optimizer
+    assert isinstance(opt, mx.optimizer.Adam) and opt.learning_rate == 0.01
+    assert opt._index_update_count == {0: 2, 1: 2} and opt.num_update == 2
+    hyper = dict(lr=0.01, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0, rescale_grad=1.0)
+    for k in range(2):
+        w, state = _replay(ref_adam, hyper, io, k)
+        mean, var = updater.states[k]
+        np.testing.assert_allclose(mean.asnumpy(), state["m"], rtol=1e-4, atol=1e-7)
+        np.testing.assert_allclose(var.asnumpy(), state["v"], rtol=1e-4, atol=1e-9)
+        weight = mx.nd.array(io["adam_dump_w%d" % k])
+        grad = np.full(w.shape, -0.3)
+        updater(k, mx.nd.array(grad), weight)
+        np.testing.assert_allclose(weight.asnumpy(), ref_adam(w, grad, state, 3, hyper),
+                                   rtol=1e-5, atol=1e-6)
