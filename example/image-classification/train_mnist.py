@@ -42,9 +42,10 @@ def mlp_symbol(num_classes=10):
     return mx.sym.SoftmaxOutput(data=fc3, name="softmax")
 
 
-def lenet_symbol(num_classes=10, act_type="relu"):
+def lenet_symbol(num_classes=10, act_type="relu", dropout=0.0):
     """LeNet (LeCun et al. 1998): conv(20, 5x5)-act-maxpool-conv(50, 5x5)-act-maxpool-fc500-act-
-    fc10, with ReLU activations by default (the original used tanh)."""
+    fc10, with ReLU activations by default (the original used tanh) and optional dropout
+    before the last layer."""
     data = mx.sym.Variable("data")
     conv1 = mx.sym.Convolution(data=data, kernel=(5, 5), num_filter=20, name="conv1")
     act1 = mx.sym.Activation(data=conv1, act_type=act_type, name="act1")
@@ -57,6 +58,8 @@ def lenet_symbol(num_classes=10, act_type="relu"):
     flatten = mx.sym.Flatten(data=pool2)
     fc1 = mx.sym.FullyConnected(data=flatten, num_hidden=500, name="fc1")
     act3 = mx.sym.Activation(data=fc1, act_type=act_type, name="act3")
+    if dropout > 0:
+        act3 = mx.sym.Dropout(data=act3, p=dropout, name="drop1")
     fc2 = mx.sym.FullyConnected(data=act3, num_hidden=num_classes, name="fc2")
     return mx.sym.SoftmaxOutput(data=fc2, name="softmax")
 
@@ -102,6 +105,7 @@ def parse_args(argv=None):
     parser.add_argument("--batch-size", type=int, help="default: 64")
     parser.add_argument("--lr", type=float, help="default: 0.1 (mlp) / 0.05 (lenet)")
     parser.add_argument("--act", default="relu", help="LeNet activation (relu, tanh, ...)")
+    parser.add_argument("--dropout", type=float, default=0.0, help="LeNet dropout before fc2")
     parser.add_argument("--test-batch-size", type=int, default=100)
     parser.add_argument("--momentum", type=float, default=0.9)
     parser.add_argument("--wd", type=float, default=1e-4)
@@ -137,7 +141,7 @@ def main(argv=None):
     try:
         paths = find_data(args.data_dir, scratch)
         train, test = get_iters(args, paths)
-        net = mlp_symbol() if args.network == "mlp" else lenet_symbol(act_type=args.act)
+        net = mlp_symbol() if args.network == "mlp" else lenet_symbol(act_type=args.act, dropout=args.dropout)
 
         steps_per_epoch = 4000 // args.batch_size
         lr_scheduler = None
