@@ -1,7 +1,6 @@
 """mx.mod.Module: binding, parameters, forward/backward/update against NumPy, reshape,
-predict/score/fit, checkpoints (ours and MXNet 1.9.1's), optimizer states, data parallelism,
-and the MNIST example. Needs mx.sym (branch graph) and mx.io (branch io)."""
-import logging
+predict/score/fit, checkpoints (ours and MXNet 1.9.1's), optimizer states and data
+parallelism. Needs mx.sym (branch graph) and mx.io (branch io)."""
 import os
 
 import numpy as np
@@ -9,7 +8,6 @@ import pytest
 
 import mxnet as mx
 
-from common import run_python_script, REPO
 from mx191_oracle import HAVE_MX191, SKIP_REASON, check_reference, run
 
 HAS_SYM = hasattr(mx, "sym") and hasattr(getattr(mx, "sym", None), "FullyConnected")
@@ -321,18 +319,3 @@ def test_errors_before_bind_or_init():
         mod.forward(mx.io.DataBatch([mx.nd.zeros((4, 6))], [mx.nd.zeros((4,))]))
     with pytest.raises(ValueError, match="number of epochs"):
         mod.fit(mx.io.NDArrayIter(np.zeros((4, 6)), np.zeros(4), batch_size=4))
-
-
-@pytest.mark.skipif(not hasattr(getattr(mx, "io", None), "MNISTIter"),
-                    reason="needs mx.io.MNISTIter (branch io)")
-def test_train_mnist_example_mlp_one_epoch(tmp_path):
-    script = os.path.join(REPO, "example", "image-classification", "train_mnist.py")
-    proc = run_python_script(script, "--network", "mlp", "--num-epochs", "1",
-                             "--model-prefix", tmp_path / "m")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    last = proc.stdout.strip().splitlines()[-1]
-    assert last.startswith("final test accuracy (mlp, 1 epochs): ")
-    assert float(last.split()[-1]) > 0.8
-    assert "Speed:" in proc.stderr and "Epoch[0] Validation-accuracy=" in proc.stderr
-    assert os.path.exists(str(tmp_path / "m-0001.params"))
-    logging.info(last)
