@@ -327,7 +327,9 @@ class SGD(Optimizer):
             if not isinstance(weight, NDArray) or not isinstance(grad, NDArray):
                 raise TypeError("SGD.update needs NDArray weights and gradients, got %s and %s"
                                 % (type(weight), type(grad)))
-            aggregate = aggregate and weight.stype == "default" and grad.stype == "default"
+            # Sparse arrays are NDArray subclasses; a plain NDArray is dense without asking.
+            if type(weight) is not NDArray or type(grad) is not NDArray:
+                aggregate = aggregate and weight.stype == "default" and grad.stype == "default"
         self._update_count(indices)
         lrs = self._get_lrs(indices)
         wds = self._get_wds(indices)
