@@ -214,6 +214,50 @@ MXNET_DLL int MXAutogradSetIsTraining(int is_training, int* prev);
 MXNET_DLL int MXAutogradIsRecording(bool* curr);
 MXNET_DLL int MXAutogradIsTraining(bool* curr);
 
+/* ---------------------------------------------------------------- autograd */
+
+#ifndef MXNET_CALLBACK_LIST_DEFINED
+#define MXNET_CALLBACK_LIST_DEFINED
+/*! \brief A list of frontend callbacks with one context pointer each. */
+struct MXCallbackList {
+  int num_callbacks;
+  int (**callbacks)(void);
+  void** contexts;
+};
+#endif
+/*! \brief Indices of the callbacks of MXCustomFunctionRecord. */
+enum CustomFunctionCallbacks { kCustomFunctionBackward, kCustomFunctionDelete };
+
+/*!
+ * \brief Attach gradient buffers: var_handles[i] becomes an autograd variable whose gradient is
+ *        written to grad_handles[i] with request reqs_array[i] (0 null, 1 write, 3 add).
+ */
+MXNET_DLL int MXAutogradMarkVariables(uint32_t num_var, NDArrayHandle* var_handles,
+                                      uint32_t* reqs_array, NDArrayHandle* grad_handles);
+/*! \brief Backward with ones as head gradients, is_train=1, no retain. */
+MXNET_DLL int MXAutogradComputeGradient(uint32_t num_output, NDArrayHandle* output_handles);
+/*! \brief Backward (ograd_handles NULL or entries NULL: ones), is_train=1. */
+MXNET_DLL int MXAutogradBackward(uint32_t num_output, NDArrayHandle* output_handles,
+                                 NDArrayHandle* ograd_handles, int retain_graph);
+/*!
+ * \brief Backward from heads. num_variables == 0: gradients go to the marked variables'
+ *        buffers. Otherwise the gradients of var_handles are returned as NEW handles in a TL
+ *        array (*grad_handles) with their storage types (*grad_stypes, TL).
+ */
+MXNET_DLL int MXAutogradBackwardEx(uint32_t num_output, NDArrayHandle* output_handles,
+                                   NDArrayHandle* ograd_handles, uint32_t num_variables,
+                                   NDArrayHandle* var_handles, int retain_graph,
+                                   int create_graph, int is_train, NDArrayHandle** grad_handles,
+                                   int** grad_stypes);
+/*! \brief NEW symbol of the recorded history of an array. */
+MXNET_DLL int MXAutogradGetSymbol(NDArrayHandle handle, SymbolHandle* out);
+/*! \brief The "fresh gradient" flag of a marked variable. */
+MXNET_DLL int MXNDArraySetGradState(NDArrayHandle handle, int state);
+MXNET_DLL int MXNDArrayGetGradState(NDArrayHandle handle, int* out);
+/*! \brief Record a call of an autograd.Function (autograd must be recording). */
+MXNET_DLL int MXCustomFunctionRecord(int num_inputs, NDArrayHandle* inputs, int num_outputs,
+                                     NDArrayHandle* outputs, struct MXCallbackList* callbacks);
+
 #ifdef __cplusplus
 }
 #endif
