@@ -16,6 +16,7 @@ from . import ndarray as nd
 from . import random
 from . import random as rnd
 from . import autograd
+from . import test_utils
 
 
 def _library_version():
