@@ -15,6 +15,10 @@ from . import ndarray
 from . import ndarray as nd
 from . import random
 from . import random as rnd
+from . import io
+from . import recordio
+from . import kvstore
+from . import kvstore as kv
 
 
 def _library_version():
