@@ -4,9 +4,7 @@
  */
 #include "./iter_prefetcher.h"
 
-#include <mxnet/op_attr_types.h>
-
-#include "../common/cast.h"
+#include <cstring>
 
 namespace mxnet {
 
@@ -51,6 +49,25 @@ void PrefetchIter::Start(std::unique_ptr<BatchSource> source, const PrefetcherPa
   producer_ = std::thread([this]() { ProducerLoop(); });
 }
 
+void PrefetchIter::ConvertDType(HostBatch* batch) const {
+  if (!param_.dtype.has_value()) return;
+  const int dtype = param_.dtype.value();
+  for (HostArray& host : batch->arrays) {
+    if (host.dtype == dtype) continue;
+    HostArray converted;
+    converted.Resize(host.shape, dtype);
+    const size_t n = host.shape.Size();
+    MSHADOW_TYPE_SWITCH(dtype, OType, {
+      MSHADOW_TYPE_SWITCH(host.dtype, IType, {
+        const IType* src = host.ptr<IType>();
+        OType* dst = converted.ptr<OType>();
+        for (size_t i = 0; i < n; ++i) dst[i] = static_cast<OType>(src[i]);
+      });
+    });
+    host = std::move(converted);
+  }
+}
+
 void PrefetchIter::ProducerLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
@@ -86,6 +103,7 @@ void PrefetchIter::ProducerLoop() {
     std::exception_ptr err;
     try {
       has_batch = source_->Next(&batch);
+      if (has_batch) ConvertDType(&batch);
     } catch (...) {
       err = std::current_exception();
     }
@@ -135,13 +153,13 @@ bool PrefetchIter::Next() {
   }
   producer_cv_.notify_all();
 
-  // Fresh NDArrays per batch: the frontend may still hold the previous one.
+  // Fresh NDArrays per batch: the frontend may still hold the previous one. A plain memcpy
+  // (the dtype was converted on the producer thread): small copies must not pay for an
+  // OpenMP team, which on a busy machine costs far more than the copy.
   out_.data.clear();
   for (HostArray& host : batch.arrays) {
-    const int out_dtype = param_.dtype.has_value() ? param_.dtype.value() : host.dtype;
-    NDArray arr(host.shape, Context::CPU(), false, out_dtype);
-    TBlob src(static_cast<void*>(host.bytes.data()), host.shape, cpu::kDevMask, host.dtype);
-    common::CastCopy(src, kWriteTo, arr.data());
+    NDArray arr(host.shape, Context::CPU(), false, host.dtype);
+    if (!host.bytes.empty()) std::memcpy(arr.data().dptr_, host.bytes.data(), host.bytes.size());
     out_.data.push_back(arr);
   }
   out_.index = std::move(batch.index);

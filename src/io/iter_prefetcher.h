@@ -103,6 +103,8 @@ class PrefetchIter : public IIterator<DataBatch> {
 
  private:
   void ProducerLoop();
+  /*! \brief Convert the batch to the `dtype` parameter (on the producer thread). */
+  void ConvertDType(HostBatch* batch) const;
 
   std::unique_ptr<BatchSource> source_;
   PrefetcherParam param_;
