@@ -211,3 +211,38 @@ def test_set_optimizer_uses_get_updater(kv):
     out = mx.nd.zeros(SHAPE)
     kv.pull(4, out=out)
     np.testing.assert_allclose(out.asnumpy(), w0 - 0.5 * g, rtol=1e-5, atol=1e-6)
+
+
+def test_set_optimizer_momentum_states_save_load(tmp_path):
+    """SGD with momentum through set_optimizer; the states saved by one store continue the
+    trajectory in another (NumPy re-implementation of the momentum rule as the oracle)."""
+    opt = pytest.importorskip("mxnet.optimizer")
+    lr, momentum = 0.1, 0.9
+    w0 = _rand(7)
+    grads = [_rand(20 + i) for i in range(4)]
+    w, mom = w0.copy(), np.zeros(SHAPE, np.float32)
+    expected = []
+    for g in grads:
+        mom = momentum * mom - lr * g
+        w = w + mom
+        expected.append(w.copy())
+
+    kv1 = mx.kv.create("local")
+    kv1.set_optimizer(opt.create("sgd", learning_rate=lr, momentum=momentum, rescale_grad=1.0))
+    kv1.init("w", mx.nd.array(w0))
+    out = mx.nd.zeros(SHAPE)
+    for g, e in zip(grads[:2], expected[:2]):
+        kv1.push("w", mx.nd.array(g))
+        kv1.pull("w", out=out)
+        np.testing.assert_allclose(out.asnumpy(), e, rtol=1e-5, atol=1e-6)
+    fname = str(tmp_path / "kv.states")
+    kv1.save_optimizer_states(fname)
+
+    kv2 = mx.kv.create("local")
+    kv2.set_optimizer(opt.create("sgd", learning_rate=lr, momentum=momentum, rescale_grad=1.0))
+    kv2.init("w", out)
+    kv2.load_optimizer_states(fname)
+    for g, e in zip(grads[2:], expected[2:]):
+        kv2.push("w", mx.nd.array(g))
+        kv2.pull("w", out=out)
+        np.testing.assert_allclose(out.asnumpy(), e, rtol=1e-5, atol=1e-6)
