@@ -288,7 +288,7 @@ MXNET_DLL int MXKVStoreSetUpdaterEx(KVStoreHandle handle, MXKVStoreUpdater updat
 MXNET_DLL int MXKVStoreGetType(KVStoreHandle handle, const char** type);
 MXNET_DLL int MXKVStoreGetRank(KVStoreHandle handle, int* ret);
 MXNET_DLL int MXKVStoreGetGroupSize(KVStoreHandle handle, int* ret);
-MXNET_DLL int MXKVStoreIsWorkerNode(int* ret);
+/* MXKVStoreIsWorkerNode is declared above (c_api.cc) */
 MXNET_DLL int MXKVStoreIsServerNode(int* ret);
 MXNET_DLL int MXKVStoreIsSchedulerNode(int* ret);
 MXNET_DLL int MXKVStoreBarrier(KVStoreHandle handle);

@@ -203,12 +203,7 @@ std::string Role() {
 }
 }  // namespace
 
-int MXKVStoreIsWorkerNode(int* ret) {
-  API_BEGIN();
-  const std::string role = Role();
-  *ret = (role != "server" && role != "scheduler") ? 1 : 0;
-  API_END();
-}
+// MXKVStoreIsWorkerNode lives in c_api.cc (called at import).
 
 int MXKVStoreIsServerNode(int* ret) {
   API_BEGIN();
