@@ -257,6 +257,94 @@ MXNET_DLL int MXNDArrayGetGradState(NDArrayHandle handle, int* out);
 /*! \brief Record a call of an autograd.Function (autograd must be recording). */
 MXNET_DLL int MXCustomFunctionRecord(int num_inputs, NDArrayHandle* inputs, int num_outputs,
                                      NDArrayHandle* outputs, struct MXCallbackList* callbacks);
+/* ---- io: data iterators, RecordIO, KVStore (branch io) */
+/*! \brief List the registered data iterators (MNISTIter, CSVIter); STATIC array. */
+MXNET_DLL int MXListDataIters(uint32_t* out_size, DataIterCreator** out_array);
+/*! \brief Create an iterator from string kwargs; it is ready for MXDataIterNext. */
+MXNET_DLL int MXDataIterCreateIter(DataIterCreator handle, uint32_t num_param, const char** keys,
+                                   const char** vals, DataIterHandle* out);
+/*! \brief Name, description and arguments of an iterator (thread-local arrays). */
+MXNET_DLL int MXDataIterGetIterInfo(DataIterCreator creator, const char** name,
+                                    const char** description, uint32_t* num_args,
+                                    const char*** arg_names, const char*** arg_type_infos,
+                                    const char*** arg_descriptions);
+MXNET_DLL int MXDataIterFree(DataIterHandle handle);
+MXNET_DLL int MXDataIterNext(DataIterHandle handle, int* out);
+MXNET_DLL int MXDataIterBeforeFirst(DataIterHandle handle);
+/*! \brief New NDArray handles of the current batch's data / label (label (N,1) -> (N,)). */
+MXNET_DLL int MXDataIterGetData(DataIterHandle handle, NDArrayHandle* out);
+MXNET_DLL int MXDataIterGetLabel(DataIterHandle handle, NDArrayHandle* out);
+/*! \brief Instance indices of the current batch (pointer owned by the iterator). */
+MXNET_DLL int MXDataIterGetIndex(DataIterHandle handle, uint64_t** out_index, uint64_t* out_size);
+MXNET_DLL int MXDataIterGetPadNum(DataIterHandle handle, int* pad);
+
+MXNET_DLL int MXRecordIOWriterCreate(const char* uri, RecordIOHandle* out);
+MXNET_DLL int MXRecordIOWriterFree(RecordIOHandle handle);
+MXNET_DLL int MXRecordIOWriterWriteRecord(RecordIOHandle handle, const char* buf, size_t size);
+MXNET_DLL int MXRecordIOWriterTell(RecordIOHandle handle, size_t* pos);
+MXNET_DLL int MXRecordIOReaderCreate(const char* uri, RecordIOHandle* out);
+MXNET_DLL int MXRecordIOReaderFree(RecordIOHandle handle);
+/*! \brief Next record (buffer owned by the reader until the next call); NULL/0 at the end. */
+MXNET_DLL int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* size);
+MXNET_DLL int MXRecordIOReaderSeek(RecordIOHandle handle, size_t pos);
+MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
+
+/*! \brief Updater callbacks: they own (must free) `recv` and `local`. */
+typedef void(MXKVStoreUpdater)(int key, NDArrayHandle recv, NDArrayHandle local, void* handle);
+typedef void(MXKVStoreStrUpdater)(const char* key, NDArrayHandle recv, NDArrayHandle local,
+                                  void* handle);
+typedef void(MXKVStoreServerController)(int head, const char* body, void* controller_handle);
+MXNET_DLL int MXKVStoreCreate(const char* type, KVStoreHandle* out);
+MXNET_DLL int MXKVStoreFree(KVStoreHandle handle);
+MXNET_DLL int MXKVStoreInit(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals);
+MXNET_DLL int MXKVStoreInitEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals);
+MXNET_DLL int MXKVStorePush(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePushEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePull(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                      NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                        NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStorePushPullEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                  mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                  NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreBroadcast(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                 mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                 NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreBroadcastEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                   mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                   NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreSetUpdater(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                  void* updater_handle);
+MXNET_DLL int MXKVStoreSetUpdaterEx(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                    MXKVStoreStrUpdater str_updater, void* updater_handle);
+MXNET_DLL int MXKVStoreGetType(KVStoreHandle handle, const char** type);
+MXNET_DLL int MXKVStoreGetRank(KVStoreHandle handle, int* ret);
+MXNET_DLL int MXKVStoreGetGroupSize(KVStoreHandle handle, int* ret);
+/* MXKVStoreIsWorkerNode is declared above (c_api.cc) */
+MXNET_DLL int MXKVStoreIsServerNode(int* ret);
+MXNET_DLL int MXKVStoreIsSchedulerNode(int* ret);
+MXNET_DLL int MXKVStoreBarrier(KVStoreHandle handle);
+MXNET_DLL int MXKVStoreSetBarrierBeforeExit(KVStoreHandle handle, const int barrier_before_exit);
+MXNET_DLL int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int node_id, int* number,
+                                      const int timeout_sec);
+MXNET_DLL int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params,
+                                              const char** keys, const char** vals);
+MXNET_DLL int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController controller,
+                                 void* controller_handle);
+MXNET_DLL int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id,
+                                             const char* cmd_body);
+MXNET_DLL int MXInitPSEnv(uint32_t num_vars, const char** keys, const char** vals);
 
 #ifdef __cplusplus
 }

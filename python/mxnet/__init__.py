@@ -17,6 +17,10 @@ from . import random
 from . import random as rnd
 from . import autograd
 from . import test_utils
+from . import io
+from . import recordio
+from . import kvstore
+from . import kvstore as kv
 
 
 def _library_version():
