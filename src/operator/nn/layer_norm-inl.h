@@ -197,14 +197,30 @@ inline bool NormUniformType(const char* op, std::vector<int>* in_type,
   return true;
 }
 
-/*! \brief Per-channel sums of gamma and beta gradients for channel-indexed rows. */
+/*!
+ * \brief Per-channel sums of the gamma and beta gradients over all rows:
+ *        dgamma[c] = sum og * xhat, dbeta[c] = sum og. Large inputs are split over threads,
+ *        each with its own partial sums (added in thread order: deterministic for a given
+ *        thread count).
+ */
 template <typename DType, typename Channel>
 inline void NormAffineGrads(const NormRows& g, const DType* og, const DType* x,
                             const DType* mean, const std::vector<double>& inv_std,
                             Channel channel_of, index_t channels, DType* dgamma,
                             OpReqType req_gamma, DType* dbeta, OpReqType req_beta) {
-  std::vector<double> sg(channels, 0.0), sb(channels, 0.0);
+  if (req_gamma == kNullOp && req_beta == kNullOp) return;
+  const int nthreads =
+      g.rows * g.len >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
+  std::vector<double> part(2 * channels * nthreads, 0.0);
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
   for (index_t r = 0; r < g.rows; ++r) {
+#if MXNET_USE_OPENMP
+    const int t = omp_get_thread_num();
+#else
+    const int t = 0;
+#endif
+    double* sg = &part[2 * channels * t];
+    double* sb = sg + channels;
     const index_t b = g.base(r);
     const double mu = static_cast<double>(mean[r]);
     for (index_t k = 0; k < g.len; ++k) {
@@ -216,8 +232,13 @@ inline void NormAffineGrads(const NormRows& g, const DType* og, const DType* x,
     }
   }
   for (index_t c = 0; c < channels; ++c) {
-    if (req_gamma != kNullOp) KERNEL_ASSIGN(dgamma[c], req_gamma, DType(sg[c]));
-    if (req_beta != kNullOp) KERNEL_ASSIGN(dbeta[c], req_beta, DType(sb[c]));
+    double sg = 0, sb = 0;
+    for (int t = 0; t < nthreads; ++t) {
+      sg += part[2 * channels * t + c];
+      sb += part[2 * channels * t + channels + c];
+    }
+    if (req_gamma != kNullOp) KERNEL_ASSIGN(dgamma[c], req_gamma, DType(sg));
+    if (req_beta != kNullOp) KERNEL_ASSIGN(dbeta[c], req_beta, DType(sb));
   }
 }
 

@@ -250,12 +250,24 @@ void LeakyReLUBackwardImpl(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       const std::vector<index_t> stride = BroadcastStrides(gshape);
       const DType* g = gamma.dptr<DType>();
       if (req[1] != kNullOp) {
-        // gamma_grad first: with an in-place backward dx overwrites og.
-        // Serial accumulation into gamma-sized sums (gamma is small: one value per channel).
-        std::vector<double> acc(gamma.Size(), 0.0);
+        // gamma_grad first: with an in-place backward dx overwrites og. Per-thread partial
+        // sums of gamma's size (small: one value per channel), added in thread order.
+        const index_t gsize = gamma.Size();
+        const int nthreads = n >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
+        std::vector<double> part(gsize * nthreads, 0.0);
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
         for (index_t i = 0; i < n; ++i) {
+#if MXNET_USE_OPENMP
+          double* acc = &part[gsize * omp_get_thread_num()];
+#else
+          double* acc = &part[0];
+#endif
           const double v = static_cast<double>(x[i]);
           if (v <= 0) acc[BroadcastIndex(i, data.shape_, stride)] += static_cast<double>(og[i]) * v;
+        }
+        std::vector<double> acc(gsize, 0.0);
+        for (int t = 0; t < nthreads; ++t) {
+          for (index_t k = 0; k < gsize; ++k) acc[k] += part[gsize * t + k];
         }
         DType* dg = outputs[1].dptr<DType>();
         for (size_t k = 0; k < acc.size(); ++k) KERNEL_ASSIGN(dg[k], req[1], DType(acc[k]));

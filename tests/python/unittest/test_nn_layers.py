@@ -491,3 +491,34 @@ def test_softmax_output_out_grad_and_smoothing():
     target = np.full((3, 4), 0.2 / 3)
     target[np.arange(3), label.astype(int)] = 0.8
     assert_close(g, (_sm(x, 1) - target) / 3, rtol=1e-6)
+
+
+def test_large_inputs_take_the_parallel_paths():
+    # Above the OpenMP threshold the parameter gradients are summed per thread; check them
+    # (and the data gradients) against NumPy's analytic formulas.
+    rng = np.random.RandomState(12)
+    x = rng.randn(300, 256)
+    gamma, beta = rng.uniform(0.5, 1.5, 256), rng.uniform(-0.5, 0.5, 256)
+    og = rng.randn(300, 256)
+    out, mean, std = nd.LayerNorm(arr(x), arr(gamma), arr(beta), output_mean_var=True)
+    dx, dgamma, dbeta = _int._backward_LayerNorm(arr(og), arr(x), arr(gamma), mean, std)
+    xhat = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5)
+    assert_close(dgamma.asnumpy(), (og * xhat).sum(axis=0), rtol=1e-9)
+    assert_close(dbeta.asnumpy(), og.sum(axis=0), rtol=1e-9)
+    d = og * gamma
+    want = (d - d.mean(axis=1, keepdims=True) - xhat * (d * xhat).mean(axis=1, keepdims=True)) \
+        / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5)
+    assert_close(dx.asnumpy(), want, rtol=1e-8, atol=1e-10)
+    # prelu with per-channel gamma.
+    x = rng.uniform(-1, 1, size=(64, 8, 10, 10))
+    g = rng.uniform(0.1, 0.5, size=(8,))
+    og = rng.randn(*x.shape)
+    y = nd.LeakyReLU(arr(x), arr(g), act_type="prelu")
+    dx, dg = _int._backward_LeakyReLU(arr(og), arr(x), y, arr(g), act_type="prelu")
+    assert_close(dg.asnumpy(), (og * np.minimum(x, 0)).sum(axis=(0, 2, 3)), rtol=1e-9)
+    assert_close(dx.asnumpy(), og * np.where(x > 0, 1, g.reshape(1, 8, 1, 1)), rtol=1e-12)
+    # Dropout on a large array keeps the expectation.
+    mx.random.seed(5)
+    with train_mode():
+        z = nd.Dropout(nd.ones((512, 512)), p=0.25).asnumpy()
+    assert abs(z.mean() - 1.0) < 0.01 and abs((z == 0).mean() - 0.25) < 0.005
