@@ -248,10 +248,12 @@ void LayerNormForwardImpl(const LayerNormParam& param, const std::vector<TBlob>&
   const TBlob& data = inputs[layernorm::kData];
   const int axis = NormalizeNormAxis("LayerNorm", param.axis, data.ndim());
   const NormRows g = LayerNormRows(data.shape_, axis);
-  NormRowsForward<DType>(g, param.eps, data.dptr<DType>(), inputs[layernorm::kGamma].dptr<DType>(),
+  NormRowsForward<DType>(g, param.eps, data.dptr<DType>(),
+                         inputs[layernorm::kGamma].dptr<DType>(),
                          inputs[layernorm::kBeta].dptr<DType>(),
-                         [](index_t, index_t k) { return k; }, outputs[layernorm::kOut].dptr<DType>(),
-                         req[layernorm::kOut], outputs[layernorm::kMean].dptr<DType>(),
+                         [](index_t, index_t k) { return k; },
+                         outputs[layernorm::kOut].dptr<DType>(), req[layernorm::kOut],
+                         outputs[layernorm::kMean].dptr<DType>(),
                          outputs[layernorm::kStd].dptr<DType>(), false);
 }
 

@@ -90,8 +90,8 @@ inline mxnet::TShape PReLUGammaShape(const mxnet::TShape& gamma, const mxnet::TS
   if (s != -1) {
     MX_THROW(ValueError) << "LeakyReLU(prelu): gamma of shape " << gamma
                          << " cannot be broadcast to data of shape " << data
-                         << " (expected (1,), (channels,) = (" << (data.ndim() > 1 ? data[1] : data[0])
-                         << ",) or (batch, channels))";
+                         << " (expected (1,), (channels,) = ("
+                         << (data.ndim() > 1 ? data[1] : data[0]) << ",) or (batch, channels))";
   }
   return result;
 }
@@ -150,6 +150,8 @@ inline double LeakyDerivative(int act, double x, double slope) {
   switch (act) {
     case leakyrelu::kLeakyReLU: return x > 0 ? 1.0 : slope;
     case leakyrelu::kELU: return x > 0 ? 1.0 : slope * std::exp(x);
+    // The true derivative. (MXNet 1.9.1's backward returns lambda * (out + alpha) for x <= 0,
+    // which is not the derivative of its forward; the other act_types match it.)
     case leakyrelu::kSELU:
       return leakyrelu::kSeluLambda * (x > 0 ? 1.0 : leakyrelu::kSeluAlpha * std::exp(x));
     case leakyrelu::kGELU: {

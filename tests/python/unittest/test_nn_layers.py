@@ -2,9 +2,12 @@
 Dropout (statistics, determinism, train vs predict), LeakyReLU (all act_types, rrelu train vs
 predict), LayerNorm, InstanceNorm, L2Normalization, LRN, UpSampling, MakeLoss/make_loss, and
 the SoftmaxOutput options. Backward operators are called directly and checked against central
-finite differences of the forward operator (float64), or against NumPy for loss heads."""
+finite differences of the forward operator (float64), or against NumPy for loss heads, and
+against forward outputs and gradients computed by MXNet 1.9.1 (data/mx191/nn_layers.npz,
+written by tools/gen_mx191_nn_layers.py)."""
 import contextlib
 import ctypes
+import os
 
 import numpy as np
 import pytest
@@ -12,8 +15,8 @@ import pytest
 import mxnet as mx
 from mxnet.base import _LIB, check_call
 
-from optable.nn2 import (instance_norm_ref, l2_normalization_ref, layer_norm_ref,
-                         leaky_relu_ref, lrn_ref)
+from optable.nn2 import (SELU_ALPHA, SELU_LAMBDA, instance_norm_ref, l2_normalization_ref,
+                         layer_norm_ref, leaky_relu_ref, lrn_ref)
 
 nd = mx.nd
 _int = nd._internal
@@ -522,3 +525,90 @@ def test_large_inputs_take_the_parallel_paths():
     with train_mode():
         z = nd.Dropout(nd.ones((512, 512)), p=0.25).asnumpy()
     assert abs(z.mean() - 1.0) < 0.01 and abs((z == 0).mean() - 0.25) < 0.005
+
+
+# ------------------------------------------------------- MXNet 1.9.1 forward + gradient values
+
+_REF = os.path.join(os.path.dirname(__file__), "..", "data", "mx191", "nn_layers.npz")
+
+
+def _check_ref(ref, key, got, rtol=2e-4):
+    want = ref[key].astype("float64")
+    scale = np.abs(want).max() + 1e-12
+    err = np.abs(np.asarray(got, dtype="float64") - want).max() / scale
+    assert err < rtol, "%s: relative error %.3g vs MXNet 1.9.1" % (key, err)
+
+
+def test_nn_layers_match_mxnet_191_forward_and_gradients():
+    """Outputs and input gradients written by tools/gen_mx191_nn_layers.py with MXNet 1.9.1."""
+    ref = np.load(_REF)
+    A = lambda k: arr(ref[k].astype("float64"))  # noqa: E731
+
+    o, m, s = nd.LayerNorm(A("ln:in:d"), A("ln:in:g"), A("ln:in:b"), axis=1,
+                           output_mean_var=True)
+    _check_ref(ref, "ln:out", o.asnumpy())
+    grads = _int._backward_LayerNorm(A("ln:og"), A("ln:in:d"), A("ln:in:g"), m, s, axis=1)
+    for name, gr in zip("dgb", grads):
+        _check_ref(ref, "ln:grad:" + name, gr.asnumpy())
+
+    outs = [nd.zeros((2, 3, 4), dtype="float64"), nd.zeros((2, 3), dtype="float64"),
+            nd.zeros((2, 3), dtype="float64")]
+    nd.InstanceNorm(A("in:in:d"), A("in:in:g"), A("in:in:b"), out=outs)
+    _check_ref(ref, "in:out", outs[0].asnumpy())
+    grads = _int._backward_InstanceNorm(A("in:og"), A("in:in:d"), A("in:in:g"), outs[1], outs[2])
+    for name, gr in zip("dgb", grads):
+        _check_ref(ref, "in:grad:" + name, gr.asnumpy())
+
+    for key, nsize in [("lrn", 3), ("lrn4", 4)]:
+        kw = dict(nsize=nsize, alpha=0.5, beta=0.75, knorm=1.5)
+        outs = [nd.zeros((2, 5, 2, 3), dtype="float64"), nd.zeros((2, 5, 2, 3), dtype="float64")]
+        nd.LRN(A(key + ":in:d"), out=outs, **kw)
+        _check_ref(ref, key + ":out", outs[0].asnumpy())
+        dx = _int._backward_LRN(A(key + ":og"), A(key + ":in:d"), outs[1], **kw)
+        _check_ref(ref, key + ":grad:d", dx.asnumpy())
+
+    for mode, nshape in [("instance", (2,)), ("channel", (2, 2, 3)), ("spatial", (2, 5))]:
+        key = "l2" + mode
+        outs = [nd.zeros((2, 5, 2, 3), dtype="float64"), nd.zeros(nshape, dtype="float64")]
+        nd.L2Normalization(A(key + ":in:d"), mode=mode, out=outs)
+        _check_ref(ref, key + ":out", outs[0].asnumpy())
+        dx = _int._backward_L2Normalization(A(key + ":og"), outs[0], outs[1], mode=mode)
+        _check_ref(ref, key + ":grad:d", dx.asnumpy())
+
+    y = nd.LeakyReLU(A("prelu:in:d"), A("prelu:in:g"), act_type="prelu")
+    _check_ref(ref, "prelu:out", y.asnumpy())
+    dx, dg = _int._backward_LeakyReLU(A("prelu:og"), A("prelu:in:d"), y, A("prelu:in:g"),
+                                      act_type="prelu")
+    _check_ref(ref, "prelu:grad:d", dx.asnumpy())
+    _check_ref(ref, "prelu:grad:g", dg.asnumpy())
+    for act in ["elu", "selu", "gelu", "leaky"]:
+        key = "act" + act
+        y = nd.LeakyReLU(A(key + ":in:d"), act_type=act, slope=0.3)
+        _check_ref(ref, key + ":out", y.asnumpy())
+        dx = _int._backward_LeakyReLU(A(key + ":og"), A(key + ":in:d"), y, act_type=act,
+                                      slope=0.3).asnumpy()
+        if act == "selu":
+            # MXNet 1.9.1's selu backward is lambda * (out + alpha) for x <= 0, not the
+            # derivative; ours is the derivative (checked against finite differences above).
+            x, og, out = (ref[key + ":" + k].astype("float64") for k in ("in:d", "og", "out"))
+            mx191 = og * np.where(x > 0, SELU_LAMBDA, SELU_LAMBDA * (out + SELU_ALPHA))
+            _check_ref(ref, key + ":grad:d", mx191)   # the file holds that formula ...
+            neg = x <= 0
+            np.testing.assert_allclose(dx[neg], (og * SELU_LAMBDA * SELU_ALPHA * np.exp(x))[neg],
+                                       rtol=1e-10)   # ... and we return the derivative
+            _check_ref({key: ref[key + ":grad:d"][~neg]}, key, dx[~neg])
+        else:
+            _check_ref(ref, key + ":grad:d", dx)
+
+    kw = dict(scale=2, sample_type="nearest", num_args=2)
+    y = nd.UpSampling(A("upn:in:d"), A("upn:in:b"), **kw)
+    _check_ref(ref, "upn:out", y.asnumpy())
+    da, db = _int._backward_UpSampling(A("upn:og"), A("upn:in:d"), A("upn:in:b"), **kw)
+    _check_ref(ref, "upn:grad:d", da.asnumpy())
+    _check_ref(ref, "upn:grad:b", db.asnumpy())
+    kw = dict(scale=2, sample_type="bilinear", num_filter=2, num_args=2)
+    y = nd.UpSampling(A("upb:in:d"), A("upb:in:w"), **kw)
+    _check_ref(ref, "upb:out", y.asnumpy())
+    dd, dw = _int._backward_UpSampling(A("upb:og"), A("upb:in:d"), A("upb:in:w"), **kw)
+    _check_ref(ref, "upb:grad:d", dd.asnumpy())
+    _check_ref(ref, "upb:grad:w", dw.asnumpy())
