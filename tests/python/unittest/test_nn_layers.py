@@ -612,3 +612,52 @@ def test_nn_layers_match_mxnet_191_forward_and_gradients():
     dd, dw = _int._backward_UpSampling(A("upb:og"), A("upb:in:d"), A("upb:in:w"), **kw)
     _check_ref(ref, "upb:grad:d", dd.asnumpy())
     _check_ref(ref, "upb:grad:w", dw.asnumpy())
+
+
+@pytest.mark.parametrize("dtype,rtol", [("float32", 1e-4), ("float16", 3e-2)])
+def test_backward_ops_in_lower_precision_match_float64(dtype, rtol):
+    """Every backward op runs in float32/float16 and agrees with its float64 result."""
+    rng = np.random.RandomState(13)
+    x = rng.uniform(-2, 2, size=(2, 4, 3, 3))
+    og = rng.uniform(-1, 1, size=x.shape)
+    gamma, beta = rng.uniform(0.5, 1.5, 4), rng.uniform(-0.5, 0.5, 4)
+    og2 = rng.uniform(-1, 1, size=(2, 4, 6, 6))
+    mask = np.where(rng.uniform(size=x.shape) < 0.5, 2.0, 0.0)
+
+    def both(fn):
+        lo = [g.asnumpy().astype("float64") for g in fn(lambda a: arr(a, dtype))]
+        hi = [g.asnumpy() for g in fn(lambda a: arr(a, "float64"))]
+        for a, b in zip(lo, hi):
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * np.abs(b).max())
+
+    def leaky(c):
+        y = nd.LeakyReLU(c(x), c(gamma), act_type="prelu")
+        return _int._backward_LeakyReLU(c(og), c(x), y, c(gamma), act_type="prelu")
+
+    def layer_norm(c):
+        _, m, s = nd.LayerNorm(c(x), c(gamma), c(beta), axis=1, output_mean_var=True)
+        return _int._backward_LayerNorm(c(og), c(x), c(gamma), m, s, axis=1)
+
+    def instance_norm(c):
+        m, v = x.mean(axis=(2, 3)), x.var(axis=(2, 3))
+        return _int._backward_InstanceNorm(c(og), c(x), c(gamma), c(m), c(v))
+
+    def l2(c):
+        outs = [nd.zeros(x.shape, dtype=c(x).dtype), nd.zeros((2, 3, 3), dtype=c(x).dtype)]
+        nd.L2Normalization(c(x), mode="channel", out=outs)
+        return [_int._backward_L2Normalization(c(og), outs[0], outs[1], mode="channel")]
+
+    def lrn(c):
+        outs = [nd.zeros(x.shape, dtype=c(x).dtype), nd.zeros(x.shape, dtype=c(x).dtype)]
+        nd.LRN(c(x), nsize=3, out=outs)
+        return [_int._backward_LRN(c(og), c(x), outs[1], nsize=3)]
+
+    def upsampling(c):
+        return _int._backward_UpSampling(c(og2), c(x), scale=2, sample_type="nearest",
+                                         num_args=1)
+
+    def dropout(c):
+        return [_int._backward_Dropout(c(og), c(mask), p=0.5)]
+
+    for fn in (leaky, layer_norm, instance_norm, l2, lrn, upsampling, dropout):
+        both(fn)
