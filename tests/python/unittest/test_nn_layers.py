@@ -661,3 +661,15 @@ def test_backward_ops_in_lower_precision_match_float64(dtype, rtol):
 
     for fn in (leaky, layer_norm, instance_norm, l2, lrn, upsampling, dropout):
         both(fn)
+
+
+def test_regression_output_grad_scale_is_per_output_as_mxnet_191():
+    # MXNet 1.9.1: grad = grad_scale / (label.size / batch) * (out - label); an (N, 1) output
+    # with an (N,) label has one output per sample.
+    y = np.array([[0.5, -1, 2], [0, 3, -2.]])
+    out = nd.LinearRegressionOutput(arr(y), arr(np.zeros((2, 3))), grad_scale=2.0)
+    dx, _ = _int._backward_linear_reg_out(arr(np.zeros((2, 3))), out, grad_scale=2.0)
+    assert_close(dx.asnumpy(), [[1 / 3., -2 / 3., 4 / 3.], [0, 2, -4 / 3.]], rtol=1e-7)
+    out = nd.LinearRegressionOutput(arr(y[:, :1]), arr(np.zeros((2,))), grad_scale=2.0)
+    dx, _ = _int._backward_linear_reg_out(arr(np.zeros((2,))), out, grad_scale=2.0)
+    assert_close(dx.asnumpy(), [[1.0], [0.0]], rtol=1e-7)
