@@ -103,4 +103,24 @@ w.write(b"abcd" + MAGIC + b"efgh" + MAGIC + b"ij")  # two aligned copies, unalig
 w.write(b"a" + MAGIC + b"xyz")                   # unaligned copy: no split
 w.write(MAGIC + MAGIC + b"tail")                  # adjacent copies: empty middle part
 w.close()
+# Optimizer states (Updater.get_states pickles) after two updates of two parameters; the
+# weights before/after and the gradients come from their own seed so the tests can rebuild them.
+srng = np.random.RandomState(77)
+states_in = {"w0": srng.uniform(-1, 1, (2, 3)).astype("float32"),
+             "w1": srng.uniform(-1, 1, (4,)).astype("float32")}
+states_in.update({"g%d_%d" % (k, s): srng.uniform(-1, 1, states_in["w%d" % k].shape)
+                  .astype("float32") for k in range(2) for s in range(2)})
+states_out = {}
+for name, kw, dump in (("sgd_mom", dict(learning_rate=0.1, momentum=0.9, wd=0.01), False),
+                       ("adam_dump", dict(learning_rate=0.01), True)):
+    upd = mx.optimizer.get_updater(mx.optimizer.create(name.split("_")[0], **kw))
+    ws = [mx.nd.array(states_in["w0"]), mx.nd.array(states_in["w1"])]
+    for s in range(2):
+        upd([0, 1], [mx.nd.array(states_in["g%d_%d" % (k, s)]) for k in range(2)], ws)
+    with open(os.path.join(out, "%s.states" % name), "wb") as f:
+        f.write(upd.get_states(dump_optimizer=dump))
+    for k in range(2):
+        states_out["%s_w%d" % (name, k)] = ws[k].asnumpy()
+np.savez(os.path.join(out, "optimizer_states_io.npz"), **dict(states_in, **states_out))
+
 print("wrote", sorted(os.listdir(out)))

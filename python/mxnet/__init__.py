@@ -21,6 +21,17 @@ from . import io
 from . import recordio
 from . import kvstore
 from . import kvstore as kv
+from . import registry
+from . import initializer
+from . import initializer as init
+from . import lr_scheduler
+from . import optimizer
+from . import optimizer as opt
+from . import metric
+from . import callback
+from . import model
+from . import module
+from . import module as mod
 
 
 def _library_version():

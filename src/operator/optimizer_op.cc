@@ -34,12 +34,19 @@ template <typename DType, typename MType>
 void NAGStep(index_t n, DType* out, const DType* w, const DType* g, MType* mom, MType* w32,
              float lr, float wd, float momentum, float rescale, float clip, OpReqType req) {
   typedef OptAcc<MType> A;
+  const bool in_place = static_cast<const void*>(out) == static_cast<const void*>(w);
   OptLaunch(n, [=](index_t i) {
+    // MXNet 1.9.1's rule; the momentum holds -lr-scaled steps:
+    //   m0 = momentum * mom; w' = w - m0 + (1 + momentum) * (m0 - lr * (g + wd * w));
+    //   mom = m0 - lr * (g + wd * w_ref)
+    // MXNet writes the weight before the momentum, so w_ref is the new weight whenever the
+    // update is in place (out == weight, the optimizer's case) or on a float32 master copy.
     const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
-    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip)) + A(wd) * weight;
-    const A m = A(momentum) * static_cast<A>(mom[i]) + grad;
-    mom[i] = MType(m);
-    const A nw = weight - A(lr) * (A(momentum) * m + grad);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
+    const A m0 = A(momentum) * static_cast<A>(mom[i]);
+    const A nw = weight - m0 + (A(momentum) + A(1)) * (m0 - A(lr) * (grad + A(wd) * weight));
+    const A w_ref = (w32 != nullptr || in_place) ? nw : weight;
+    mom[i] = MType(m0 - A(lr) * (grad + A(wd) * w_ref));
     if (w32 != nullptr) w32[i] = MType(nw);
     OptAssign(out, i, req, nw);
   });
@@ -686,8 +693,10 @@ Where
 :math:`\v_t` is the update vector at time step `t`
 :math:`\W_t` is the weight vector at time step `t`
 
-Computed as ``g = clip(rescale_grad * grad) + wd * weight; mom = momentum * mom + g;
-weight -= lr * (momentum * mom + g)``.
+Computed as ``g = clip(rescale_grad * grad); m0 = momentum * mom;
+weight' = weight - m0 + (1 + momentum) * (m0 - lr * (g + wd * weight));
+mom = m0 - lr * (g + wd * weight')`` (``weight`` instead of ``weight'`` in the last term when
+the output is not the weight array itself).
 )code" ADD_FILELINE)
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "mom"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2}))

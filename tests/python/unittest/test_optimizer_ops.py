@@ -63,11 +63,14 @@ def _adam_step(w, g, st, kw):
 
 
 def _nag_step(w, g, st, kw):
+    # MXNet 1.9.1: the weight is written first; updated in place (out=weight), the
+    # momentum's weight-decay term then sees the new weight.
     (mom,) = st
-    grad = ref.clip(kw.get("rescale_grad", 1.0) * g, kw.get("clip_gradient", -1.0)) + \
-        kw.get("wd", 0.0) * w
-    mom = kw.get("momentum", 0.0) * mom + grad
-    return w - kw["lr"] * (kw.get("momentum", 0.0) * mom + grad), [mom]
+    grad = ref.clip(kw.get("rescale_grad", 1.0) * g, kw.get("clip_gradient", -1.0))
+    lr, wd, m = kw["lr"], kw.get("wd", 0.0), kw.get("momentum", 0.0)
+    m0 = m * mom
+    new_w = w - m0 + (1 + m) * (m0 - lr * (grad + wd * w))
+    return new_w, [m0 - lr * (grad + wd * new_w)]
 
 
 def _rmsprop_step(w, g, st, kw):

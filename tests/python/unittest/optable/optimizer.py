@@ -34,10 +34,10 @@ def mp_sgd_mom_ref(w, g, mom, w32, **kw):
 
 
 def nag_ref(w, g, mom, lr, momentum=0.0, wd=0.0, rescale_grad=1.0, clip_gradient=-1.0):
+    # MXNet 1.9.1's rule (the momentum holds lr-scaled steps).
     w, g, mom = f64(w, g, mom)
-    grad = clip(rescale_grad * g, clip_gradient) + wd * w
-    mom = momentum * mom + grad
-    return w - lr * (momentum * mom + grad)
+    m0 = momentum * mom
+    return w - m0 + (1 + momentum) * (m0 - lr * (clip(rescale_grad * g, clip_gradient) + wd * w))
 
 
 def adam_ref(w, g, mean, var, lr, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0,
