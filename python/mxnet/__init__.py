@@ -13,6 +13,9 @@ from . import attribute
 from .attribute import AttrScope
 from . import ndarray
 from . import ndarray as nd
+from . import executor
+from . import symbol
+from . import symbol as sym
 from . import random
 from . import random as rnd
 from . import autograd

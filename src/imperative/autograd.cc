@@ -284,6 +284,32 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     auto it = pending_reads.find(n);
     if (it != pending_reads.end() && --it->second == 0) values.erase(n);
   };
+  // Gradients written straight into the variables' buffers (grad_req write): saves a
+  // temporary and a copy per variable. Only for entries no other executed node reads.
+  std::vector<bool> written_directly(xs.size(), false);
+  nnvm::NodeEntryMap<size_t> direct_target;
+  if (variables.empty() && !create_graph) {
+    nnvm::NodeEntryMap<int> entry_reads;
+    std::unordered_set<engine::VarHandle> read_chunks;  // recorded values backward reads
+    for (const nnvm::ObjectPtr& n : order) {
+      if (AGInfo::Find(n.get()) != nullptr) continue;
+      for (const nnvm::NodeEntry& e : n->inputs) {
+        ++entry_reads[e];
+        AGInfo* src = AGInfo::Find(e.node.get());
+        if (src != nullptr && e.index < src->outputs.size()) {
+          read_chunks.insert(src->outputs[e.index].var());
+        }
+      }
+    }
+    for (size_t j = 0; j < grads.size(); ++j) {
+      if (x_infos[j]->grad_req != kWriteTo || AGInfo::Find(grads[j].node.get()) != nullptr ||
+          entry_reads.count(grads[j]) || custom_function::IsBackwardOp(grads[j].node->op()) ||
+          read_chunks.count(x_infos[j]->out_grads[0].var())) {
+        continue;
+      }
+      direct_target.emplace(grads[j], j);
+    }
+  }
   static auto& fis_backward = nnvm::Op::GetAttr<nnvm::TIsBackward>("TIsBackward");
   std::vector<NDArray*> in_ptrs, out_ptrs;
   for (const nnvm::ObjectPtr& n : order) {
@@ -315,6 +341,19 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       if (std::any_of(outs.begin(), outs.end(), [](const NDArray& a) { return a.is_none(); })) {
         for (NDArray& a : outs) a = NDArray();  // partial knowledge: let inference do it all
       }
+    }
+    for (size_t i = 0; i < outs.size() && !direct_target.empty(); ++i) {
+      auto it = direct_target.find(nnvm::NodeEntry(n, static_cast<uint32_t>(i), 0));
+      if (it == direct_target.end()) continue;
+      const NDArray& buffer = x_infos[it->second]->out_grads[0];
+      const bool fits = outs[i].is_none() || (outs[i].shape() == buffer.shape() &&
+                                              outs[i].dtype() == buffer.dtype());
+      const bool aliases_input = std::any_of(ins.begin(), ins.end(), [&](const NDArray& in) {
+        return in.SharesChunk(buffer);
+      });
+      if (!fits || aliases_input) continue;
+      outs[i] = buffer.Detach();
+      written_directly[it->second] = true;
     }
     if (custom_function::IsBackwardOp(n->op())) {
       custom_function::RunBackward(n, in_ptrs, out_ptrs, is_train);
@@ -355,7 +394,9 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       NDArray value = value_of(grads[i]).Detach();
       NDArray& buffer = info->out_grads[0];
       NDArray target = buffer.Detach();
-      if (info->grad_req == kAddTo) {
+      if (written_directly[i]) {
+        // already in place
+      } else if (info->grad_req == kAddTo) {
         NDArray acc = buffer.Detach();
         InvokeOp(*attrs_add, attrs_add, {&acc, &value}, {&target});
       } else if (info->grad_req != kNullOp) {

@@ -91,6 +91,12 @@ Context PickContext(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& i
   return Context::CPU();
 }
 
+std::vector<TBlob> BlobsOf(const std::vector<NDArray>& arrays) {
+  std::vector<TBlob> blobs(arrays.size());
+  for (size_t i = 0; i < arrays.size(); ++i) blobs[i] = arrays[i].data();
+  return blobs;
+}
+
 }  // namespace
 
 std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(const nnvm::Op* op, int num_inputs,
@@ -246,9 +252,11 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   }
   Engine::DeduplicateVarHandle(&read_vars, &write_vars);
 
-  std::vector<TBlob> in_blobs(num_inputs), out_blobs(num_outputs);
-  for (uint32_t i = 0; i < num_inputs; ++i) in_blobs[i] = inputs[i]->data();
-  for (uint32_t i = 0; i < num_outputs; ++i) out_blobs[i] = outputs[i]->data();
+  // The arrays travel with the function and become TBlobs when it runs: outputs get their
+  // memory then (not at push time), so pushing far ahead does not hold memory early.
+  std::vector<NDArray> in_arrays(num_inputs), out_arrays(num_outputs);
+  for (uint32_t i = 0; i < num_inputs; ++i) in_arrays[i] = *inputs[i];
+  for (uint32_t i = 0; i < num_outputs; ++i) out_arrays[i] = *outputs[i];
   const bool is_train = is_train_;
 
   static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
@@ -262,8 +270,10 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     FCompute fn = fcompute_cpu[op];
     const nnvm::NodeAttrs* attrs_raw = &attrs;
     Engine::Get()->PushSync(
-        [keep_alive = std::move(keep_alive), attrs_raw, fn, in_blobs = std::move(in_blobs), out_blobs = std::move(out_blobs),
-         req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+        [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
+         out_arrays = std::move(out_arrays), req = std::move(req),
+         requested = std::move(requested), is_train](RunContext rctx) {
+          std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
           OpContext opctx;
           opctx.need_grad = false;
           opctx.is_train = is_train;
@@ -281,8 +291,9 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     write_vars.push_back(state.get_var());
     Engine::DeduplicateVarHandle(&read_vars, &write_vars);
     Engine::Get()->PushSync(
-        [state, fn, in_blobs = std::move(in_blobs), out_blobs = std::move(out_blobs),
+        [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
          req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+          std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
           OpContext opctx;
           opctx.need_grad = false;
           opctx.is_train = is_train;
