@@ -303,10 +303,14 @@ void ConvBackwardDispatch(const ConvGeom& g, const DType* x, const DType* w, con
     const float* fx = reinterpret_cast<const float*>(x);
     const float* fw = reinterpret_cast<const float*>(w);
     const float* fdy = reinterpret_cast<const float*>(dy);
-    if (req_dx == kWriteTo || req_dx == kWriteInplace) {
+    // Both backward parts below use oneDNN only from 64 input channels per group on: with
+    // fewer, one big im2col GEMM wins (measured on LeNet, batch 64, one thread: weight
+    // gradient of conv1 13.6 vs 5.3 ms; data + weight gradients of conv2 13.0 vs 11.6 ms).
+    const bool wide = g.C / g.G >= 64;
+    if ((req_dx == kWriteTo || req_dx == kWriteInplace) && wide) {
       if (DnnlConvBackwardData(g, fw, fdy, reinterpret_cast<float*>(dx))) req_dx = kNullOp;
     }
-    if (req_dw == kWriteTo || req_dw == kWriteInplace) {
+    if ((req_dw == kWriteTo || req_dw == kWriteInplace) && wide) {
       const bool with_bias = req_db == kWriteTo || req_db == kWriteInplace;
       if (DnnlConvBackwardWeights(g, fx, fdy, reinterpret_cast<float*>(dw),
                                   with_bias ? reinterpret_cast<float*>(db) : nullptr)) {

@@ -314,19 +314,24 @@ void BuildPool(const PoolGeom& g, bool backward, PoolPrims* out) {
   }
   const memory::desc src_plain(src, dt::f32, PlainDataTag(g.nsp));
   const memory::desc dst_plain(dst, dt::f32, PlainDataTag(g.nsp));
+  // oneDNN's fast (jit) pooling wants channel-blocked layouts; on plain NC(D)(H)W it runs a
+  // slow generic kernel, so reorder in and out of the 8-channel blocked layout.
+  const tag blocked = g.nsp == 1 ? tag::nCw8c : g.nsp == 2 ? tag::nChw8c : tag::nCdhw8c;
+  const memory::desc src_blocked(src, dt::f32, blocked);
+  const memory::desc dst_any(dst, dt::f32, tag::any);
   dnnl::algorithm alg = g.type == 0 ? dnnl::algorithm::pooling_max
                         : g.count_include_pad ? dnnl::algorithm::pooling_avg_include_padding
                                               : dnnl::algorithm::pooling_avg_exclude_padding;
-  // Plain layouts on both sides: pooling is memory bound, reorders would cost as much.
   dnnl::pooling_forward::desc fd(backward ? dnnl::prop_kind::forward_training
                                           : dnnl::prop_kind::forward_inference,
-                                 alg, src_plain, dst_plain, strides, kernel, pad_l, pad_r);
+                                 alg, src_blocked, dst_any, strides, kernel, pad_l, pad_r);
   dnnl::pooling_forward::primitive_desc fpd(fd, CpuEngine());
   out->fwd = dnnl::pooling_forward(fpd);
   out->src.Init(src_plain, fpd.src_desc(), true);
   out->dst.Init(dst_plain, fpd.dst_desc(), false);
   if (backward) {
-    dnnl::pooling_backward::desc bd(alg, src_plain, dst_plain, strides, kernel, pad_l, pad_r);
+    dnnl::pooling_backward::desc bd(alg, src_blocked, fpd.dst_desc(), strides, kernel, pad_l,
+                                    pad_r);
     dnnl::pooling_backward::primitive_desc bpd(bd, CpuEngine(), fpd);
     out->bwd = dnnl::pooling_backward(bpd);
     out->has_bwd = true;

@@ -221,23 +221,100 @@ inline AType LpRoot(AType v, int p) {
 
 }  // namespace pool_detail
 
+/*!
+ * \brief The common non-overlapping 2x2/stride-2 max pooling without padding (LeNet, VGG,
+ *        ResNet stems): rows pairwise, no window bookkeeping. Returns false when not applicable.
+ */
+template <typename DType>
+bool MaxPool2x2Forward(const PoolGeom& g, const DType* x, DType* y, OpReqType req) {
+  if (g.type != pool_enum::kMax || req == kAddTo || g.k[0] != 1 || g.in[0] != 1 ||
+      g.k[1] != 2 || g.k[2] != 2 || g.s[1] != 2 || g.s[2] != 2 || g.p[1] != 0 || g.p[2] != 0 ||
+      g.out[1] * 2 > g.in[1] || g.out[2] * 2 > g.in[2]) {
+    return false;
+  }
+  const index_t IH = g.in[1], IW = g.in[2], OH = g.out[1], OW = g.out[2];
+  const index_t rows = g.N * g.C * OH;
+#pragma omp parallel for schedule(static) if (rows * OW > 16384)
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t plane = r / OH, oh = r % OH;
+    const DType* r0 = x + (plane * IH + 2 * oh) * IW;
+    const DType* r1 = r0 + IW;
+    DType* out = y + r * OW;
+    for (index_t ow = 0; ow < OW; ++ow) {
+      const DType a = r0[2 * ow] > r0[2 * ow + 1] ? r0[2 * ow] : r0[2 * ow + 1];
+      const DType b = r1[2 * ow] > r1[2 * ow + 1] ? r1[2 * ow] : r1[2 * ow + 1];
+      out[ow] = a > b ? a : b;
+    }
+  }
+  return true;
+}
+
+/*! \brief Backward of MaxPool2x2Forward: the gradient goes to the first maximum. */
+template <typename DType>
+bool MaxPool2x2Backward(const PoolGeom& g, const DType* x, const DType* dy, DType* dx,
+                        OpReqType req) {
+  if (g.type != pool_enum::kMax || g.k[0] != 1 || g.in[0] != 1 || g.k[1] != 2 ||
+      g.k[2] != 2 || g.s[1] != 2 || g.s[2] != 2 || g.p[1] != 0 || g.p[2] != 0 ||
+      g.out[1] * 2 > g.in[1] || g.out[2] * 2 > g.in[2]) {
+    return false;
+  }
+  const index_t IH = g.in[1], IW = g.in[2], OH = g.out[1], OW = g.out[2];
+  const index_t planes = g.N * g.C;
+#pragma omp parallel for schedule(static) if (planes * IH * IW > 16384)
+  for (index_t pl = 0; pl < planes; ++pl) {
+    DType* dp = dx + pl * IH * IW;
+    if (req != kAddTo) std::fill(dp, dp + IH * IW, DType(0));
+    for (index_t oh = 0; oh < OH; ++oh) {
+      const DType* r0 = x + (pl * IH + 2 * oh) * IW;
+      const DType* r1 = r0 + IW;
+      const DType* gr = dy + (pl * OH + oh) * OW;
+      DType* d0 = dp + 2 * oh * IW;
+      DType* d1 = d0 + IW;
+      for (index_t ow = 0; ow < OW; ++ow) {
+        const index_t c = 2 * ow;
+        DType* best = d0 + c;
+        DType m = r0[c];
+        if (r0[c + 1] > m) { m = r0[c + 1]; best = d0 + c + 1; }
+        if (r1[c] > m) { m = r1[c]; best = d1 + c; }
+        if (r1[c + 1] > m) { best = d1 + c + 1; }
+        *best += gr[ow];
+      }
+    }
+  }
+  return true;
+}
+
+/*! \brief Windows of every output position along the three dims (computed once per call). */
+struct PoolWindows {
+  std::vector<pool_detail::Window> w[3];
+  explicit PoolWindows(const PoolGeom& g) {
+    for (int d = 0; d < 3; ++d) {
+      w[d].resize(g.out[d]);
+      for (index_t o = 0; o < g.out[d]; ++o)
+        w[d][o] = pool_detail::MakeWindow(o, g.in[d], g.k[d], g.s[d], g.p[d]);
+    }
+  }
+};
+
 /*! \brief Pooling forward on one dtype; planes (N*C) in parallel. AType accumulates. */
 template <typename DType, typename AType>
 void PoolForwardNative(const PoolGeom& g, int p_value, const DType* x, DType* y, OpReqType req) {
   using pool_detail::MakeWindow;
   using pool_detail::Window;
   const index_t isp = g.in[0] * g.in[1] * g.in[2], osp = g.out[0] * g.out[1] * g.out[2];
+  if (MaxPool2x2Forward(g, x, y, req)) return;
+  const PoolWindows win(g);
   const index_t planes = g.N * g.C;
 #pragma omp parallel for schedule(static) if (planes * osp * g.k[0] * g.k[1] * g.k[2] > 32768)
   for (index_t pl = 0; pl < planes; ++pl) {
     const DType* xp = x + pl * isp;
     DType* yp = y + pl * osp;
     for (index_t od = 0; od < g.out[0]; ++od) {
-      const Window wd = MakeWindow(od, g.in[0], g.k[0], g.s[0], g.p[0]);
+      const Window& wd = win.w[0][od];
       for (index_t oh = 0; oh < g.out[1]; ++oh) {
-        const Window wh = MakeWindow(oh, g.in[1], g.k[1], g.s[1], g.p[1]);
+        const Window& wh = win.w[1][oh];
         for (index_t ow = 0; ow < g.out[2]; ++ow) {
-          const Window ww = MakeWindow(ow, g.in[2], g.k[2], g.s[2], g.p[2]);
+          const Window& ww = win.w[2][ow];
           AType acc;
           if (g.type == pool_enum::kMax) {
             acc = std::numeric_limits<AType>::lowest();
@@ -246,7 +323,7 @@ void PoolForwardNative(const PoolGeom& g, int p_value, const DType* x, DType* y,
                 const DType* row = xp + (id * g.in[1] + ih) * g.in[2];
                 for (index_t iw = ww.lo; iw < ww.hi; ++iw) {
                   const AType v = static_cast<AType>(row[iw]);
-                  if (v > acc || std::isnan(v)) acc = v;
+                  acc = v > acc ? v : acc;
                 }
               }
           } else {
@@ -287,6 +364,8 @@ void PoolBackwardNative(const PoolGeom& g, int p_value, const DType* x, const DT
   using pool_detail::MakeWindow;
   using pool_detail::Window;
   if (req == kNullOp) return;
+  if (MaxPool2x2Backward(g, x, dy, dx, req)) return;
+  const PoolWindows win(g);
   const index_t isp = g.in[0] * g.in[1] * g.in[2], osp = g.out[0] * g.out[1] * g.out[2];
   const index_t planes = g.N * g.C;
 #pragma omp parallel for schedule(static) if (planes * (isp + osp) > 32768)
@@ -297,11 +376,11 @@ void PoolBackwardNative(const PoolGeom& g, int p_value, const DType* x, const DT
     DType* dp = dx + pl * isp;
     if (req != kAddTo) std::fill(dp, dp + isp, DType(0));
     for (index_t od = 0; od < g.out[0]; ++od) {
-      const Window wd = MakeWindow(od, g.in[0], g.k[0], g.s[0], g.p[0]);
+      const Window& wd = win.w[0][od];
       for (index_t oh = 0; oh < g.out[1]; ++oh) {
-        const Window wh = MakeWindow(oh, g.in[1], g.k[1], g.s[1], g.p[1]);
+        const Window& wh = win.w[1][oh];
         for (index_t ow = 0; ow < g.out[2]; ++ow) {
-          const Window ww = MakeWindow(ow, g.in[2], g.k[2], g.s[2], g.p[2]);
+          const Window& ww = win.w[2][ow];
           const index_t oidx = (od * g.out[1] + oh) * g.out[2] + ow;
           const AType grad = static_cast<AType>(gp[oidx]);
           if (g.type == pool_enum::kMax) {
@@ -312,7 +391,7 @@ void PoolBackwardNative(const PoolGeom& g, int p_value, const DType* x, const DT
                 for (index_t iw = ww.lo; iw < ww.hi; ++iw) {
                   const index_t idx = (id * g.in[1] + ih) * g.in[2] + iw;
                   const AType v = static_cast<AType>(xp[idx]);
-                  if (best_idx < 0 || v > best || (std::isnan(v) && !std::isnan(best))) {
+                  if (best_idx < 0 || v > best) {
                     best = v;
                     best_idx = idx;
                   }
@@ -357,9 +436,10 @@ void PoolingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const PoolGeom g = MakePoolGeom(param, inputs[0].shape_);
   const int p_value = param.p_value.has_value() ? param.p_value.value() : 2;
   const int dtype = inputs[0].type_flag_;
-  if (dtype == mshadow::kFloat32 && req[0] != kAddTo &&
-      DnnlPoolForward(g, inputs[0].dptr<float>(), outputs[0].dptr<float>())) {
-    return;
+  // The native 2x2 max kernel beats oneDNN (no reorders); other cases go to oneDNN first.
+  if (dtype == mshadow::kFloat32 && req[0] != kAddTo) {
+    if (MaxPool2x2Forward(g, inputs[0].dptr<float>(), outputs[0].dptr<float>(), req[0])) return;
+    if (DnnlPoolForward(g, inputs[0].dptr<float>(), outputs[0].dptr<float>())) return;
   }
   switch (dtype) {
     case mshadow::kFloat32:
@@ -390,10 +470,14 @@ void PoolingGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const PoolGeom g = MakePoolGeom(param, inputs[1].shape_);
   const int p_value = param.p_value.has_value() ? param.p_value.value() : 2;
   const int dtype = inputs[0].type_flag_;
-  if (dtype == mshadow::kFloat32 && req[0] != kAddTo &&
-      DnnlPoolBackward(g, inputs[1].dptr<float>(), inputs[0].dptr<float>(),
-                       outputs[0].dptr<float>())) {
-    return;
+  if (dtype == mshadow::kFloat32 && req[0] != kAddTo) {
+    const float* x = inputs[1].dptr<float>();
+    const float* dy = inputs[0].dptr<float>();
+    float* dx = outputs[0].dptr<float>();
+    if (MaxPool2x2Backward(g, x, dy, dx, req[0])) return;
+    // oneDNN's max-pooling backward needs the forward's argmax workspace, which a separate
+    // backward op has to recompute: the native kernel is faster there.
+    if (g.type != pool_enum::kMax && DnnlPoolBackward(g, x, dy, dx)) return;
   }
   switch (dtype) {
     case mshadow::kFloat32:

@@ -297,6 +297,10 @@ DNNL_CONV_CASES = [
     ([(2, 3, 5, 6, 7), (4, 3, 3, 3, 3), (4,)], dict(kernel=(3, 3, 3), num_filter=4,
                                                    pad=(1, 1, 1))),
     ([(2, 4, 6, 7), (4, 4, 1, 1), (4,)], dict(kernel=(1, 1), num_filter=4, stride=(2, 2))),
+    # 64+ channels per group: oneDNN also computes the weight gradient
+    ([(2, 64, 6, 5), (8, 64, 3, 3), (8,)], dict(kernel=(3, 3), num_filter=8, pad=(1, 1))),
+    ([(2, 128, 5, 5), (6, 64, 3, 3)], dict(kernel=(3, 3), num_filter=6, num_group=2,
+                                            no_bias=True)),
 ]
 
 
