@@ -214,6 +214,20 @@ MXNET_DLL int MXAutogradSetIsTraining(int is_training, int* prev);
 MXNET_DLL int MXAutogradIsRecording(bool* curr);
 MXNET_DLL int MXAutogradIsTraining(bool* curr);
 
+/* ---------------------------------------------------------------- extension libraries */
+
+/*!
+ * \brief Load an operator library built against include/mxnet/lib_api.h: check its interface
+ *        version, call its initialize, validate and register its operators (then callable
+ *        through MXImperativeInvoke and symbols like built-in ones). Loading the same library
+ *        again is harmless. On failure nothing is registered and the error names the cause
+ *        (missing file, not a shared library, other interface version, invalid operator, name
+ *        clash, initialize failing, with the library's own messages).
+ * \param path path of the .so
+ * \param verbose 1: log the number and names of the operators found
+ */
+MXNET_DLL int MXLoadLib(const char* path, unsigned verbose);
+
 #ifdef __cplusplus
 }
 #endif
