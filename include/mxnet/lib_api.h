@@ -249,6 +249,12 @@ typedef const MXExtLibrary* (*MXExtGetLibraryFn)(void);
 namespace mxnet {
 namespace ext {
 
+/* Attribute keys MXNet 1.9 defines for subgraph operators and partitioners. */
+#define MX_STR_SUBGRAPH_SYM_JSON "subgraph_sym_json"
+#define MX_STR_DTYPE "__ext_dtype__"
+#define MX_STR_SHAPE "__ext_shape__"
+#define MX_STR_EXTRA_INPUTS "__ext_extra_inputs__"
+
 /*! \brief Result of every author function. Note: success is 1. */
 enum MXReturnValue { MX_FAIL = 0, MX_SUCCESS = 1 };
 
