@@ -74,10 +74,20 @@ def load(path, verbose=True):
 def _add_op_functions(names):
     """Generate mx.nd.<op> (and mx.sym.<op> when the symbol package is present) for `names`."""
     from .ndarray import register as nd_register
+    from .base import _op_placement
     nd_register.register_new_ops(names)
     sym_register = sys.modules.get("mxnet.symbol.register")
-    if sym_register is not None and hasattr(sym_register, "register_new_ops"):
-        sym_register.register_new_ops(names)
+    if sym_register is None or not hasattr(sym_register, "init_symbol_module"):
+        return
+    sym_register.init_symbol_module(names)
+    package = sys.modules["mxnet.symbol"]
+    op_module = sys.modules["mxnet.symbol.op"]
+    for name in names:
+        target, func_name = _op_placement(name, "mxnet", "symbol")
+        if target == op_module.__name__:
+            setattr(package, func_name, getattr(op_module, func_name))
+            if hasattr(package, "__all__") and func_name not in package.__all__:
+                package.__all__.append(func_name)
 
 
 # ---------------------------------------------------------------------------------------------
