@@ -68,11 +68,21 @@ std::string TypeList(const std::vector<int>& types) {
   throw dmlc::Error(os.str());
 }
 
+/*!
+ * \brief Throw (Fail) if a library call failed; after a successful one, drop messages the
+ *        library logged anyway so that they are not reported with a later, unrelated failure.
+ */
+void CheckCall(const ExtOp& op, const std::string& call, const std::string& op_name,
+               int32_t status, const std::string& detail = "") {
+  if (status != MX_EXT_OK) Fail(op, call, op_name, status, detail);
+  if (op.lib->api->message_count() > 0) op.lib->api->message_clear();
+}
+
 ExtParsed Parse(const ExtOp& op, const nnvm::NodeAttrs& attrs) {
   AttrArrays c(attrs);
   ExtParsed p;
   const int32_t st = op.lib->api->op_parse_attrs(op.info.op, c.get(), &p.num_in, &p.num_out);
-  if (st != MX_EXT_OK) Fail(op, "ParseAttrs", op.name, st);
+  CheckCall(op, "ParseAttrs", op.name, st);
   if (p.num_in < 0 || p.num_out < 1) {
     MX_THROW(ValueError) << "Custom operator '" << op.name << "': parseAttrs returned " << p.num_in
                          << " inputs and " << p.num_out
@@ -123,9 +133,7 @@ bool InferShape(const ExtOp& op, const nnvm::NodeAttrs& attrs, ShapeVector* in_s
   const int32_t st = op.lib->api->op_infer_shape(
       op.info.op, c.get(), static_cast<int32_t>(in_shapes->size()), ndims.data(), dims.data(),
       static_cast<int32_t>(out_shapes->size()), ReceiveShape, &sink);
-  if (st != MX_EXT_OK) {
-    Fail(op, "InferShape", op.name, st, " with input shapes " + ShapeList(*in_shapes));
-  }
+  CheckCall(op, "InferShape", op.name, st, " with input shapes " + ShapeList(*in_shapes));
   for (size_t i = 0; i < out_shapes->size(); ++i) {
     if (sink.out[i].ndim() <= 0) {
       MX_THROW(ValueError) << "Custom operator '" << op.name << "': inferShape set no shape for "
@@ -150,7 +158,7 @@ bool InferType(const ExtOp& op, const nnvm::NodeAttrs& attrs, std::vector<int>* 
   const int32_t st = op.lib->api->op_infer_type(op.info.op, c.get(), static_cast<int32_t>(in.size()),
                                                 in.data(), static_cast<int32_t>(out.size()),
                                                 out.data());
-  if (st != MX_EXT_OK) Fail(op, "InferType", op.name, st, " with input dtypes " + TypeList(*in_types));
+  CheckCall(op, "InferType", op.name, st, " with input dtypes " + TypeList(*in_types));
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] < 0) {
       MX_THROW(TypeError) << "Custom operator '" << op.name << "': inferType set no dtype for "
@@ -177,7 +185,7 @@ bool InferStorageType(const ExtOp& op, const nnvm::NodeAttrs& attrs, DispatchMod
   const int32_t st = op.lib->api->op_infer_stype(op.info.op, c.get(), static_cast<int32_t>(in.size()),
                                                  in.data(), static_cast<int32_t>(out.size()),
                                                  out.data());
-  if (st != MX_EXT_OK) Fail(op, "InferSType", op.name, st);
+  CheckCall(op, "InferSType", op.name, st);
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] != kDefaultStorage && out[i] != -1) {
       MX_THROW(NotImplementedError) << "Custom operator '" << op.name << "': inferSType made output "
@@ -200,7 +208,7 @@ std::vector<uint32_t> MutateInputs(const ExtOp& op, const nnvm::NodeAttrs& attrs
   std::vector<int32_t> idx;
   AttrArrays c(attrs);
   const int32_t st = op.lib->api->op_mutate_inputs(op.info.op, c.get(), ReceiveIndex, &idx);
-  if (st != MX_EXT_OK) Fail(op, "MutateInputs", op.name, st);
+  CheckCall(op, "MutateInputs", op.name, st);
   const ExtParsed p = Counts(op, attrs);
   std::vector<uint32_t> out;
   for (int32_t i : idx) {
@@ -323,7 +331,7 @@ void RunCompute(const ExtOp& op, const std::string& what, const std::string& op_
   }
   const int32_t st = call(in.data(), static_cast<int32_t>(in.size()), out.data(),
                           static_cast<int32_t>(out.size()), res.get());
-  if (st != MX_EXT_OK) Fail(op, what, op_name, st);
+  CheckCall(op, what, op_name, st);
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (scratch[i] != nullptr && req[i] == kAddTo) AddInto(outputs[i], scratch[i]);
   }

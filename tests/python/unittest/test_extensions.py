@@ -137,6 +137,7 @@ static MXReturnValue type1(const Attrs& a, std::vector<int>* in, std::vector<int
 static MXReturnValue shape1(const Attrs& a, std::vector<std::vector<unsigned int>>* in,
                             std::vector<std::vector<unsigned int>>* out) {
   if (FailAt(a, "shape")) { MX_ERROR_MSG << "shape failed as asked"; return MX_FAIL; }
+  if (FailAt(a, "nothing")) MX_ERROR_MSG << "stale message of a successful call";
   out->at(0) = in->at(0); return MX_SUCCESS;
 }
 static MXReturnValue faulty_fwd(const Attrs& a, std::vector<MXTensor>* in,
@@ -464,6 +465,14 @@ def test_inference_failures_raise_with_library_message(test_ops_lib, stage, call
     with pytest.raises(MXNetError) as err2:
         mx.nd.faulty(mx.nd.ones((2, 2)), fail_at=stage)
     assert str(err2.value).count("failed as asked") == 1
+
+
+def test_messages_of_successful_calls_are_not_reported_later(test_ops_lib):
+    mx.nd.faulty(mx.nd.ones((2,)), fail_at="nothing").wait_to_read()
+    with pytest.raises(MXNetError) as err:
+        mx.nd.faulty(mx.nd.ones((2,)), fail_at="shape")
+    assert "shape failed as asked" in str(err.value)
+    assert "stale message" not in str(err.value)
 
 
 @pytest.mark.parametrize("stage,text", [("forward", "forward failed as asked"),
