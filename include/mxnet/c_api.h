@@ -516,6 +516,19 @@ MXNET_DLL int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int 
                                   NDArrayHandle** in_args, NDArrayHandle** arg_grads,
                                   uint32_t* num_aux_states, NDArrayHandle** aux_states,
                                   ExecutorHandle shared_exec, ExecutorHandle* out);
+/* ---------------------------------------------------------------- extension libraries */
+
+/*!
+ * \brief Load an operator library built against include/mxnet/lib_api.h: check its interface
+ *        version, call its initialize, validate and register its operators (then callable
+ *        through MXImperativeInvoke and symbols like built-in ones). Loading the same library
+ *        again is harmless. On failure nothing is registered and the error names the cause
+ *        (missing file, not a shared library, other interface version, invalid operator, name
+ *        clash, initialize failing, with the library's own messages).
+ * \param path path of the .so
+ * \param verbose 1: log the number and names of the operators found
+ */
+MXNET_DLL int MXLoadLib(const char* path, unsigned verbose);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,7 @@ from . import callback
 from . import model
 from . import module
 from . import module as mod
+from . import library
 
 
 def _library_version():
