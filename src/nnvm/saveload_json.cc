@@ -106,16 +106,19 @@ std::string SaveJSON(const Symbol& sym) {
     os << ", \n";
     if (!n->attrs.dict.empty()) {
       std::map<std::string, std::string> sorted(n->attrs.dict.begin(), n->attrs.dict.end());
+      // dmlc's writer puts a map of one entry on one line and larger maps one entry per line.
+      const bool multi_line = sorted.size() > 1;
       os << "      \"attrs\": {";
       bool first = true;
       for (const auto& kv : sorted) {
         if (!first) os << ", ";
+        if (multi_line) os << "\n        ";
         first = false;
         WriteJSONString(os, kv.first);
         os << ": ";
         WriteJSONString(os, kv.second);
       }
-      os << "}, \n";
+      os << (multi_line ? "\n      }, \n" : "}, \n");
     }
     os << "      \"inputs\": [";
     for (size_t j = 0; j < n->inputs.size(); ++j) {

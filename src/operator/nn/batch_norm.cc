@@ -122,6 +122,13 @@ training step.
   [](const nnvm::NodeAttrs& attrs) {
     return std::vector<uint32_t>{batchnorm::kMovingMean, batchnorm::kMovingVar};
   })
+// Moving statistics start as mean 0 / variance 1 unless the user gave the variable an init.
+.set_attr<nnvm::FSetInputVarAttrOnCompose>("FSetInputVarAttrOnCompose",
+  [](const nnvm::NodeAttrs& attrs, nnvm::ObjectPtr var, const int index) {
+    if (var->attrs.dict.count("__init__")) return;
+    if (index == batchnorm::kMovingMean) var->attrs.dict["__init__"] = "[\"zero\", {}]";
+    if (index == batchnorm::kMovingVar) var->attrs.dict["__init__"] = "[\"one\", {}]";
+  })
 .set_attr<mxnet::FInferShape>("FInferShape", BatchNormShape)
 .set_attr<nnvm::FInferType>("FInferType", BatchNormType)
 .set_attr<FCompute>("FCompute<cpu>", BatchNormCompute<cpu>)
