@@ -15,6 +15,7 @@ from . import ndarray
 from . import ndarray as nd
 from . import random
 from . import random as rnd
+from . import operator
 
 
 def _library_version():
