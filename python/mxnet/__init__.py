@@ -13,8 +13,13 @@ from . import attribute
 from .attribute import AttrScope
 from . import ndarray
 from . import ndarray as nd
+from . import executor
+from . import symbol
+from . import symbol as sym
 from . import random
 from . import random as rnd
+from . import autograd
+from . import test_utils
 from . import operator
 
 
