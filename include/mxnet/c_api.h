@@ -530,6 +530,66 @@ MXNET_DLL int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int 
  */
 MXNET_DLL int MXLoadLib(const char* path, unsigned verbose);
 
+/* ---- custom operators (Python CustomOp, API.md §4.2) */
+/*!
+ * \brief A list of callbacks with their contexts (`int (*)(void)` entries are cast to the
+ *        specific callback types below). Also used by custom autograd functions.
+ */
+#ifndef MXNET_CALLBACK_LIST_DEFINED
+#define MXNET_CALLBACK_LIST_DEFINED
+struct MXCallbackList {
+  int num_callbacks;
+  int (**callbacks)(void);
+  void** contexts;
+};
+#endif
+/*! \brief Indices of the callbacks an operator instance provides. */
+enum CustomOpCallbacks { kCustomOpDelete, kCustomOpForward, kCustomOpBackward };
+/*! \brief Indices of the callbacks a custom operator property provides. */
+enum CustomOpPropCallbacks {
+  kCustomOpPropDelete,
+  kCustomOpPropListArguments,
+  kCustomOpPropListOutputs,
+  kCustomOpPropListAuxiliaryStates,
+  kCustomOpPropInferShape,
+  kCustomOpPropDeclareBackwardDependency,
+  kCustomOpPropCreateOperator,
+  kCustomOpPropInferType,
+  kCustomOpPropInferStorageType,
+  kCustomOpPropBackwardInferStorageType
+};
+/*!
+ * \brief Forward/backward: `ptrs` are NEW NDArray handles (the callee frees them), `tags`
+ *        say what each is (0 in_data, 1 out_data, 2 in_grad, 3 out_grad, 4 aux), `reqs` one
+ *        OpReqType per written array. Return non-zero on success.
+ */
+typedef int (*CustomOpFBFunc)(int size, void** ptrs, int* tags, const int* reqs,
+                              const int is_train, void* state);
+typedef int (*CustomOpDelFunc)(void* state);
+/*! \brief *args = NULL-terminated array of names owned by the callee. */
+typedef int (*CustomOpListFunc)(char*** args, void* state);
+/*! \brief Fill all num_input shapes (inputs, outputs, aux) with callee-owned arrays. */
+typedef int (*CustomOpInferShapeFunc)(int num_input, int* ndims, int** shapes, void* state);
+typedef int (*CustomOpInferStorageTypeFunc)(int num_input, int* stypes, void* state);
+typedef int (*CustomOpBackwardInferStorageTypeFunc)(int num_input, int* stypes, int* tags,
+                                                    void* state);
+typedef int (*CustomOpInferTypeFunc)(int num_input, int* types, void* state);
+typedef int (*CustomOpBwdDepFunc)(const int* out_grad, const int* in_data, const int* out_data,
+                                  int* num_deps, int** rdeps, void* state);
+typedef int (*CustomOpCreateFunc)(const char* ctx, int num_inputs, unsigned** shapes,
+                                  const int* ndims, const int* dtypes,
+                                  struct MXCallbackList* ret, void* state);
+/*! \brief Instantiate the property of op_type with string kwargs; fill ret (10 callbacks). */
+typedef int (*CustomOpPropCreator)(const char* op_type, const int num_kwargs, const char** keys,
+                                   const char** values, struct MXCallbackList* ret);
+/*!
+ * \brief Register (or replace) the custom operator op_type; used as Custom(op_type=...).
+ *        The creator must stay valid for the life of the process.
+ */
+MXNET_DLL int MXCustomOpRegister(const char* op_type, CustomOpPropCreator creator);
+/*! \brief Set the calling thread's last error (a callback reports its exception text). */
+MXNET_DLL void MXAPISetLastError(const char* msg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,7 @@ from . import model
 from . import module
 from . import module as mod
 from . import library
+from . import operator
 
 
 def _library_version():

@@ -290,18 +290,38 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     FStatefulCompute fn = fstateful_cpu[op];
     write_vars.push_back(state.get_var());
     Engine::DeduplicateVarHandle(&read_vars, &write_vars);
-    Engine::Get()->PushSync(
-        [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
-         req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
-          std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
-          OpContext opctx;
-          opctx.need_grad = false;
-          opctx.is_train = is_train;
-          opctx.run_ctx = rctx;
-          opctx.requested = requested;
-          fn(state, opctx, in_blobs, req, out_blobs);
-        },
-        ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+    static auto& fexec_type = nnvm::Op::GetAttr<FExecType>("FExecType");
+    if (fexec_type.count(op) && fexec_type[op](attrs) == ExecType::kAsync) {
+      // The op completes by calling opctx.async_on_complete (e.g. Custom, which runs its
+      // frontend callback on its own worker threads).
+      Engine::Get()->PushAsync(
+          [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
+           req = std::move(req), requested = std::move(requested),
+           is_train](RunContext rctx, engine::CallbackOnComplete on_complete) {
+            std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
+            OpContext opctx;
+            opctx.need_grad = false;
+            opctx.is_train = is_train;
+            opctx.run_ctx = rctx;
+            opctx.async_on_complete = on_complete;
+            opctx.requested = requested;
+            fn(state, opctx, in_blobs, req, out_blobs);
+          },
+          ctx, read_vars, write_vars, FnProperty::kAsync, 0, op->name.c_str());
+    } else {
+      Engine::Get()->PushSync(
+          [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
+           req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+            std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
+            OpContext opctx;
+            opctx.need_grad = false;
+            opctx.is_train = is_train;
+            opctx.run_ctx = rctx;
+            opctx.requested = requested;
+            fn(state, opctx, in_blobs, req, out_blobs);
+          },
+          ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+    }
   } else {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no CPU implementation";
   }
