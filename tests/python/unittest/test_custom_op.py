@@ -358,28 +358,32 @@ def test_autograd_through_custom_ops():
     np.testing.assert_allclose(x.grad.asnumpy(), 2 * 2 * xn + 1, rtol=1e-6)
 
 
-@pytest.mark.skipif(not (hasattr(mx, "sym") and hasattr(mx, "mod")),
-                    reason="mx.sym, the executor and Module are not merged yet (issues 4, 7)")
-def test_seed_softmax_trains_an_mlp_through_the_executor():
+def _mlp_data():
     rng = np.random.RandomState(0)
     n, d, k = 200, 10, 3
-    centers = rng.randn(k, d) * 3
     labels = rng.randint(0, k, size=n)
-    data = (centers[labels] + rng.randn(n, d)).astype("float32")
+    data = (rng.randn(k, d)[labels] * 3 + rng.randn(n, d)).astype("float32")
+    return data, labels, k
 
-    def build(custom):
-        x = mx.sym.Variable("data")
-        fc1 = mx.sym.FullyConnected(x, num_hidden=16, name="fc1")
-        act = mx.sym.Activation(fc1, act_type="relu")
-        fc2 = mx.sym.FullyConnected(act, num_hidden=k, name="fc2")
-        if custom:
-            return mx.sym.Custom(data=fc2, label=mx.sym.Variable("softmax_label"),
-                                 name="softmax", op_type="softmax")
-        return mx.sym.SoftmaxOutput(fc2, name="softmax")
 
-    grads = {}
+def _mlp(custom, k):
+    x = mx.sym.Variable("data")
+    fc1 = mx.sym.FullyConnected(x, num_hidden=16, name="fc1")
+    act = mx.sym.Activation(fc1, act_type="relu")
+    fc2 = mx.sym.FullyConnected(act, num_hidden=k, name="fc2")
+    if custom:   # the seed's usage
+        return mx.sym.Custom(data=fc2, label=mx.sym.Variable("softmax_label"), name="softmax",
+                             op_type="softmax")
+    return mx.sym.SoftmaxOutput(fc2, name="softmax")
+
+
+@pytest.mark.skipif(not hasattr(mx, "sym"),
+                    reason="mx.sym and the executor are not merged yet (issue 4)")
+def test_seed_softmax_trains_an_mlp_through_the_executor():
+    data, labels, k = _mlp_data()
+    first_grads, accuracy = {}, {}
     for custom in (True, False):
-        exe = build(custom).simple_bind(mx.cpu(), data=(n, d), softmax_label=(n,))
+        exe = _mlp(custom, k).simple_bind(mx.cpu(), data=data.shape, softmax_label=labels.shape)
         init = np.random.RandomState(1)
         for name, arr in exe.arg_dict.items():
             if name == "data":
@@ -388,14 +392,30 @@ def test_seed_softmax_trains_an_mlp_through_the_executor():
                 arr[:] = labels
             else:
                 arr[:] = init.uniform(-0.1, 0.1, size=arr.shape)
-        exe.forward(is_train=True)
-        exe.backward()
-        grads[custom] = {k_: v.asnumpy() for k_, v in exe.grad_dict.items() if k_.startswith("fc")}
-    for name in grads[True]:
-        np.testing.assert_allclose(grads[True][name], grads[False][name], rtol=1e-4, atol=1e-5)
+        for step in range(40):
+            exe.forward(is_train=True)
+            exe.backward()
+            if step == 0:
+                first_grads[custom] = {n: g.asnumpy().copy() for n, g in exe.grad_dict.items()
+                                       if n.startswith("fc")}
+            for name in exe.arg_dict:
+                if name.startswith("fc"):
+                    exe.arg_dict[name][:] -= 0.005 * exe.grad_dict[name]
+        exe.forward(is_train=False)
+        accuracy[custom] = (exe.outputs[0].asnumpy().argmax(axis=1) == labels).mean()
+    # Same gradients as the built-in SoftmaxOutput, and the network learns.
+    for name in first_grads[True]:
+        np.testing.assert_allclose(first_grads[True][name], first_grads[False][name],
+                                   rtol=1e-4, atol=1e-5)
+    assert accuracy[True] > 0.9 and abs(accuracy[True] - accuracy[False]) < 0.05
 
+
+@pytest.mark.skipif(not (hasattr(mx, "sym") and hasattr(mx, "mod") and hasattr(mx, "io")),
+                    reason="Module and NDArrayIter are not merged yet (issue 7)")
+def test_seed_softmax_trains_with_module_fit():
+    data, labels, k = _mlp_data()
     it = mx.io.NDArrayIter(data, labels, batch_size=20, shuffle=True, label_name="softmax_label")
-    mod = mx.mod.Module(build(True), context=mx.cpu())
+    mod = mx.mod.Module(_mlp(True, k), context=mx.cpu())
     mod.fit(it, num_epoch=10, optimizer="sgd", optimizer_params={"learning_rate": 0.1})
     acc = mod.score(mx.io.NDArrayIter(data, labels, batch_size=20,
                                       label_name="softmax_label"), "acc")[0][1]

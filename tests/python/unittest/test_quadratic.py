@@ -10,13 +10,15 @@ try:
     from mxnet.test_utils import (assert_almost_equal, check_numeric_gradient,  # noqa: F401
                                   check_symbolic_backward, check_symbolic_forward,
                                   rand_shape_nd)
-    _HAVE_SYMBOLIC = hasattr(mx, "sym") and hasattr(mx, "symbol")
+    # check_numeric_gradient builds its loss with mx.sym.make_loss (MakeLoss, issue 7).
+    _HAVE_SYMBOLIC = hasattr(mx, "sym") and hasattr(mx.sym, "make_loss")
 except ImportError:
     _HAVE_SYMBOLIC = False
 
 
 @pytest.mark.skipif(not _HAVE_SYMBOLIC,
-                    reason="mx.sym and mxnet.test_utils are not merged yet (issue 4)")
+                    reason="mx.sym, mxnet.test_utils (issue 4) or mx.sym.make_loss, which "
+                           "check_numeric_gradient uses (issue 7), is not merged yet")
 def test_quadratic_function():
     def f(x, a, b, c):
         return a * x**2 + b * x + c
@@ -82,6 +84,17 @@ def test_quadratic_imperative_forward_and_backward_op(dtype):
                                   a=a, b=b, c=c)
         np.testing.assert_allclose(g.asnumpy(), og.astype("float64") * (2 * a * x + b),
                                    rtol=tol, atol=tol)
+
+
+@pytest.mark.skipif(not hasattr(mx, "sym"), reason="mx.sym is not merged yet (issue 4)")
+def test_quadratic_symbolic_forward_backward_without_numeric_gradient():
+    from mxnet.test_utils import check_symbolic_backward, check_symbolic_forward
+    data = mx.symbol.Variable("data")
+    quad = mx.sym.contrib.quadratic(data=data, a=0.5, b=-0.3, c=0.1)
+    for dtype, tol in (("float32", 1e-5), ("float64", 1e-7)):
+        x = np.random.RandomState(1).randn(3, 4).astype(dtype)
+        check_symbolic_forward(quad, [x], [0.5 * x ** 2 - 0.3 * x + 0.1], rtol=tol, atol=tol)
+        check_symbolic_backward(quad, [x], [np.ones(x.shape)], [x - 0.3], rtol=tol, atol=tol)
 
 
 def test_quadratic_tutorial_example_and_defaults():
