@@ -59,8 +59,8 @@ class Executor(object):
 
     def forward(self, is_train=False, **kwargs):
         """Copy kwargs (name=array) into the arguments, run forward, return the outputs."""
-        from .ndarray import NDArray
         if kwargs:
+            from .ndarray import NDArray
             arg_dict = self.arg_dict
             for name, array in kwargs.items():
                 if not isinstance(array, (NDArray, np.ndarray)):
@@ -80,10 +80,11 @@ class Executor(object):
 
     def backward(self, out_grads=None, is_train=True):
         """Run backward; out_grads: one NDArray per output (none needed for loss outputs)."""
-        from .ndarray import NDArray
         if out_grads is None:
-            out_grads = []
-        elif isinstance(out_grads, NDArray):
+            check_call(_LIB.MXExecutorBackwardEx(self.handle, 0, None, ctypes.c_int(int(is_train))))
+            return
+        from .ndarray import NDArray
+        if isinstance(out_grads, NDArray):
             out_grads = [out_grads]
         elif isinstance(out_grads, dict):
             out_grads = [out_grads[k] for k in self._output_names]

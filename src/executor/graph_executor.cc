@@ -222,6 +222,12 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
   for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
     const uint32_t eid = idx.entry_id(idx.outputs()[num_forward_outputs_ + k]);
     const NDArray& g = arg_grads_[grad_arg_index_[k]];
+    if (g.dtype() != dtypes_[eid]) {
+      MX_THROW(TypeError) << "bind: gradient array of "
+                          << arg_nodes_[grad_arg_index_[k]]->attrs.name << " has dtype "
+                          << mshadow::dtype_string(g.dtype()) << ", expected "
+                          << mshadow::dtype_string(dtypes_[eid]);
+    }
     if (g.shape() != shapes_[eid]) {
       MX_THROW(ValueError) << "bind: gradient array of "
                            << arg_nodes_[grad_arg_index_[k]]->attrs.name << " has shape "
