@@ -97,7 +97,15 @@ class Executor(object):
                                              ctypes.c_int(int(is_train))))
 
     def set_monitor_callback(self, callback, monitor_all=False):
-        raise NotImplementedError("Executor.set_monitor_callback is not supported")
+        """Call callback(name, array_handle) for every op output (and input with monitor_all)
+        as it is computed; name is bytes, the handle a new NDArrayHandle (as in MXNet 1.x)."""
+        cb_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, NDArrayHandle, ctypes.c_void_p)
+
+        def monitor(name, array, _):
+            callback(name, array)
+        self._monitor_callback = cb_type(monitor)
+        check_call(_LIB.MXExecutorSetMonitorCallbackEX(self.handle, self._monitor_callback,
+                                                       None, ctypes.c_bool(monitor_all)))
 
     @staticmethod
     def _dict(names, arrays, what):
