@@ -282,3 +282,13 @@ def test_generated_function_signature_and_doc():
     doc = mx.sym.FullyConnected.__doc__
     assert "Symbol" in doc and "The result symbol." in doc and "NDArray-or-Symbol" not in doc
     assert hasattr(mx.sym.contrib, "allclose") or hasattr(mx.sym, "_internal")
+
+
+def test_op_without_inputs_gets_named_input_variables():
+    # Seed 003: mx.sym.<op>() is valid; the missing input becomes '<op>0_data'.
+    with mx.name.NameManager():
+        q = mx.sym.sin()
+    assert q.name == "sin0" and q.list_arguments() == ["sin0_data"]
+    ex = q.simple_bind(ctx=mx.cpu(), sin0_data=(1,))
+    ex.arg_arrays[0][:] = 2.0
+    np.testing.assert_allclose(ex.forward()[0].asnumpy(), np.sin([2.0]), rtol=1e-6)
