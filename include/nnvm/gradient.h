@@ -61,6 +61,14 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
  */
 std::vector<ObjectPtr> TopoSortNodes(const std::vector<NodeEntry>& heads);
 
+/*!
+ * \brief For a backward node `bwd` whose forward node is `fwd` (bwd->control_deps[0]): the
+ *        forward input each output of bwd is the gradient of (-1: none). Outputs map 1:1 when
+ *        the counts agree; otherwise the forward op's FGradient is asked which outputs of a node
+ *        of bwd's op it returns for each input (nnvm's rule for inferring backward shapes).
+ */
+std::vector<int> BackwardOutputToForwardInput(const Node& bwd, const ObjectPtr& fwd);
+
 }  // namespace nnvm
 
 #endif  // NNVM_GRADIENT_H_

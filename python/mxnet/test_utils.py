@@ -426,7 +426,11 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     input_shape = {k: v.shape for k, v in location.items()}
     _, out_shape, _ = sym.infer_shape(**input_shape)
     proj = sym_mod.Variable("__random_proj")
-    out = sym_mod.make_loss(sym * proj)
+    out = sym * proj
+    # make_loss makes backward start from ones; without that op, pass ones as head gradient.
+    has_make_loss = hasattr(sym_mod, "make_loss")
+    if has_make_loss:
+        out = sym_mod.make_loss(out)
     location = dict(location)
     location["__random_proj"] = nd_array(np.random.rand(*out_shape[0]) + 0.1, ctx=ctx,
                                          dtype=dtype)
@@ -439,7 +443,10 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
         raise ValueError("Executor arg_arrays and location len do not match. Got %d inputs "
                          "and %d locations" % (len(executor.arg_arrays), len(location)))
     executor.forward(is_train=True)
-    executor.backward()
+    if has_make_loss:
+        executor.backward()
+    else:
+        executor.backward([nd.ones(o.shape, ctx=ctx, dtype=o.dtype) for o in executor.outputs])
     symbolic_grads = {k: executor.grad_dict[k].asnumpy() for k in grad_nodes}
 
     numeric_gradients = numeric_grad(executor, location_npy, aux_states_npy, eps=numeric_eps,

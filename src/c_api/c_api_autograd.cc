@@ -1,6 +1,7 @@
 // C API of autograd: marking variables, backward, gradient buffers and their state.
 #include <mxnet/c_api.h>
 #include <mxnet/imperative.h>
+#include <nnvm/symbolic.h>
 
 #include <vector>
 
@@ -93,5 +94,19 @@ int MXNDArraySetGradState(NDArrayHandle handle, int state) {
 int MXNDArrayGetGradState(NDArrayHandle handle, int* out) {
   API_BEGIN();
   *out = Imperative::GetGradState(*ArrayArg(handle, "array", 0)) ? 1 : 0;
+  API_END();
+}
+
+int MXAutogradGetSymbol(NDArrayHandle handle, SymbolHandle* out) {
+  API_BEGIN();
+  NDArray* head = ArrayArg(handle, "get_symbol: array", 0);
+  if (!Imperative::IsRecorded(*head)) {
+    throw mxnet::ValueError(
+        "get_symbol: the NDArray is not part of a computational graph. Did you forget to turn "
+        "on recording (autograd.record()) or call attach_grad()?");
+  }
+  auto* sym = new nnvm::Symbol();
+  sym->outputs.push_back(head->entry_);
+  *out = sym;
   API_END();
 }

@@ -73,37 +73,6 @@ const char* kNotInGraph =
     "If you want to differentiate the same graph twice, you need to pass retain_graph=True to "
     "backward.";
 
-/*!
- * \brief For a backward node `bwd` of forward node `fwd`: which forward input each output of
- *        bwd is the gradient of (-1: none). Found by asking the forward op's FGradient which
- *        outputs of a node of bwd's op it returns for each input (as nnvm's inference does).
- */
-std::vector<int> BackwardOutputToForwardInput(const nnvm::ObjectPtr& bwd,
-                                              const nnvm::ObjectPtr& fwd) {
-  std::vector<int> ret(bwd->num_outputs(), -1);
-  if (fwd->is_variable()) return ret;
-  if (bwd->num_outputs() == fwd->inputs.size()) {
-    for (size_t i = 0; i < ret.size(); ++i) ret[i] = static_cast<int>(i);
-    return ret;
-  }
-  static auto& fgradient = nnvm::Op::GetAttr<nnvm::FGradient>("FGradient");
-  if (!fgradient.count(fwd->op())) return ret;
-  std::vector<nnvm::NodeEntry> dummy_ograds;
-  for (uint32_t i = 0; i < fwd->num_outputs(); ++i) {
-    nnvm::ObjectPtr v = nnvm::Node::Create();
-    v->attrs.name = "ograd" + std::to_string(i);
-    dummy_ograds.emplace_back(v, 0, 0);
-  }
-  std::vector<nnvm::NodeEntry> igrads = fgradient[fwd->op()](fwd, dummy_ograds);
-  for (size_t i = 0; i < igrads.size() && i < fwd->inputs.size(); ++i) {
-    const nnvm::NodeEntry& g = igrads[i];
-    if (g.node && g.node->op() == bwd->op() && g.index < ret.size()) {
-      ret[g.index] = static_cast<int>(i);
-    }
-  }
-  return ret;
-}
-
 }  // namespace
 
 bool Imperative::IsRecorded(const NDArray& arr) {
@@ -332,7 +301,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       if (fwd != nullptr && fwd->state) fwd_state = &fwd->state;
       // A backward op's outputs are the gradients of its forward node's inputs: their shapes
       // and dtypes come from those inputs (backward ops cannot always infer them).
-      std::vector<int> fwd_input_of = BackwardOutputToForwardInput(n, fwd_node);
+      std::vector<int> fwd_input_of = nnvm::BackwardOutputToForwardInput(*n, fwd_node);
       for (size_t i = 0; i < outs.size(); ++i) {
         if (fwd_input_of[i] < 0) continue;
         const NDArray& like = value_of(fwd_node->inputs[fwd_input_of[i]]);

@@ -255,8 +255,8 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   // The arrays travel with the function and become TBlobs when it runs: outputs get their
   // memory then (not at push time), so pushing far ahead does not hold memory early.
   std::vector<NDArray> in_arrays(num_inputs), out_arrays(num_outputs);
-  for (uint32_t i = 0; i < num_inputs; ++i) in_arrays[i] = *inputs[i];
-  for (uint32_t i = 0; i < num_outputs; ++i) out_arrays[i] = *outputs[i];
+  for (uint32_t i = 0; i < num_inputs; ++i) in_arrays[i] = inputs[i]->Detach();
+  for (uint32_t i = 0; i < num_outputs; ++i) out_arrays[i] = outputs[i]->Detach();
   const bool is_train = is_train_;
 
   static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");

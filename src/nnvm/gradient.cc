@@ -225,4 +225,29 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
   return result;
 }
 
+std::vector<int> BackwardOutputToForwardInput(const Node& bwd, const ObjectPtr& fwd) {
+  std::vector<int> ret(bwd.num_outputs(), -1);
+  if (fwd->is_variable()) return ret;
+  if (bwd.num_outputs() == fwd->inputs.size()) {
+    for (size_t i = 0; i < ret.size(); ++i) ret[i] = static_cast<int>(i);
+    return ret;
+  }
+  static auto& fgradient = Op::GetAttr<FGradient>("FGradient");
+  if (!fgradient.count(fwd->op())) return ret;
+  std::vector<NodeEntry> dummy_ograds;
+  for (uint32_t i = 0; i < fwd->num_outputs(); ++i) {
+    ObjectPtr v = Node::Create();
+    v->attrs.name = "ograd" + std::to_string(i);
+    dummy_ograds.emplace_back(v, 0, 0);
+  }
+  std::vector<NodeEntry> igrads = fgradient[fwd->op()](fwd, dummy_ograds);
+  for (size_t i = 0; i < igrads.size() && i < fwd->inputs.size(); ++i) {
+    const NodeEntry& g = igrads[i];
+    if (g.node && g.node->op() == bwd.op() && g.index < ret.size()) {
+      ret[g.index] = static_cast<int>(i);
+    }
+  }
+  return ret;
+}
+
 }  // namespace nnvm

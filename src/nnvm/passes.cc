@@ -3,6 +3,7 @@
  * \brief Shape/dtype inference to a fixed point and memory planning over an IndexedGraph.
  */
 #include <mxnet/op_attr_types.h>
+#include <nnvm/gradient.h>
 #include <nnvm/graph_passes.h>
 #include <nnvm/op_attr_types.h>
 #include <nnvm/symbolic.h>
@@ -89,10 +90,13 @@ size_t InferAttr(const IndexedGraph& idx, std::vector<AttrType>* attrs, const ch
     // Backward op: its outputs are the gradients of the forward node's inputs.
     if (is_backward.get(n->op(), false) && !inode.control_deps.empty()) {
       const auto& fnode = idx[inode.control_deps[0]];
-      if (!fnode.source->is_variable() && fnode.inputs.size() == nout) {
+      if (!fnode.source->is_variable()) {
+        // Not always 1:1 (e.g. _backward_pick has one output for pick's two inputs).
+        const std::vector<int> fwd_input_of = BackwardOutputToForwardInput(*n, n->control_deps[0]);
         for (uint32_t i = 0; i < nout; ++i) {
+          if (fwd_input_of[i] < 0) continue;
           const uint32_t eid = idx.entry_id(nid, i);
-          const uint32_t fid = idx.entry_id(fnode.inputs[i]);
+          const uint32_t fid = idx.entry_id(fnode.inputs[fwd_input_of[i]]);
           if (Knowledge(rattr[eid]) < Knowledge(rattr[fid])) rattr[eid] = rattr[fid];
         }
       }

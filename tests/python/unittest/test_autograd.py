@@ -439,3 +439,22 @@ def test_gradients_match_finite_differences_for_a_small_net():
             minus[order][i] -= eps
             num[i] = (f(*plus) - f(*minus)) / (2 * eps)
         np.testing.assert_allclose(arr.grad.asnumpy(), num, rtol=1e-5, atol=1e-7)
+
+
+def test_get_symbol_of_recorded_history():
+    x = _arr([1., 2.])
+    x.attach_grad()
+    with ag.record():
+        y = mx.nd.sin(x * 2) + x
+    sym = ag.get_symbol(y)
+    assert isinstance(sym, mx.sym.Symbol)
+    assert len(sym.list_arguments()) == 1
+    ops = [n["op"] for n in __import__("json").loads(sym.tojson())["nodes"]]
+    assert "sin" in ops and "_mul_scalar" in ops and "null" in ops
+    # the recorded graph evaluates to the same values through the executor
+    arg = sym.list_arguments()[0]
+    exe = sym.bind(mx.cpu(), args={arg: _arr([0.5, -1.0])})
+    out = exe.forward()[0].asnumpy()
+    np.testing.assert_allclose(out, np.sin(np.array([0.5, -1.0]) * 2) + [0.5, -1.0], rtol=1e-6)
+    with pytest.raises(mx.MXNetError, match="not part of a computational graph"):
+        ag.get_symbol(_arr([1.]))

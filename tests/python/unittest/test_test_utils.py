@@ -125,3 +125,91 @@ def test_environment_and_retry():
 
     flaky()
     assert len(calls) == 2
+
+
+# ---- symbolic checks (bind through the graph executor) ----------------------------------------
+
+def test_quadratic_function_style_checks():
+    # test_quadratic_function of the operator tutorial, with symbol arithmetic in place of the
+    # tutorial's custom op: forward, backward against the closed form, numeric gradient.
+    def f(x, a, b, c):
+        return a * x ** 2 + b * x + c
+
+    a, b, c = np.random.random_sample(3)
+    data = mx.symbol.Variable('data')
+    quad_sym = a * data * data + b * data + c
+    for dtype in [np.float16, np.float32, np.float64]:
+        for ndim in range(1, 6):
+            shape = tu.rand_shape_nd(ndim, 5)
+            data_np = np.random.randn(*shape).astype(dtype)
+            expected = f(data_np, a, b, c)
+            backward_expected = 2 * a * data_np + b
+            output = mx.nd.array(data_np, dtype=dtype)
+            output = a * output * output + b * output + c
+            tu.assert_almost_equal(output, expected,
+                                   rtol=1e-2 if dtype is np.float16 else 1e-5,
+                                   atol=1e-2 if dtype is np.float16 else 1e-5)
+            tu.check_symbolic_forward(quad_sym, [data_np], [expected],
+                                      rtol=1e-2 if dtype is np.float16 else 1e-5,
+                                      atol=1e-2 if dtype is np.float16 else 1e-5)
+            tu.check_symbolic_backward(quad_sym, [data_np], [np.ones(expected.shape)],
+                                       [backward_expected],
+                                       rtol=1e-2 if dtype is np.float16 else 1e-5,
+                                       atol=1e-2 if dtype is np.float16 else 1e-5)
+            tu.check_numeric_gradient(quad_sym, [data_np], atol=0.001)
+
+
+def test_check_symbolic_backward_grad_req_add_and_null():
+    x = mx.sym.Variable('x')
+    y = mx.sym.Variable('y')
+    s = x * y
+    xv, yv = np.random.randn(2, 3), np.random.randn(2, 3)
+    og = np.random.randn(2, 3)
+    for req in ('write', 'add'):
+        tu.check_symbolic_backward(s, {'x': xv, 'y': yv}, [og], {'x': og * yv, 'y': og * xv},
+                                   grad_req=req, dtype=np.float64)
+    tu.check_symbolic_backward(s, [xv, yv], [og], [og * yv, og * xv],
+                               grad_req={'x': 'null', 'y': 'write'}, dtype=np.float64)
+    with pytest.raises(AssertionError):
+        tu.check_symbolic_backward(s, [xv, yv], [og], [og * yv * 2, og * xv], dtype=np.float64)
+
+
+def test_check_symbolic_forward_detects_wrong_values_and_bad_location():
+    x = mx.sym.Variable('x')
+    s = mx.sym.sin(x)
+    xv = np.random.randn(4)
+    tu.check_symbolic_forward(s, [xv], [np.sin(xv)])
+    tu.check_symbolic_forward(s, {'x': xv}, {s.list_outputs()[0]: np.sin(xv)})
+    with pytest.raises(AssertionError):
+        tu.check_symbolic_forward(s, [xv], [np.cos(xv)])
+    with pytest.raises(ValueError, match="do not match"):
+        tu.check_symbolic_forward(s, {'z': xv}, [np.sin(xv)])
+
+
+def test_check_numeric_gradient_catches_a_wrong_gradient():
+    x = mx.sym.Variable('x')
+    w = mx.sym.Variable('w')
+    fc = mx.sym.FullyConnected(x, weight=w, num_hidden=3, no_bias=True)
+    loc = [np.random.randn(2, 4), np.random.randn(3, 4)]
+    tu.check_numeric_gradient(fc, loc, dtype=np.float64, rtol=1e-4, atol=1e-6)
+    tu.check_numeric_gradient(fc, loc, grad_nodes=['w'], dtype=np.float64, rtol=1e-4, atol=1e-6)
+    tu.check_numeric_gradient(fc, loc, grad_nodes={'x': 'add', 'w': 'null'}, dtype=np.float64,
+                              rtol=1e-4, atol=1e-6)
+    # BlockGrad has zero gradient: the finite difference of sin(x) is not zero.
+    blocked = mx.sym.BlockGrad(mx.sym.sin(x))
+    with pytest.raises(AssertionError):
+        tu.check_numeric_gradient(blocked, [np.random.randn(3)], dtype=np.float64)
+
+
+def test_check_consistency_cpu_dtypes():
+    x = mx.sym.Variable('x')
+    s = mx.sym.tanh(x) * 2
+    out = tu.check_consistency(s, [{'ctx': mx.cpu(0), 'x': (3, 4), 'type_dict': {'x': np.float32}},
+                                   {'ctx': mx.cpu(0), 'x': (3, 4), 'type_dict': {'x': np.float64}}])
+    assert isinstance(out, dict)
+
+
+def test_simple_forward():
+    x = mx.sym.Variable('x')
+    out = tu.simple_forward(mx.sym.exp(x), x=np.array([0.0, 1.0]))
+    np.testing.assert_allclose(out, np.exp([0.0, 1.0]), rtol=1e-6)
