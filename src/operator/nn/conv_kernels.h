@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "../blas_gemm.h"
@@ -54,6 +55,29 @@ struct ConvGeom {
 
 /*! \brief Default chunk budget: 16M elements (64 MB of float) of im2col + output buffers. */
 constexpr index_t kConvChunkElems = index_t(1) << 24;
+
+/*!
+ * \brief Row-major float GEMM on oneDNN's OpenMP-threaded sgemm (dnnl_conv.cc). Returns
+ *        false when oneDNN is not compiled in or switched off (MXNET_ONEDNN_ENABLED=0).
+ *        Used by the im2col kernels so that GEMMs and the OpenMP im2col loops share one thread
+ *        pool (OpenBLAS's pthreads spin after each call and fight OpenMP for the cores).
+ */
+bool DnnlSgemm(bool ta, bool tb, index_t M, index_t N, index_t K, float alpha, const float* A,
+               index_t lda, const float* B, index_t ldb, float beta, float* C, index_t ldc);
+
+/*! \brief The GEMM of the im2col kernels: oneDNN's sgemm for float when enabled, else BLAS. */
+template <typename DType>
+inline void ConvGemm(bool ta, bool tb, index_t M, index_t N, index_t K, DType alpha,
+                     const DType* A, index_t lda, const DType* B, index_t ldb, DType beta,
+                     DType* C, index_t ldc) {
+  if (std::is_same<DType, float>::value && M > 0 && N > 0 && K > 0 &&
+      DnnlSgemm(ta, tb, M, N, K, static_cast<float>(alpha), reinterpret_cast<const float*>(A),
+                lda, reinterpret_cast<const float*>(B), ldb, static_cast<float>(beta),
+                reinterpret_cast<float*>(C), ldc)) {
+    return;
+  }
+  BlasGemm<DType>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
 
 namespace conv_detail {
 
@@ -189,7 +213,7 @@ void ConvForwardNative(const ConvGeom& g, const DType* x, const DType* w, const 
     const index_t nb = std::min(nb_max, g.N - n0), ld = nb * osp;
     Im2ColChunk(g, x, n0, nb, col);
     for (index_t grp = 0; grp < g.G; ++grp) {
-      BlasGemm<DType>(false, false, Fg, ld, rows_g, DType(1), w + grp * Fg * rows_g, rows_g,
+      ConvGemm<DType>(false, false, Fg, ld, rows_g, DType(1), w + grp * Fg * rows_g, rows_g,
                       col + grp * rows_g * ld, ld, DType(0), tmp + grp * Fg * ld, ld);
     }
     // Scatter (F, nb*OSP) -> (nb, F, OSP), adding the bias.
@@ -266,13 +290,13 @@ void ConvBackwardNative(const ConvGeom& g, const DType* x, const DType* w, const
       Im2ColChunk(g, x, n0, nb, col);
       const DType beta = (first && req_dw != kAddTo) ? DType(0) : DType(1);
       for (index_t grp = 0; grp < g.G; ++grp) {
-        BlasGemm<DType>(false, true, Fg, rows_g, ld, DType(1), dyt + grp * Fg * ld, ld,
+        ConvGemm<DType>(false, true, Fg, rows_g, ld, DType(1), dyt + grp * Fg * ld, ld,
                         col + grp * rows_g * ld, ld, beta, dw + grp * Fg * rows_g, rows_g);
       }
     }
     if (dx != nullptr) {
       for (index_t grp = 0; grp < g.G; ++grp) {
-        BlasGemm<DType>(true, false, rows_g, ld, Fg, DType(1), w + grp * Fg * rows_g, rows_g,
+        ConvGemm<DType>(true, false, rows_g, ld, Fg, DType(1), w + grp * Fg * rows_g, rows_g,
                         dyt + grp * Fg * ld, ld, DType(0), col + grp * rows_g * ld, ld);
       }
       const index_t ctasks = nb * g.C;

@@ -30,6 +30,14 @@ bool DnnlEnabled() {
 
 #if MXNET_USE_ONEDNN
 
+bool DnnlSgemm(bool ta, bool tb, index_t M, index_t N, index_t K, float alpha, const float* A,
+               index_t lda, const float* B, index_t ldb, float beta, float* C, index_t ldc) {
+  if (!DnnlEnabled()) return false;
+  // dnnl_sgemm is row-major with cblas-like arguments.
+  return dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, lda, B, ldb, beta, C,
+                    ldc) == dnnl_success;
+}
+
 namespace {
 
 using dnnl::memory;
@@ -413,6 +421,11 @@ bool DnnlPoolBackward(const PoolGeom& g, const float* x, const float* dy, float*
 }
 
 #else  // !MXNET_USE_ONEDNN
+
+bool DnnlSgemm(bool, bool, index_t, index_t, index_t, float, const float*, index_t,
+               const float*, index_t, float, float*, index_t) {
+  return false;
+}
 
 bool DnnlConvForward(const ConvGeom&, const float*, const float*, const float*, float*) {
   return false;

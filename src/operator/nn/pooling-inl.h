@@ -260,10 +260,17 @@ bool MaxPool2x2Backward(const PoolGeom& g, const DType* x, const DType* dy, DTyp
   }
   const index_t IH = g.in[1], IW = g.in[2], OH = g.out[1], OW = g.out[2];
   const index_t planes = g.N * g.C;
+  const bool add = req == kAddTo;
 #pragma omp parallel for schedule(static) if (planes * IH * IW > 16384)
   for (index_t pl = 0; pl < planes; ++pl) {
     DType* dp = dx + pl * IH * IW;
-    if (req != kAddTo) std::fill(dp, dp + IH * IW, DType(0));
+    // Every element of the covered 2*OH x 2*OW block is written below; only the leftover
+    // last row/column of odd sizes needs zeros.
+    if (!add) {
+      for (index_t ih = 0; ih < 2 * OH; ++ih)
+        std::fill(dp + ih * IW + 2 * OW, dp + (ih + 1) * IW, DType(0));
+      std::fill(dp + 2 * OH * IW, dp + IH * IW, DType(0));
+    }
     for (index_t oh = 0; oh < OH; ++oh) {
       const DType* r0 = x + (pl * IH + 2 * oh) * IW;
       const DType* r1 = r0 + IW;
@@ -271,13 +278,30 @@ bool MaxPool2x2Backward(const PoolGeom& g, const DType* x, const DType* dy, DTyp
       DType* d0 = dp + 2 * oh * IW;
       DType* d1 = d0 + IW;
       for (index_t ow = 0; ow < OW; ++ow) {
+        // Branch-free: the maximum, then masks picking its first occurrence (random data
+        // makes compare-and-branch code mispredict on every other window).
         const index_t c = 2 * ow;
-        DType* best = d0 + c;
-        DType m = r0[c];
-        if (r0[c + 1] > m) { m = r0[c + 1]; best = d0 + c + 1; }
-        if (r1[c] > m) { m = r1[c]; best = d1 + c; }
-        if (r1[c + 1] > m) { best = d1 + c + 1; }
-        *best += gr[ow];
+        const DType a0 = r0[c], a1 = r0[c + 1], a2 = r1[c], a3 = r1[c + 1];
+        const DType m01 = a1 > a0 ? a1 : a0, m23 = a3 > a2 ? a3 : a2;
+        const DType m = m23 > m01 ? m23 : m01;
+        const bool e0 = a0 == m, e1 = !e0 && a1 == m, e2 = !e0 && !e1 && a2 == m;
+        const bool e3 = !e0 && !e1 && !e2;
+        const DType gv = gr[ow];
+        const DType v0 = gv * DType(static_cast<float>(e0));
+        const DType v1 = gv * DType(static_cast<float>(e1));
+        const DType v2 = gv * DType(static_cast<float>(e2));
+        const DType v3 = gv * DType(static_cast<float>(e3));
+        if (add) {
+          d0[c] += v0;
+          d0[c + 1] += v1;
+          d1[c] += v2;
+          d1[c + 1] += v3;
+        } else {
+          d0[c] = v0;
+          d0[c + 1] = v1;
+          d1[c] = v2;
+          d1[c + 1] = v3;
+        }
       }
     }
   }

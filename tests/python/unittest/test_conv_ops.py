@@ -128,6 +128,7 @@ def test_backward_deconvolution_matches_finite_differences(shapes, kw):
 
 POOL_GRAD_CASES = [
     ((2, 2, 6, 6), dict(kernel=(2, 2), stride=(2, 2))),
+    ((1, 2, 7, 5), dict(kernel=(2, 2), stride=(2, 2))),  # leftover row and column
     ((1, 2, 5, 5), dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="avg")),
     ((1, 2, 5, 5), dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="avg",
                         count_include_pad=False, pooling_convention="full")),
@@ -377,6 +378,22 @@ def test_onednn_primitive_cache_gives_same_results_on_repeat():
     np.testing.assert_allclose(second, conv_ref(x.asnumpy(), w2.asnumpy(), b.asnumpy(),
                                                 kernel=(3, 3), num_filter=5), rtol=1e-4,
                                atol=1e-4)
+
+
+def test_max_pool_2x2_backward_with_odd_sizes_float64_and_float16():
+    rng = np.random.RandomState(15)
+    for dtype in ("float64", "float16"):
+        x = rng.permutation(2 * 3 * 7 * 9).reshape(2, 3, 7, 9).astype(dtype)
+        kw = dict(kernel=(2, 2), stride=(2, 2))
+        y = nd.Pooling(_arr(x), **kw)
+        np.testing.assert_allclose(y.asnumpy().astype("float64"), pool_ref(x, **kw))
+        og = np.ones(y.shape, dtype=dtype)
+        dx = _int._backward_Pooling(_arr(og), _arr(x), y, **kw).asnumpy()
+        # each window's maximum gets 1, everything else (incl. leftover row/col) 0
+        assert dx.sum() == y.size and dx[:, :, 6, :].sum() == 0 and dx[:, :, :, 8].sum() == 0
+        xw = x[:, :, :6, :8].reshape(2, 3, 3, 2, 4, 2).astype("float64")
+        expected = (xw == xw.max(axis=(3, 5), keepdims=True)).astype("float64")
+        np.testing.assert_array_equal(dx[:, :, :6, :8].reshape(expected.shape), expected)
 
 
 def test_gradients_accumulate_with_add_req():
