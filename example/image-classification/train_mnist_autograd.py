@@ -67,7 +67,7 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--lr", type=float)
     parser.add_argument("--momentum", type=float, default=0.9)
-    parser.add_argument("--wd", type=float, default=1e-4)
+    parser.add_argument("--wd", type=float)
     parser.add_argument("--optimizer", default="sgd")
     parser.add_argument("--data-dir", default=os.path.join(REPO, "data", "mnist-5k"))
     parser.add_argument("--unzip", action="store_true")
@@ -75,7 +75,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args(argv)
     for key, value in DEFAULTS[args.network].items():
-        if getattr(args, key) is None:
+        if getattr(args, key, "absent") is None:
             setattr(args, key, value)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     mx.random.seed(args.seed)

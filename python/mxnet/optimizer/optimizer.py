@@ -35,6 +35,24 @@ def _flatten_list(nested):
     return [item for group in nested for item in group]
 
 
+_FLOATS_STR_CACHE = {}
+
+
+def _floats_str(values):
+    """The operator-parameter string of a float tuple (lrs/wds of the multi_* updates).
+
+    Cached: the same learning rates are formatted at every step otherwise.
+    """
+    key = tuple(values)
+    text = _FLOATS_STR_CACHE.get(key)
+    if text is None:
+        if len(_FLOATS_STR_CACHE) > 4096:
+            _FLOATS_STR_CACHE.clear()
+        text = _FLOATS_STR_CACHE[key] = "(" + ", ".join(repr(float(v)) for v in key) + \
+            ("," if len(key) == 1 else "") + ")"
+    return text
+
+
 class Optimizer(object):
     """Base class of all optimizers.
 
@@ -309,7 +327,9 @@ class SGD(Optimizer):
             if not isinstance(weight, NDArray) or not isinstance(grad, NDArray):
                 raise TypeError("SGD.update needs NDArray weights and gradients, got %s and %s"
                                 % (type(weight), type(grad)))
-            aggregate = aggregate and weight.stype == "default" and grad.stype == "default"
+            # Sparse arrays are NDArray subclasses; a plain NDArray is dense without asking.
+            if type(weight) is not NDArray or type(grad) is not NDArray:
+                aggregate = aggregate and weight.stype == "default" and grad.stype == "default"
         self._update_count(indices)
         lrs = self._get_lrs(indices)
         wds = self._get_wds(indices)
@@ -320,6 +340,7 @@ class SGD(Optimizer):
             kwargs["clip_gradient"] = self.clip_gradient
         if aggregate:
             n = len(weights)
+            lrs, wds = _floats_str(lrs), _floats_str(wds)
             if not multi_precision:
                 if self.momentum > 0:
                     multi_sgd_mom_update(*_flatten_list(zip(weights, grads, states)),
