@@ -82,6 +82,15 @@ cc = mx.sym.Variable("c", shape=(0, 3))
 d = a * b + b * cc
 d.save(os.path.join(out, "partial_infer-symbol.json"))
 
+# RecordIO records that contain the magic number 0xced7230a: at 4-byte aligned offsets the
+# writer splits the record into continuation parts (cflag 1/2/3); unaligned copies stay inline.
+MAGIC = (0xced7230a).to_bytes(4, "little")
+w = mx.recordio.MXRecordIO(os.path.join(out, "magic.rec"), "w")
+w.write(MAGIC)                                   # only the magic
+w.write(b"abcd" + MAGIC + b"efgh" + MAGIC + b"ij")  # two aligned copies, unaligned tail
+w.write(b"a" + MAGIC + b"xyz")                   # unaligned copy: no split
+w.write(MAGIC + MAGIC + b"tail")                  # adjacent copies: empty middle part
+w.close()
 # RecordIO: plain records and an indexed file with IRHeader-packed records.
 w = mx.recordio.MXRecordIO(os.path.join(out, "plain.rec"), "w")
 for i in range(5):
@@ -93,14 +102,5 @@ for i in range(4):
     header = mx.recordio.IRHeader(0, float(i), i, 0) if i % 2 == 0 else \
         mx.recordio.IRHeader(0, [float(i), i + 0.5], i, 0)
     w.write_idx(i, mx.recordio.pack(header, bytes(range(i * 3))))
-w.close()
-# RecordIO records that contain the magic number 0xced7230a: at 4-byte aligned offsets the
-# writer splits the record into continuation parts (cflag 1/2/3); unaligned copies stay inline.
-MAGIC = (0xced7230a).to_bytes(4, "little")
-w = mx.recordio.MXRecordIO(os.path.join(out, "magic.rec"), "w")
-w.write(MAGIC)                                   # only the magic
-w.write(b"abcd" + MAGIC + b"efgh" + MAGIC + b"ij")  # two aligned copies, unaligned tail
-w.write(b"a" + MAGIC + b"xyz")                   # unaligned copy: no split
-w.write(MAGIC + MAGIC + b"tail")                  # adjacent copies: empty middle part
 w.close()
 print("wrote", sorted(os.listdir(out)))

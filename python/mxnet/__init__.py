@@ -13,12 +13,12 @@ from . import attribute
 from .attribute import AttrScope
 from . import ndarray
 from . import ndarray as nd
-from . import random
-from . import random as rnd
 from . import io
 from . import recordio
 from . import kvstore
 from . import kvstore as kv
+from . import random
+from . import random as rnd
 
 
 def _library_version():
