@@ -161,6 +161,12 @@ class MNISTSource : public BatchSource {
         std::swap(order_[i], order_[pick(rng)]);
       }
     }
+    if (count_ < static_cast<size_t>(param_.batch_size)) {
+      MX_THROW(dmlc::ValueError) << "MNISTIter: batch_size " << param_.batch_size
+                                 << " is larger than the " << count_ << " images"
+                                 << (param_.num_parts > 1 ? " of this part" : "") << " in '"
+                                 << param_.image << "'; no batch can be formed";
+    }
     images_.resize(count_ * pixels);
     labels_.resize(count_);
     const float scale = 1.0f / 256.0f;

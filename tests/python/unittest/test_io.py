@@ -299,6 +299,8 @@ def test_mnist_iter_errors(tmp_path, mnist_plain):
         mx.io.MNISTIter(image=img, label=lbl, silent=True, bogus=1)
     with pytest.raises(ValueError, match="part_index"):
         mx.io.MNISTIter(image=img, label=lbl, silent=True, num_parts=2, part_index=2)
+    with pytest.raises(ValueError, match="larger than the 1000 images"):
+        mx.io.MNISTIter(image=img, label=lbl, silent=True, batch_size=1001)
     with pytest.raises(TypeError):
         mx.io.MNISTIter("positional")
 
