@@ -312,6 +312,13 @@ MXNET_DLL int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const 
                                       NDArrayHandle* vals, int priority, bool ignore_sparse);
 MXNET_DLL int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
                                         NDArrayHandle* vals, int priority, bool ignore_sparse);
+/*! \brief row_sparse pulls: NotImplementedError (this build has dense storage only). */
+MXNET_DLL int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                     NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                     int priority);
+MXNET_DLL int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                       NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                       int priority);
 MXNET_DLL int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
                                 mx_uint onum, const int* okeys, NDArrayHandle* vals,
                                 NDArrayHandle* outs, int priority);

@@ -37,6 +37,8 @@ from . import module
 from . import module as mod
 from . import library
 from . import operator
+from . import random
+from . import random as rnd
 
 
 def _library_version():

@@ -49,7 +49,10 @@ class MXRecordIO(object):
         self.is_open = True
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # pylint: disable=broad-except  (interpreter shutdown)
+            pass
 
     def __getstate__(self):
         """Pickle support: the handle is not picklable, the file is reopened on load."""

@@ -118,6 +118,20 @@ int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys, NDArr
   return MXKVStorePullWithSparseEx(handle, num, keys, vals, priority, true);
 }
 
+int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t, const int*, NDArrayHandle*,
+                           const NDArrayHandle*, int) {
+  API_BEGIN();
+  MX_THROW(dmlc::NotImplementedError)
+      << "KVStore '" << KV(handle)->type() << "': row_sparse_pull needs row_sparse storage, "
+      << "which this build does not implement; use pull";
+  API_END();
+}
+
+int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t, const char**, NDArrayHandle*,
+                             const NDArrayHandle*, int) {
+  return MXKVStorePullRowSparse(handle, 0, nullptr, nullptr, nullptr, 0);
+}
+
 int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys, mx_uint onum,
                       const int* okeys, NDArrayHandle* vals, NDArrayHandle* outs, int priority) {
   API_BEGIN();

@@ -65,8 +65,7 @@ uint32_t ReadBigEndian32(const std::vector<uint8_t>& b, size_t offset) {
 
 /*! \brief Check the idx header of `bytes`; return the item count. */
 uint32_t CheckIdxHeader(const std::vector<uint8_t>& bytes, const std::string& path,
-                        const std::string& what, uint32_t magic, size_t header_size,
-                        size_t item_size_hint) {
+                        const std::string& what, uint32_t magic, size_t header_size) {
   if (bytes.empty()) {
     LOG(FATAL) << "MNISTIter: " << what << " file '" << path << "' is empty";
   }
@@ -75,12 +74,15 @@ uint32_t CheckIdxHeader(const std::vector<uint8_t>& bytes, const std::string& pa
                << bytes.size() << " bytes, the idx header alone needs " << header_size;
   }
   const uint32_t got = ReadBigEndian32(bytes, 0);
+  if (bytes[0] == 0x1f && bytes[1] == 0x8b) {
+    LOG(FATAL) << "MNISTIter: " << what << " file '" << path << "' is gzip-compressed, but "
+               << "this build has no zlib: decompress it first (gunzip)";
+  }
   if (got != magic) {
     LOG(FATAL) << "MNISTIter: " << what << " file '" << path << "' has bad magic number "
                << got << " (expected " << magic << " for an idx " << what
                << " file); is it an MNIST " << what << " file?";
   }
-  (void)item_size_hint;
   return ReadBigEndian32(bytes, 4);
 }
 
@@ -126,8 +128,8 @@ class MNISTSource : public BatchSource {
   void Load() {
     std::vector<uint8_t> img = ReadWholeFile(param_.image, "MNISTIter: image file");
     std::vector<uint8_t> lbl = ReadWholeFile(param_.label, "MNISTIter: label file");
-    const uint32_t n_img = CheckIdxHeader(img, param_.image, "image", kImageMagic, 16, 0);
-    const uint32_t n_lbl = CheckIdxHeader(lbl, param_.label, "label", kLabelMagic, 8, 0);
+    const uint32_t n_img = CheckIdxHeader(img, param_.image, "image", kImageMagic, 16);
+    const uint32_t n_lbl = CheckIdxHeader(lbl, param_.label, "label", kLabelMagic, 8);
     rows_ = ReadBigEndian32(img, 8);
     cols_ = ReadBigEndian32(img, 12);
     const size_t pixels = static_cast<size_t>(rows_) * cols_;
@@ -160,6 +162,12 @@ class MNISTSource : public BatchSource {
         std::uniform_int_distribution<int> pick(0, static_cast<int>(i));
         std::swap(order_[i], order_[pick(rng)]);
       }
+    }
+    if (count_ < static_cast<size_t>(param_.batch_size)) {
+      MX_THROW(dmlc::ValueError) << "MNISTIter: batch_size " << param_.batch_size
+                                 << " is larger than the " << count_ << " images"
+                                 << (param_.num_parts > 1 ? " of this part" : "") << " in '"
+                                 << param_.image << "'; no batch can be formed";
     }
     images_.resize(count_ * pixels);
     labels_.resize(count_);

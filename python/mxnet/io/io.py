@@ -454,7 +454,11 @@ class MXDataIter(DataIter):
         self._debug_skip_load = False
         self._debug_at_begin = True
         self.first_batch = None
-        self.first_batch = self.next()
+        try:
+            self.first_batch = self.next()
+        except StopIteration:
+            raise ValueError("the data iterator yields no batch (is batch_size larger than "
+                             "the data set?)") from None
         data = self.first_batch.data[0]
         label = self.first_batch.label[0]
         self.provide_data = [DataDesc(data_name, data.shape, data.dtype)]

@@ -299,6 +299,8 @@ def test_mnist_iter_errors(tmp_path, mnist_plain):
         mx.io.MNISTIter(image=img, label=lbl, silent=True, bogus=1)
     with pytest.raises(ValueError, match="part_index"):
         mx.io.MNISTIter(image=img, label=lbl, silent=True, num_parts=2, part_index=2)
+    with pytest.raises(ValueError, match="larger than the 1000 images"):
+        mx.io.MNISTIter(image=img, label=lbl, silent=True, batch_size=1001)
     with pytest.raises(TypeError):
         mx.io.MNISTIter("positional")
 
@@ -406,3 +408,19 @@ def test_mxdataiter_free_while_prefetching():
         it.reset()
         del it
     assert threading.active_count() >= 1
+
+
+def test_prefetching_and_resize_over_mnist_iter():
+    labels = _idx_numpy("t10k-labels-idx1-ubyte")
+    kw = dict(image=os.path.join(MNIST, "t10k-images-idx3-ubyte.gz"),
+              label=os.path.join(MNIST, "t10k-labels-idx1-ubyte.gz"), silent=True,
+              shuffle=False, batch_size=250)
+    it = mx.io.PrefetchingIter(mx.io.MNISTIter(**kw))
+    for _ in range(2):
+        got = np.concatenate([b.label[0].asnumpy() for b in it])
+        np.testing.assert_array_equal(got, labels)
+        it.reset()
+    it.close()
+    resized = mx.io.ResizeIter(mx.io.MNISTIter(**kw), 6)
+    got = np.concatenate([b.label[0].asnumpy() for b in resized])
+    np.testing.assert_array_equal(got, np.concatenate([labels, labels[:500]]))
