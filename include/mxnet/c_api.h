@@ -418,6 +418,14 @@ MXNET_DLL int MXExecutorOutputs(ExecutorHandle handle, uint32_t* out_size, NDArr
 MXNET_DLL int MXExecutorFree(ExecutorHandle handle);
 MXNET_DLL int MXExecutorPrint(ExecutorHandle handle, const char** out_str);
 MXNET_DLL int MXExecutorGetOptimizedSymbol(ExecutorHandle handle, SymbolHandle* out);
+/*! \brief Monitor: callback(name, NEW array handle, callback_handle) after each op is pushed. */
+typedef void (*ExecutorMonitorCallback)(const char*, NDArrayHandle, void*);
+MXNET_DLL int MXExecutorSetMonitorCallback(ExecutorHandle handle,
+                                           ExecutorMonitorCallback callback,
+                                           void* callback_handle);
+MXNET_DLL int MXExecutorSetMonitorCallbackEX(ExecutorHandle handle,
+                                             ExecutorMonitorCallback callback,
+                                             void* callback_handle, bool monitor_all);
 MXNET_DLL int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type,
                                   int dev_id, uint32_t num_map_keys, const char** map_keys,
                                   const int* map_dev_types, const int* map_dev_ids,

@@ -21,6 +21,7 @@
 #include <mxnet/op_attr_types.h>
 #include <nnvm/symbolic.h>
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -46,6 +47,13 @@ class MXNET_DLL Executor {
   virtual const std::vector<NDArray>& aux_arrays() const = 0;
   virtual const std::vector<OpReqType>& grad_reqs() const = 0;
   virtual const nnvm::Symbol& symbol() const = 0;
+  /*!
+   * \brief Call `callback(name, array)` after each operator is pushed during Forward/Backward,
+   *        for its outputs ("<node>_<output>") and, with monitor_all, its inputs
+   *        ("<node>_<input>"). The array is a new reference; reading it waits for the op.
+   */
+  virtual void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
+                                  bool monitor_all) = 0;
 
   /*!
    * \brief Bind `symbol` to arrays given in list_arguments / list_auxiliary_states order.

@@ -59,8 +59,8 @@ class Executor(object):
 
     def forward(self, is_train=False, **kwargs):
         """Copy kwargs (name=array) into the arguments, run forward, return the outputs."""
-        from .ndarray import NDArray
         if kwargs:
+            from .ndarray import NDArray
             arg_dict = self.arg_dict
             for name, array in kwargs.items():
                 if not isinstance(array, (NDArray, np.ndarray)):
@@ -80,10 +80,11 @@ class Executor(object):
 
     def backward(self, out_grads=None, is_train=True):
         """Run backward; out_grads: one NDArray per output (none needed for loss outputs)."""
-        from .ndarray import NDArray
         if out_grads is None:
-            out_grads = []
-        elif isinstance(out_grads, NDArray):
+            check_call(_LIB.MXExecutorBackwardEx(self.handle, 0, None, ctypes.c_int(int(is_train))))
+            return
+        from .ndarray import NDArray
+        if isinstance(out_grads, NDArray):
             out_grads = [out_grads]
         elif isinstance(out_grads, dict):
             out_grads = [out_grads[k] for k in self._output_names]
@@ -96,7 +97,15 @@ class Executor(object):
                                              ctypes.c_int(int(is_train))))
 
     def set_monitor_callback(self, callback, monitor_all=False):
-        raise NotImplementedError("Executor.set_monitor_callback is not supported")
+        """Call callback(name, array_handle) for every op output (and input with monitor_all)
+        as it is computed; name is bytes, the handle a new NDArrayHandle (as in MXNet 1.x)."""
+        cb_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, NDArrayHandle, ctypes.c_void_p)
+
+        def monitor(name, array, _):
+            callback(name, array)
+        self._monitor_callback = cb_type(monitor)
+        check_call(_LIB.MXExecutorSetMonitorCallbackEX(self.handle, self._monitor_callback,
+                                                       None, ctypes.c_bool(monitor_all)))
 
     @staticmethod
     def _dict(names, arrays, what):

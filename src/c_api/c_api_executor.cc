@@ -528,3 +528,24 @@ int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type, 
   *out = ex;
   API_END();
 }
+
+int MXExecutorSetMonitorCallbackEX(ExecutorHandle handle, ExecutorMonitorCallback callback,
+                                   void* callback_handle, bool monitor_all) {
+  API_BEGIN();
+  Executor* ex = ExecFromHandle(handle);
+  if (callback == nullptr) {
+    ex->SetMonitorCallback(nullptr, false);
+  } else {
+    ex->SetMonitorCallback(
+        [callback, callback_handle](const char* name, const NDArray& arr) {
+          callback(name, new NDArray(arr), callback_handle);
+        },
+        monitor_all);
+  }
+  API_END();
+}
+
+int MXExecutorSetMonitorCallback(ExecutorHandle handle, ExecutorMonitorCallback callback,
+                                 void* callback_handle) {
+  return MXExecutorSetMonitorCallbackEX(handle, callback, callback_handle, false);
+}

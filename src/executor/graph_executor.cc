@@ -222,6 +222,12 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
   for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
     const uint32_t eid = idx.entry_id(idx.outputs()[num_forward_outputs_ + k]);
     const NDArray& g = arg_grads_[grad_arg_index_[k]];
+    if (g.dtype() != dtypes_[eid]) {
+      MX_THROW(TypeError) << "bind: gradient array of "
+                          << arg_nodes_[grad_arg_index_[k]]->attrs.name << " has dtype "
+                          << mshadow::dtype_string(g.dtype()) << ", expected "
+                          << mshadow::dtype_string(dtypes_[eid]);
+    }
     if (g.shape() != shapes_[eid]) {
       MX_THROW(ValueError) << "bind: gradient array of "
                            << arg_nodes_[grad_arg_index_[k]]->attrs.name << " has shape "
@@ -386,7 +392,35 @@ void GraphExecutor::Forward(bool is_train) {
   const int k = is_train ? 0 : 1;
   for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
     const OpNode* p = op_nodes_[nid].get();
-    if (p != nullptr) engine->Push(p->opr[k], ctx_);
+    if (p == nullptr) continue;
+    engine->Push(p->opr[k], ctx_);
+    if (monitor_callback_) RunMonitor(nid);
+  }
+}
+
+void GraphExecutor::SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
+                                       bool monitor_all) {
+  monitor_callback_ = std::move(callback);
+  monitor_all_ = monitor_all;
+}
+
+void GraphExecutor::RunMonitor(uint32_t nid) {
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  const auto& inode = idx[nid];
+  const nnvm::Node* n = inode.source;
+  if (monitor_all_) {
+    std::vector<std::string> names = nnvm::ListOpInputNames(n->attrs, inode.inputs.size());
+    for (size_t i = 0; i < inode.inputs.size(); ++i) {
+      const std::string name = n->attrs.name + "_" + (i < names.size() ? names[i] : std::to_string(i));
+      monitor_callback_(name.c_str(), data_entry_[idx.entry_id(inode.inputs[i])]);
+    }
+  }
+  nnvm::Symbol single;
+  const uint32_t nout = Imperative::NumVisibleOutputs(n->attrs);
+  for (uint32_t i = 0; i < nout; ++i) single.outputs.emplace_back(inode.weak_ref.lock(), i, 0);
+  std::vector<std::string> out_names = single.ListOutputNames();
+  for (uint32_t i = 0; i < nout; ++i) {
+    monitor_callback_(out_names[i].c_str(), data_entry_[idx.entry_id(nid, i)]);
   }
 }
 
@@ -423,7 +457,9 @@ void GraphExecutor::Backward(const std::vector<NDArray>& head_grads, bool is_tra
   Engine* engine = Engine::Get();
   for (uint32_t nid = num_forward_nodes_; nid < op_nodes_.size(); ++nid) {
     const OpNode* p = op_nodes_[nid].get();
-    if (p != nullptr) engine->Push(p->opr[0], ctx_);
+    if (p == nullptr) continue;
+    engine->Push(p->opr[0], ctx_);
+    if (monitor_callback_) RunMonitor(nid);
   }
 }
 

@@ -55,6 +55,8 @@ class GraphExecutor : public Executor {
   const std::vector<NDArray>& aux_arrays() const override { return aux_states_; }
   const std::vector<OpReqType>& grad_reqs() const override { return grad_reqs_; }
   const nnvm::Symbol& symbol() const override { return symbol_; }
+  void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
+                          bool monitor_all) override;
   /*! \brief The memory blocks of the plan (lent to executors bound with shared_exec). */
   const std::vector<NDArray>& memory_pool() const { return pool_; }
 
@@ -63,6 +65,8 @@ class GraphExecutor : public Executor {
   void InferAttrs();
   void AllocateEntries(GraphExecutor* shared_exec);
   void CreateOpNodes();
+  /*! \brief Report node nid's arrays to the monitor callback. */
+  void RunMonitor(uint32_t nid);
 
   Context ctx_;
   nnvm::Symbol symbol_;
@@ -86,7 +90,9 @@ class GraphExecutor : public Executor {
   nnvm::pass::MemoryPlan plan_;
   std::vector<NDArray> data_entry_;
   std::vector<NDArray> pool_;
-  std::vector<std::shared_ptr<OpNode>> op_nodes_;  // indexed by node id (null for variables)
+  std::vector<std::shared_ptr<OpNode>> op_nodes_;
+  std::function<void(const char*, const NDArray&)> monitor_callback_;
+  bool monitor_all_{false};  // indexed by node id (null for variables)
 };
 
 }  // namespace exec

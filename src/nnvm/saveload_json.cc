@@ -9,6 +9,7 @@
 #include <nnvm/symbolic.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <sstream>
 
@@ -83,6 +84,48 @@ struct JNode {
   }
 };
 
+/*!
+ * \brief dmlc's JSON layout, which MXNet's files have: arrays of more than 10 items and objects
+ *        of more than one key go one item per line, indented under their key.
+ */
+template <typename Item>
+void WriteList(std::ostream& os, const std::vector<Item>& items, int indent,
+               void (*write_item)(std::ostream&, const Item&)) {
+  const bool multi_line = items.size() > 10;
+  os << '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) os << ", ";
+    if (multi_line) os << '\n' << std::string(indent + 2, ' ');
+    write_item(os, items[i]);
+  }
+  if (multi_line) os << '\n' << std::string(indent, ' ');
+  os << ']';
+}
+
+void WriteUInt(std::ostream& os, const uint32_t& v) { os << v; }
+
+void WriteTriple(std::ostream& os, const std::array<uint32_t, 3>& t) {
+  os << '[' << t[0] << ", " << t[1] << ", " << t[2] << ']';
+}
+
+void WriteAttrs(std::ostream& os, const std::unordered_map<std::string, std::string>& dict,
+                int indent) {
+  std::map<std::string, std::string> sorted(dict.begin(), dict.end());
+  const bool multi_line = sorted.size() > 1;
+  os << '{';
+  bool first = true;
+  for (const auto& kv : sorted) {
+    if (!first) os << ", ";
+    first = false;
+    if (multi_line) os << '\n' << std::string(indent + 2, ' ');
+    WriteJSONString(os, kv.first);
+    os << ": ";
+    WriteJSONString(os, kv.second);
+  }
+  if (multi_line) os << '\n' << std::string(indent, ' ');
+  os << '}';
+}
+
 }  // namespace
 
 std::string SaveJSON(const Symbol& sym) {
@@ -92,6 +135,9 @@ std::string SaveJSON(const Symbol& sym) {
     ids[n.get()] = static_cast<uint32_t>(nodes.size());
     nodes.push_back(n);
   });
+  auto triple = [&](const NodeEntry& e) {
+    return std::array<uint32_t, 3>{ids.at(e.node.get()), e.index, e.version};
+  };
   std::ostringstream os;
   os << "{\n  \"nodes\": [";
   std::vector<uint32_t> arg_nodes, row_ptr{0};
@@ -105,43 +151,31 @@ std::string SaveJSON(const Symbol& sym) {
     WriteJSONString(os, n->attrs.name);
     os << ", \n";
     if (!n->attrs.dict.empty()) {
-      std::map<std::string, std::string> sorted(n->attrs.dict.begin(), n->attrs.dict.end());
-      os << "      \"attrs\": {";
-      bool first = true;
-      for (const auto& kv : sorted) {
-        if (!first) os << ", ";
-        first = false;
-        WriteJSONString(os, kv.first);
-        os << ": ";
-        WriteJSONString(os, kv.second);
-      }
-      os << "}, \n";
+      os << "      \"attrs\": ";
+      WriteAttrs(os, n->attrs.dict, 6);
+      os << ", \n";
     }
-    os << "      \"inputs\": [";
-    for (size_t j = 0; j < n->inputs.size(); ++j) {
-      const NodeEntry& e = n->inputs[j];
-      os << (j ? ", " : "") << '[' << ids.at(e.node.get()) << ", " << e.index << ", " << e.version << ']';
-    }
-    os << "]";
+    std::vector<std::array<uint32_t, 3>> inputs;
+    for (const NodeEntry& e : n->inputs) inputs.push_back(triple(e));
+    os << "      \"inputs\": ";
+    WriteList(os, inputs, 6, WriteTriple);
     if (!n->control_deps.empty()) {
-      os << ", \n      \"control_deps\": [";
-      for (size_t j = 0; j < n->control_deps.size(); ++j) {
-        os << (j ? ", " : "") << ids.at(n->control_deps[j].get());
-      }
-      os << "]";
+      std::vector<uint32_t> deps;
+      for (const ObjectPtr& d : n->control_deps) deps.push_back(ids.at(d.get()));
+      os << ", \n      \"control_deps\": ";
+      WriteList(os, deps, 6, WriteUInt);
     }
     os << "\n    }";
   }
-  os << "\n  ], \n  \"arg_nodes\": [";
-  for (size_t i = 0; i < arg_nodes.size(); ++i) os << (i ? ", " : "") << arg_nodes[i];
-  os << "], \n  \"node_row_ptr\": [";
-  for (size_t i = 0; i < row_ptr.size(); ++i) os << (i ? ", \n    " : "\n    ") << row_ptr[i];
-  os << "\n  ], \n  \"heads\": [";
-  for (size_t i = 0; i < sym.outputs.size(); ++i) {
-    const NodeEntry& e = sym.outputs[i];
-    os << (i ? ", " : "") << '[' << ids.at(e.node.get()) << ", " << e.index << ", " << e.version << ']';
-  }
-  os << "], \n  \"attrs\": {\"mxnet_version\": [\"int\", 10901]}\n}";
+  os << "\n  ], \n  \"arg_nodes\": ";
+  WriteList(os, arg_nodes, 2, WriteUInt);
+  os << ", \n  \"node_row_ptr\": ";
+  WriteList(os, row_ptr, 2, WriteUInt);
+  std::vector<std::array<uint32_t, 3>> heads;
+  for (const NodeEntry& e : sym.outputs) heads.push_back(triple(e));
+  os << ", \n  \"heads\": ";
+  WriteList(os, heads, 2, WriteTriple);
+  os << ", \n  \"attrs\": {\"mxnet_version\": [\"int\", 10901]}\n}";
   return os.str();
 }
 

