@@ -94,6 +94,15 @@ for i in range(4):
         mx.recordio.IRHeader(0, [float(i), i + 0.5], i, 0)
     w.write_idx(i, mx.recordio.pack(header, bytes(range(i * 3))))
 w.close()
+# RecordIO records that contain the magic number 0xced7230a: at 4-byte aligned offsets the
+# writer splits the record into continuation parts (cflag 1/2/3); unaligned copies stay inline.
+MAGIC = (0xced7230a).to_bytes(4, "little")
+w = mx.recordio.MXRecordIO(os.path.join(out, "magic.rec"), "w")
+w.write(MAGIC)                                   # only the magic
+w.write(b"abcd" + MAGIC + b"efgh" + MAGIC + b"ij")  # two aligned copies, unaligned tail
+w.write(b"a" + MAGIC + b"xyz")                   # unaligned copy: no split
+w.write(MAGIC + MAGIC + b"tail")                  # adjacent copies: empty middle part
+w.close()
 # Optimizer states (Updater.get_states pickles) after two updates of two parameters; the
 # weights before/after and the gradients come from their own seed so the tests can rebuild them.
 srng = np.random.RandomState(77)

@@ -214,6 +214,397 @@ MXNET_DLL int MXAutogradSetIsTraining(int is_training, int* prev);
 MXNET_DLL int MXAutogradIsRecording(bool* curr);
 MXNET_DLL int MXAutogradIsTraining(bool* curr);
 
+/* ---------------------------------------------------------------- autograd */
+
+#ifndef MXNET_CALLBACK_LIST_DEFINED
+#define MXNET_CALLBACK_LIST_DEFINED
+/*! \brief A list of frontend callbacks with one context pointer each. */
+struct MXCallbackList {
+  int num_callbacks;
+  int (**callbacks)(void);
+  void** contexts;
+};
+#endif
+/*! \brief Indices of the callbacks of MXCustomFunctionRecord. */
+enum CustomFunctionCallbacks { kCustomFunctionBackward, kCustomFunctionDelete };
+
+/*!
+ * \brief Attach gradient buffers: var_handles[i] becomes an autograd variable whose gradient is
+ *        written to grad_handles[i] with request reqs_array[i] (0 null, 1 write, 3 add).
+ */
+MXNET_DLL int MXAutogradMarkVariables(uint32_t num_var, NDArrayHandle* var_handles,
+                                      uint32_t* reqs_array, NDArrayHandle* grad_handles);
+/*! \brief Backward with ones as head gradients, is_train=1, no retain. */
+MXNET_DLL int MXAutogradComputeGradient(uint32_t num_output, NDArrayHandle* output_handles);
+/*! \brief Backward (ograd_handles NULL or entries NULL: ones), is_train=1. */
+MXNET_DLL int MXAutogradBackward(uint32_t num_output, NDArrayHandle* output_handles,
+                                 NDArrayHandle* ograd_handles, int retain_graph);
+/*!
+ * \brief Backward from heads. num_variables == 0: gradients go to the marked variables'
+ *        buffers. Otherwise the gradients of var_handles are returned as NEW handles in a TL
+ *        array (*grad_handles) with their storage types (*grad_stypes, TL).
+ */
+MXNET_DLL int MXAutogradBackwardEx(uint32_t num_output, NDArrayHandle* output_handles,
+                                   NDArrayHandle* ograd_handles, uint32_t num_variables,
+                                   NDArrayHandle* var_handles, int retain_graph,
+                                   int create_graph, int is_train, NDArrayHandle** grad_handles,
+                                   int** grad_stypes);
+/*! \brief NEW symbol of the recorded history of an array. */
+MXNET_DLL int MXAutogradGetSymbol(NDArrayHandle handle, SymbolHandle* out);
+/*! \brief The "fresh gradient" flag of a marked variable. */
+MXNET_DLL int MXNDArraySetGradState(NDArrayHandle handle, int state);
+MXNET_DLL int MXNDArrayGetGradState(NDArrayHandle handle, int* out);
+/*! \brief Record a call of an autograd.Function (autograd must be recording). */
+MXNET_DLL int MXCustomFunctionRecord(int num_inputs, NDArrayHandle* inputs, int num_outputs,
+                                     NDArrayHandle* outputs, struct MXCallbackList* callbacks);
+/* ---- io: data iterators, RecordIO, KVStore (branch io) */
+/*! \brief List the registered data iterators (MNISTIter, CSVIter); STATIC array. */
+MXNET_DLL int MXListDataIters(uint32_t* out_size, DataIterCreator** out_array);
+/*! \brief Create an iterator from string kwargs; it is ready for MXDataIterNext. */
+MXNET_DLL int MXDataIterCreateIter(DataIterCreator handle, uint32_t num_param, const char** keys,
+                                   const char** vals, DataIterHandle* out);
+/*! \brief Name, description and arguments of an iterator (thread-local arrays). */
+MXNET_DLL int MXDataIterGetIterInfo(DataIterCreator creator, const char** name,
+                                    const char** description, uint32_t* num_args,
+                                    const char*** arg_names, const char*** arg_type_infos,
+                                    const char*** arg_descriptions);
+MXNET_DLL int MXDataIterFree(DataIterHandle handle);
+MXNET_DLL int MXDataIterNext(DataIterHandle handle, int* out);
+MXNET_DLL int MXDataIterBeforeFirst(DataIterHandle handle);
+/*! \brief New NDArray handles of the current batch's data / label (label (N,1) -> (N,)). */
+MXNET_DLL int MXDataIterGetData(DataIterHandle handle, NDArrayHandle* out);
+MXNET_DLL int MXDataIterGetLabel(DataIterHandle handle, NDArrayHandle* out);
+/*! \brief Instance indices of the current batch (pointer owned by the iterator). */
+MXNET_DLL int MXDataIterGetIndex(DataIterHandle handle, uint64_t** out_index, uint64_t* out_size);
+MXNET_DLL int MXDataIterGetPadNum(DataIterHandle handle, int* pad);
+
+MXNET_DLL int MXRecordIOWriterCreate(const char* uri, RecordIOHandle* out);
+MXNET_DLL int MXRecordIOWriterFree(RecordIOHandle handle);
+MXNET_DLL int MXRecordIOWriterWriteRecord(RecordIOHandle handle, const char* buf, size_t size);
+MXNET_DLL int MXRecordIOWriterTell(RecordIOHandle handle, size_t* pos);
+MXNET_DLL int MXRecordIOReaderCreate(const char* uri, RecordIOHandle* out);
+MXNET_DLL int MXRecordIOReaderFree(RecordIOHandle handle);
+/*! \brief Next record (buffer owned by the reader until the next call); NULL/0 at the end. */
+MXNET_DLL int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* size);
+MXNET_DLL int MXRecordIOReaderSeek(RecordIOHandle handle, size_t pos);
+MXNET_DLL int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos);
+
+/*! \brief Updater callbacks: they own (must free) `recv` and `local`. */
+typedef void(MXKVStoreUpdater)(int key, NDArrayHandle recv, NDArrayHandle local, void* handle);
+typedef void(MXKVStoreStrUpdater)(const char* key, NDArrayHandle recv, NDArrayHandle local,
+                                  void* handle);
+typedef void(MXKVStoreServerController)(int head, const char* body, void* controller_handle);
+MXNET_DLL int MXKVStoreCreate(const char* type, KVStoreHandle* out);
+MXNET_DLL int MXKVStoreFree(KVStoreHandle handle);
+MXNET_DLL int MXKVStoreInit(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals);
+MXNET_DLL int MXKVStoreInitEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals);
+MXNET_DLL int MXKVStorePush(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePushEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePull(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority);
+MXNET_DLL int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                      NDArrayHandle* vals, int priority, bool ignore_sparse);
+MXNET_DLL int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                        NDArrayHandle* vals, int priority, bool ignore_sparse);
+/*! \brief row_sparse pulls: NotImplementedError (this build has dense storage only). */
+MXNET_DLL int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                                     NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                     int priority);
+MXNET_DLL int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                                       NDArrayHandle* vals, const NDArrayHandle* row_ids,
+                                       int priority);
+MXNET_DLL int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStorePushPullEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                  mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                  NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreBroadcast(KVStoreHandle handle, mx_uint vnum, const int* vkeys,
+                                 mx_uint onum, const int* okeys, NDArrayHandle* vals,
+                                 NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreBroadcastEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys,
+                                   mx_uint onum, const char** okeys, NDArrayHandle* vals,
+                                   NDArrayHandle* outs, int priority);
+MXNET_DLL int MXKVStoreSetUpdater(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                  void* updater_handle);
+MXNET_DLL int MXKVStoreSetUpdaterEx(KVStoreHandle handle, MXKVStoreUpdater updater,
+                                    MXKVStoreStrUpdater str_updater, void* updater_handle);
+MXNET_DLL int MXKVStoreGetType(KVStoreHandle handle, const char** type);
+MXNET_DLL int MXKVStoreGetRank(KVStoreHandle handle, int* ret);
+MXNET_DLL int MXKVStoreGetGroupSize(KVStoreHandle handle, int* ret);
+/* MXKVStoreIsWorkerNode is declared above (c_api.cc) */
+MXNET_DLL int MXKVStoreIsServerNode(int* ret);
+MXNET_DLL int MXKVStoreIsSchedulerNode(int* ret);
+MXNET_DLL int MXKVStoreBarrier(KVStoreHandle handle);
+MXNET_DLL int MXKVStoreSetBarrierBeforeExit(KVStoreHandle handle, const int barrier_before_exit);
+MXNET_DLL int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int node_id, int* number,
+                                      const int timeout_sec);
+MXNET_DLL int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params,
+                                              const char** keys, const char** vals);
+MXNET_DLL int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController controller,
+                                 void* controller_handle);
+MXNET_DLL int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id,
+                                             const char* cmd_body);
+MXNET_DLL int MXInitPSEnv(uint32_t num_vars, const char** keys, const char** vals);
+/* ---------------------------------------------------------------- symbol and executor */
+/* Symbols: handles are NEW (free with MXSymbolFree); strings and lists are TL. Shapes use the
+ * legacy convention: an unknown shape has ndim 0, an unknown dim is 0. */
+
+MXNET_DLL int MXSymbolCreateVariable(const char* name, SymbolHandle* out);
+/*! \brief NEW un-composed op node; hidden keys (lr_mult, ctx_group, ...) become __key__. */
+MXNET_DLL int MXSymbolCreateAtomicSymbol(AtomicSymbolCreator creator, uint32_t num_param,
+                                         const char** keys, const char** vals, SymbolHandle* out);
+MXNET_DLL int MXSymbolCreateGroup(uint32_t num_symbols, SymbolHandle* symbols, SymbolHandle* out);
+/*! \brief Bind inputs of sym IN PLACE (keys NULL: positional). */
+MXNET_DLL int MXSymbolCompose(SymbolHandle sym, const char* name, uint32_t num_args,
+                              const char** keys, SymbolHandle* args);
+MXNET_DLL int NNSymbolCompose(SymbolHandle sym, const char* name, nn_uint num_args,
+                              const char** keys, SymbolHandle* args);
+MXNET_DLL int MXSymbolCopy(SymbolHandle symbol, SymbolHandle* out);
+MXNET_DLL int MXShallowCopySymbol(SymbolHandle src, SymbolHandle* out);
+MXNET_DLL int MXSymbolFree(SymbolHandle symbol);
+MXNET_DLL int NNSymbolFree(SymbolHandle symbol);
+MXNET_DLL int MXSymbolPrint(SymbolHandle symbol, const char** out_str);
+MXNET_DLL int MXSymbolGetName(SymbolHandle symbol, const char** out, int* success);
+MXNET_DLL int MXSymbolGetAttr(SymbolHandle symbol, const char* key, const char** out,
+                              int* success);
+MXNET_DLL int MXSymbolSetAttr(SymbolHandle symbol, const char* key, const char* value);
+/*! \brief 2*out_size strings "<node>$<key>", value (recursive). */
+MXNET_DLL int MXSymbolListAttr(SymbolHandle symbol, uint32_t* out_size, const char*** out);
+MXNET_DLL int MXSymbolListAttrShallow(SymbolHandle symbol, uint32_t* out_size, const char*** out);
+MXNET_DLL int MXSymbolListArguments(SymbolHandle symbol, uint32_t* out_size,
+                                    const char*** out_str_array);
+MXNET_DLL int MXSymbolListOutputs(SymbolHandle symbol, uint32_t* out_size,
+                                  const char*** out_str_array);
+MXNET_DLL int MXSymbolListAuxiliaryStates(SymbolHandle symbol, uint32_t* out_size,
+                                          const char*** out_str_array);
+/*! \brief option: 0 all inputs, 1 arguments, 2 auxiliary states. */
+MXNET_DLL int NNSymbolListInputNames(SymbolHandle symbol, int option, nn_uint* out_size,
+                                     const char*** out_str_array);
+MXNET_DLL int MXSymbolGetNumOutputs(SymbolHandle symbol, uint32_t* output_count);
+MXNET_DLL int NNSymbolGetNumOutputs(SymbolHandle symbol, nn_uint* output_count);
+MXNET_DLL int MXSymbolGetInternals(SymbolHandle symbol, SymbolHandle* out);
+MXNET_DLL int MXSymbolGetChildren(SymbolHandle symbol, SymbolHandle* out);
+MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandle* out);
+/*! \brief NEW handles (TL array) of every input variable. */
+MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
+MXNET_DLL int MXSymbolSaveToJSON(SymbolHandle symbol, const char** out_json);
+MXNET_DLL int MXSymbolCreateFromJSON(const char* json, SymbolHandle* out);
+MXNET_DLL int MXSymbolSaveToFile(SymbolHandle symbol, const char* fname);
+MXNET_DLL int MXSymbolCreateFromFile(const char* fname, SymbolHandle* out);
+/*! \brief Always fails (not implemented in MXNet 1.x either). */
+MXNET_DLL int MXSymbolGrad(SymbolHandle sym, uint32_t num_wrt, const char** wrt, SymbolHandle* out);
+/*! \brief Known shapes in CSR form (keys NULL: positional); results TL; complete=1 when all known. */
+MXNET_DLL int MXSymbolInferShape(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                 const uint32_t* arg_ind_ptr, const uint32_t* arg_shape_data,
+                                 uint32_t* in_shape_size, const uint32_t** in_shape_ndim,
+                                 const uint32_t*** in_shape_data, uint32_t* out_shape_size,
+                                 const uint32_t** out_shape_ndim, const uint32_t*** out_shape_data,
+                                 uint32_t* aux_shape_size, const uint32_t** aux_shape_ndim,
+                                 const uint32_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartial(
+    SymbolHandle sym, uint32_t num_args, const char** keys, const uint32_t* arg_ind_ptr,
+    const uint32_t* arg_shape_data, uint32_t* in_shape_size, const uint32_t** in_shape_ndim,
+    const uint32_t*** in_shape_data, uint32_t* out_shape_size, const uint32_t** out_shape_ndim,
+    const uint32_t*** out_shape_data, uint32_t* aux_shape_size, const uint32_t** aux_shape_ndim,
+    const uint32_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapeEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                   const uint32_t* arg_ind_ptr, const int* arg_shape_data,
+                                   uint32_t* in_shape_size, const int** in_shape_ndim,
+                                   const int*** in_shape_data, uint32_t* out_shape_size,
+                                   const int** out_shape_ndim, const int*** out_shape_data,
+                                   uint32_t* aux_shape_size, const int** aux_shape_ndim,
+                                   const int*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartialEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                          const uint32_t* arg_ind_ptr, const int* arg_shape_data,
+                                          uint32_t* in_shape_size, const int** in_shape_ndim,
+                                          const int*** in_shape_data, uint32_t* out_shape_size,
+                                          const int** out_shape_ndim, const int*** out_shape_data,
+                                          uint32_t* aux_shape_size, const int** aux_shape_ndim,
+                                          const int*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapeEx64(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                     const int64_t* arg_ind_ptr, const int64_t* arg_shape_data,
+                                     size_t* in_shape_size, const int** in_shape_ndim,
+                                     const int64_t*** in_shape_data, size_t* out_shape_size,
+                                     const int** out_shape_ndim, const int64_t*** out_shape_data,
+                                     size_t* aux_shape_size, const int** aux_shape_ndim,
+                                     const int64_t*** aux_shape_data, int* complete);
+MXNET_DLL int MXSymbolInferShapePartialEx64(
+    SymbolHandle sym, uint32_t num_args, const char** keys, const int64_t* arg_ind_ptr,
+    const int64_t* arg_shape_data, size_t* in_shape_size, const int** in_shape_ndim,
+    const int64_t*** in_shape_data, size_t* out_shape_size, const int** out_shape_ndim,
+    const int64_t*** out_shape_data, size_t* aux_shape_size, const int** aux_shape_ndim,
+    const int64_t*** aux_shape_data, int* complete);
+/*! \brief dtype codes (-1 unknown); the Partial variant always reports complete=1. */
+MXNET_DLL int MXSymbolInferType(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                const int* arg_type_data, uint32_t* in_type_size,
+                                const int** in_type_data, uint32_t* out_type_size,
+                                const int** out_type_data, uint32_t* aux_type_size,
+                                const int** aux_type_data, int* complete);
+MXNET_DLL int MXSymbolInferTypePartial(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                       const int* arg_type_data, uint32_t* in_type_size,
+                                       const int** in_type_data, uint32_t* out_type_size,
+                                       const int** out_type_data, uint32_t* aux_type_size,
+                                       const int** aux_type_data, int* complete);
+
+/* Executors: NEW handles (free with MXExecutorFree). grad_req codes: 0 null, 1 write, 3 add. */
+MXNET_DLL int MXExecutorBindEX(SymbolHandle symbol_handle, int dev_type, int dev_id,
+                               uint32_t num_map_keys, const char** map_keys,
+                               const int* map_dev_types, const int* map_dev_ids, uint32_t len,
+                               NDArrayHandle* in_args, NDArrayHandle* arg_grad_store,
+                               uint32_t* grad_req_type, uint32_t aux_states_len,
+                               NDArrayHandle* aux_states, ExecutorHandle shared_exec,
+                               ExecutorHandle* out);
+MXNET_DLL int MXExecutorBindX(SymbolHandle symbol_handle, int dev_type, int dev_id,
+                              uint32_t num_map_keys, const char** map_keys,
+                              const int* map_dev_types, const int* map_dev_ids, uint32_t len,
+                              NDArrayHandle* in_args, NDArrayHandle* arg_grad_store,
+                              uint32_t* grad_req_type, uint32_t aux_states_len,
+                              NDArrayHandle* aux_states, ExecutorHandle* out);
+MXNET_DLL int MXExecutorBind(SymbolHandle symbol_handle, int dev_type, int dev_id, uint32_t len,
+                             NDArrayHandle* in_args, NDArrayHandle* arg_grad_store,
+                             uint32_t* grad_req_type, uint32_t aux_states_len,
+                             NDArrayHandle* aux_states, ExecutorHandle* out);
+/*! \brief Infer, allocate and bind; returned arrays are TL arrays of NEW handles. */
+MXNET_DLL int MXExecutorSimpleBindEx(
+    SymbolHandle symbol_handle, int dev_type, int dev_id, const uint32_t num_g2c_keys,
+    const char** g2c_keys, const int* g2c_dev_types, const int* g2c_dev_ids,
+    const uint32_t provided_grad_req_list_len, const char** provided_grad_req_names,
+    const char** provided_grad_req_types, const uint32_t num_provided_arg_shapes,
+    const char** provided_arg_shape_names, const int* provided_arg_shape_data,
+    const uint32_t* provided_arg_shape_idx, const uint32_t num_provided_arg_dtypes,
+    const char** provided_arg_dtype_names, const int* provided_arg_dtypes,
+    const uint32_t num_provided_arg_stypes, const char** provided_arg_stype_names,
+    const int* provided_arg_stypes, const uint32_t num_shared_arg_names,
+    const char** shared_arg_name_list, int* shared_buffer_len,
+    const char** shared_buffer_name_list, NDArrayHandle* shared_buffer_handle_list,
+    const char*** updated_shared_buffer_name_list,
+    NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
+    NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
+    NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out);
+MXNET_DLL int MXExecutorSimpleBindEx64(
+    SymbolHandle symbol_handle, int dev_type, int dev_id, const uint32_t num_g2c_keys,
+    const char** g2c_keys, const int* g2c_dev_types, const int* g2c_dev_ids,
+    const uint32_t provided_grad_req_list_len, const char** provided_grad_req_names,
+    const char** provided_grad_req_types, const uint32_t num_provided_arg_shapes,
+    const char** provided_arg_shape_names, const int64_t* provided_arg_shape_data,
+    const uint32_t* provided_arg_shape_idx, const uint32_t num_provided_arg_dtypes,
+    const char** provided_arg_dtype_names, const int* provided_arg_dtypes,
+    const uint32_t num_provided_arg_stypes, const char** provided_arg_stype_names,
+    const int* provided_arg_stypes, const uint32_t num_shared_arg_names,
+    const char** shared_arg_name_list, int* shared_buffer_len,
+    const char** shared_buffer_name_list, NDArrayHandle* shared_buffer_handle_list,
+    const char*** updated_shared_buffer_name_list,
+    NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
+    NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
+    NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out);
+MXNET_DLL int MXExecutorForward(ExecutorHandle handle, int is_train);
+MXNET_DLL int MXExecutorBackward(ExecutorHandle handle, uint32_t len, NDArrayHandle* head_grads);
+MXNET_DLL int MXExecutorBackwardEx(ExecutorHandle handle, uint32_t len, NDArrayHandle* head_grads,
+                                   int is_train);
+/*! \brief NEW handle per output on every call (TL array). */
+MXNET_DLL int MXExecutorOutputs(ExecutorHandle handle, uint32_t* out_size, NDArrayHandle** out);
+MXNET_DLL int MXExecutorFree(ExecutorHandle handle);
+MXNET_DLL int MXExecutorPrint(ExecutorHandle handle, const char** out_str);
+MXNET_DLL int MXExecutorGetOptimizedSymbol(ExecutorHandle handle, SymbolHandle* out);
+/*! \brief Monitor: callback(name, NEW array handle, callback_handle) after each op is pushed. */
+typedef void (*ExecutorMonitorCallback)(const char*, NDArrayHandle, void*);
+MXNET_DLL int MXExecutorSetMonitorCallback(ExecutorHandle handle,
+                                           ExecutorMonitorCallback callback,
+                                           void* callback_handle);
+MXNET_DLL int MXExecutorSetMonitorCallbackEX(ExecutorHandle handle,
+                                             ExecutorMonitorCallback callback,
+                                             void* callback_handle, bool monitor_all);
+MXNET_DLL int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type,
+                                  int dev_id, uint32_t num_map_keys, const char** map_keys,
+                                  const int* map_dev_types, const int* map_dev_ids,
+                                  const uint32_t num_provided_arg_shapes,
+                                  const char** provided_arg_shape_names,
+                                  const int* provided_arg_shape_data,
+                                  const uint32_t* provided_arg_shape_idx, uint32_t* num_in_args,
+                                  NDArrayHandle** in_args, NDArrayHandle** arg_grads,
+                                  uint32_t* num_aux_states, NDArrayHandle** aux_states,
+                                  ExecutorHandle shared_exec, ExecutorHandle* out);
+/* ---------------------------------------------------------------- extension libraries */
+
+/*!
+ * \brief Load an operator library built against include/mxnet/lib_api.h: check its interface
+ *        version, call its initialize, validate and register its operators (then callable
+ *        through MXImperativeInvoke and symbols like built-in ones). Loading the same library
+ *        again is harmless. On failure nothing is registered and the error names the cause
+ *        (missing file, not a shared library, other interface version, invalid operator, name
+ *        clash, initialize failing, with the library's own messages).
+ * \param path path of the .so
+ * \param verbose 1: log the number and names of the operators found
+ */
+MXNET_DLL int MXLoadLib(const char* path, unsigned verbose);
+
+/* ---- custom operators (Python CustomOp, API.md §4.2) */
+/*!
+ * \brief A list of callbacks with their contexts (`int (*)(void)` entries are cast to the
+ *        specific callback types below). Also used by custom autograd functions.
+ */
+#ifndef MXNET_CALLBACK_LIST_DEFINED
+#define MXNET_CALLBACK_LIST_DEFINED
+struct MXCallbackList {
+  int num_callbacks;
+  int (**callbacks)(void);
+  void** contexts;
+};
+#endif
+/*! \brief Indices of the callbacks an operator instance provides. */
+enum CustomOpCallbacks { kCustomOpDelete, kCustomOpForward, kCustomOpBackward };
+/*! \brief Indices of the callbacks a custom operator property provides. */
+enum CustomOpPropCallbacks {
+  kCustomOpPropDelete,
+  kCustomOpPropListArguments,
+  kCustomOpPropListOutputs,
+  kCustomOpPropListAuxiliaryStates,
+  kCustomOpPropInferShape,
+  kCustomOpPropDeclareBackwardDependency,
+  kCustomOpPropCreateOperator,
+  kCustomOpPropInferType,
+  kCustomOpPropInferStorageType,
+  kCustomOpPropBackwardInferStorageType
+};
+/*!
+ * \brief Forward/backward: `ptrs` are NEW NDArray handles (the callee frees them), `tags`
+ *        say what each is (0 in_data, 1 out_data, 2 in_grad, 3 out_grad, 4 aux), `reqs` one
+ *        OpReqType per written array. Return non-zero on success.
+ */
+typedef int (*CustomOpFBFunc)(int size, void** ptrs, int* tags, const int* reqs,
+                              const int is_train, void* state);
+typedef int (*CustomOpDelFunc)(void* state);
+/*! \brief *args = NULL-terminated array of names owned by the callee. */
+typedef int (*CustomOpListFunc)(char*** args, void* state);
+/*! \brief Fill all num_input shapes (inputs, outputs, aux) with callee-owned arrays. */
+typedef int (*CustomOpInferShapeFunc)(int num_input, int* ndims, int** shapes, void* state);
+typedef int (*CustomOpInferStorageTypeFunc)(int num_input, int* stypes, void* state);
+typedef int (*CustomOpBackwardInferStorageTypeFunc)(int num_input, int* stypes, int* tags,
+                                                    void* state);
+typedef int (*CustomOpInferTypeFunc)(int num_input, int* types, void* state);
+typedef int (*CustomOpBwdDepFunc)(const int* out_grad, const int* in_data, const int* out_data,
+                                  int* num_deps, int** rdeps, void* state);
+typedef int (*CustomOpCreateFunc)(const char* ctx, int num_inputs, unsigned** shapes,
+                                  const int* ndims, const int* dtypes,
+                                  struct MXCallbackList* ret, void* state);
+/*! \brief Instantiate the property of op_type with string kwargs; fill ret (10 callbacks). */
+typedef int (*CustomOpPropCreator)(const char* op_type, const int num_kwargs, const char** keys,
+                                   const char** values, struct MXCallbackList* ret);
+/*!
+ * \brief Register (or replace) the custom operator op_type; used as Custom(op_type=...).
+ *        The creator must stay valid for the life of the process.
+ */
+MXNET_DLL int MXCustomOpRegister(const char* op_type, CustomOpPropCreator creator);
+/*! \brief Set the calling thread's last error (a callback reports its exception text). */
+MXNET_DLL void MXAPISetLastError(const char* msg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,50 @@ class MXNET_DLL Imperative {
   void Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs,
               const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs);
 
+  /*!
+   * \brief Invoke without recording, for attributes owned by something else (a graph node):
+   *        `keep_alive` is held until the pushed kernel has run. `state` is the forward state
+   *        for a stateful backward op (nullptr otherwise); a stateful forward op stores the
+   *        state it creates in `*created_state` when that is not nullptr.
+   */
+  void InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const void> keep_alive,
+                const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs,
+                const OpStatePtr* state = nullptr, OpStatePtr* created_state = nullptr);
+
+  // ---- autograd (src/imperative/autograd.cc)
+
+  /*!
+   * \brief Record one op call on the autograd tape when an input is part of a recorded graph:
+   *        a node with `attrs`, entries of the inputs (constants become new variables) and the
+   *        outputs' entries set on `outputs`. No-op if no input needs a gradient.
+   */
+  void RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& inputs,
+                const std::vector<NDArray*>& outputs, const OpStatePtr& state = OpStatePtr());
+  /*!
+   * \brief Make each array a variable of the autograd graph with a gradient buffer and request
+   *        (grad_reqs: 0 null, 1 write, 3 add; as OpReqType).
+   */
+  void MarkVariables(const std::vector<NDArray*>& variables, const std::vector<uint32_t>& grad_reqs,
+                     const std::vector<NDArray*>& gradients);
+  /*!
+   * \brief Backpropagate from `outputs` (head gradients `ograds`, nullptr = ones). With empty
+   *        `variables`, gradients go into the marked variables' buffers (per request) and an empty
+   *        vector is returned; otherwise new arrays with the gradients of `variables` are
+   *        returned. `create_graph` records the backward computation (higher order);
+   *        `retain_graph` false releases the recorded forward graph.
+   */
+  std::vector<NDArray> Backward(const std::vector<NDArray*>& outputs,
+                                const std::vector<NDArray*>& ograds,
+                                const std::vector<NDArray*>& variables, bool is_train,
+                                bool retain_graph, bool create_graph);
+  /*! \brief The gradient buffer attached to `arr` (none array if it is not a marked variable). */
+  static NDArray GetGrad(const NDArray& arr);
+  /*! \brief The "fresh gradient" flag of a marked variable (false if not marked). */
+  static bool GetGradState(const NDArray& arr);
+  static void SetGradState(const NDArray& arr, bool fresh);
+  /*! \brief True when arr is part of a recorded graph (a variable or a recorded op's output). */
+  static bool IsRecorded(const NDArray& arr);
+
   /*! \brief Number of visible outputs of a node (FNumVisibleOutputs). */
   static uint32_t NumVisibleOutputs(const nnvm::NodeAttrs& attrs);
   static uint32_t NumOutputs(const nnvm::NodeAttrs& attrs);

@@ -13,8 +13,17 @@ from . import attribute
 from .attribute import AttrScope
 from . import ndarray
 from . import ndarray as nd
+from . import executor
+from . import symbol
+from . import symbol as sym
 from . import random
 from . import random as rnd
+from . import autograd
+from . import test_utils
+from . import io
+from . import recordio
+from . import kvstore
+from . import kvstore as kv
 from . import registry
 from . import initializer
 from . import initializer as init
@@ -26,6 +35,10 @@ from . import callback
 from . import model
 from . import module
 from . import module as mod
+from . import library
+from . import operator
+from . import random
+from . import random as rnd
 
 
 def _library_version():

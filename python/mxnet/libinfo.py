@@ -31,9 +31,13 @@ def find_lib_path():
 
 
 def find_include_path():
-    """Return the folder holding mxnet/lib_api.h (for building extension libraries)."""
+    """Return the folder holding mxnet/lib_api.h (for building extension libraries; the
+    library sources also need <that folder>/../src/lib_api.cc). $MXNET_INCLUDE_PATH wins."""
+    env = os.environ.get("MXNET_INCLUDE_PATH")
+    if env and os.path.isfile(os.path.join(env, "mxnet", "lib_api.h")):
+        return os.path.realpath(env)
     here = os.path.dirname(os.path.abspath(os.path.expanduser(__file__)))
     for path in (os.path.join(here, "include"), os.path.join(here, "..", "..", "include")):
-        if os.path.isfile(os.path.join(path, "mxnet", "c_api.h")):
+        if os.path.isfile(os.path.join(path, "mxnet", "lib_api.h")):
             return os.path.realpath(path)
     raise RuntimeError("Cannot find the mxnet include folder next to " + here)

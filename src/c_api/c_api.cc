@@ -6,6 +6,7 @@
 #include <string>
 
 #include "c_api_common.h"
+#include "../operator/custom/custom-inl.h"
 
 namespace {
 
@@ -105,6 +106,8 @@ int MXNotifyShutdown() {
   API_BEGIN();
   mxnet::Engine::Get()->NotifyShutdown();
   mxnet::Engine::Get()->WaitForAll();
+  // Frontend (Python) callbacks of custom operators must not run after this.
+  mxnet::op::custom::NotifyShutdown();
   API_END();
 }
 

@@ -1,5 +1,6 @@
 // C API: DLPack exchange and the autograd-related NDArray queries.
 #include <mxnet/c_api.h>
+#include <mxnet/imperative.h>
 #include <mxnet/ndarray.h>
 
 #include "c_api_common.h"
@@ -88,8 +89,7 @@ int MXNDArrayDetach(NDArrayHandle handle, NDArrayHandle* out) {
 
 int MXNDArrayGetGrad(NDArrayHandle handle, NDArrayHandle* out) {
   API_BEGIN();
-  Arr(handle);
-  // No gradient buffer is ever attached until autograd lands (MXAutogradMarkVariables).
-  *out = nullptr;
+  NDArray grad = mxnet::Imperative::GetGrad(*Arr(handle));
+  *out = grad.is_none() ? nullptr : new NDArray(std::move(grad));
   API_END();
 }

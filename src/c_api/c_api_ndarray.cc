@@ -1,9 +1,12 @@
 // C API: NDArray creation, copies, views, queries, save/load. Each function is a thin shim.
 #include <mxnet/c_api.h>
+#include <mxnet/imperative.h>
 #include <mxnet/ndarray.h>
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <unordered_map>
 
 #include "c_api_common.h"
 
@@ -137,13 +140,54 @@ int MXNDArrayWaitAll() {
   API_END();
 }
 
+namespace {
+
+/*!
+ * \brief While autograd records, a view of a recorded array is recorded as the op computing
+ *        the same values (slice_axis / Reshape), so gradients flow through views.
+ */
+void RecordView(const char* op_name, std::unordered_map<std::string, std::string> kwargs,
+                NDArray* src, NDArray* view) {
+  mxnet::Imperative* imp = mxnet::Imperative::Get();
+  if (!imp->is_recording() || !mxnet::Imperative::IsRecorded(*src)) return;
+  nnvm::NodeAttrs attrs;
+  attrs.op = nnvm::Op::Get(op_name);
+  attrs.dict = std::move(kwargs);
+  if (attrs.op->attr_parser) attrs.op->attr_parser(&attrs);
+  imp->RecordOp(attrs, {src}, {view});
+}
+
+std::string ShapeString(const TShape& shape) {
+  std::ostringstream os;
+  os << "(";
+  for (int i = 0; i < shape.ndim(); ++i) os << (i ? "," : "") << shape[i];
+  os << (shape.ndim() == 1 ? ",)" : ")");
+  return os.str();
+}
+
+NDArray SliceWithRecord(NDArray* src, int64_t begin, int64_t end) {
+  NDArray ret = src->Slice(begin, end);
+  RecordView("slice_axis",
+             {{"axis", "0"}, {"begin", std::to_string(begin)}, {"end", std::to_string(end)}},
+             src, &ret);
+  return ret;
+}
+
+NDArray ReshapeWithRecord(NDArray* src, const TShape& shape) {
+  NDArray ret = src->Reshape(shape);
+  RecordView("Reshape", {{"shape", ShapeString(shape)}}, src, &ret);
+  return ret;
+}
+
+}  // namespace
+
 int MXNDArraySlice(NDArrayHandle handle, uint32_t begin, uint32_t end, NDArrayHandle* out) {
   return MXNDArraySlice64(handle, begin, end, out);
 }
 
 int MXNDArraySlice64(NDArrayHandle handle, int64_t begin, int64_t end, NDArrayHandle* out) {
   API_BEGIN();
-  *out = new NDArray(ND(handle)->Slice(begin, end));
+  *out = new NDArray(SliceWithRecord(ND(handle), begin, end));
   API_END();
 }
 
@@ -153,7 +197,13 @@ int MXNDArrayAt(NDArrayHandle handle, uint32_t idx, NDArrayHandle* out) {
 
 int MXNDArrayAt64(NDArrayHandle handle, int64_t idx, NDArrayHandle* out) {
   API_BEGIN();
-  *out = new NDArray(ND(handle)->At(idx));
+  NDArray* src = ND(handle);
+  NDArray ret = src->At(idx);  // validates idx
+  if (mxnet::Imperative::Get()->is_recording() && mxnet::Imperative::IsRecorded(*src)) {
+    NDArray row = SliceWithRecord(src, idx, idx + 1);
+    ret = row.shape() == ret.shape() ? row : ReshapeWithRecord(&row, ret.shape());
+  }
+  *out = new NDArray(ret);
   API_END();
 }
 
@@ -169,7 +219,7 @@ int MXNDArrayReshape64(NDArrayHandle handle, int ndim, dim_t* dims, bool reverse
   API_BEGIN();
   NDArray* arr = ND(handle);
   TShape target = mxnet::InferReshapeShape(arr->shape(), TShape(dims, dims + ndim), reverse);
-  *out = new NDArray(arr->Reshape(target));
+  *out = new NDArray(ReshapeWithRecord(arr, target));
   API_END();
 }
 

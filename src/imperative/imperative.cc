@@ -91,6 +91,12 @@ Context PickContext(const nnvm::NodeAttrs& attrs, const std::vector<NDArray*>& i
   return Context::CPU();
 }
 
+std::vector<TBlob> BlobsOf(const std::vector<NDArray>& arrays) {
+  std::vector<TBlob> blobs(arrays.size());
+  for (size_t i = 0; i < arrays.size(); ++i) blobs[i] = arrays[i].data();
+  return blobs;
+}
+
 }  // namespace
 
 std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(const nnvm::Op* op, int num_inputs,
@@ -122,7 +128,29 @@ std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(const nnvm::Op* op
 
 void Imperative::Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs_ptr,
                         const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs) {
-  const nnvm::NodeAttrs& attrs = *attrs_ptr;
+  if (!is_recording_) {
+    InvokeOp(*attrs_ptr, attrs_ptr, inputs, outputs);
+    return;
+  }
+  // Check before running: an op must not overwrite an array the recorded graph refers to.
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (IsRecorded(*outputs[i])) {
+      MX_THROW(ValueError)
+          << "Operator " << attrs_ptr->op->name << ": output " << i
+          << " is an NDArray that is already in a computational graph. Assigning to it would "
+             "make its gradient undefined. Call backward first to clear the graph or do this "
+             "outside of a record section; in-place operations like +=, *=, relu(x, out=x), "
+             "y[idx]=x cannot be used inside a record section.";
+    }
+  }
+  OpStatePtr state;
+  InvokeOp(*attrs_ptr, attrs_ptr, inputs, outputs, nullptr, &state);
+  RecordOp(*attrs_ptr, inputs, outputs, state);
+}
+
+void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const void> keep_alive,
+                          const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs,
+                          const OpStatePtr* backward_state, OpStatePtr* created_state) {
   const nnvm::Op* op = attrs.op;
   const uint32_t num_inputs = NumInputs(attrs);
   if (inputs.size() != num_inputs) {
@@ -160,20 +188,23 @@ void Imperative::Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs_ptr,
   }
   static auto& finfer_shape = nnvm::Op::GetAttr<mxnet::FInferShape>("FInferShape");
   static auto& finfer_type = nnvm::Op::GetAttr<nnvm::FInferType>("FInferType");
-  if (!finfer_shape.count(op)) {
+  // A backward op run by autograd may have no inference functions: its outputs then come
+  // allocated with the shapes/dtypes of its forward node's inputs.
+  const bool outputs_given = std::none_of(outputs.begin(), outputs.end(),
+                                          [](const NDArray* o) { return o->is_none(); });
+  if (!finfer_shape.count(op) && !outputs_given) {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no FInferShape";
   }
-  const ShapeVector given_out_shapes = out_shapes;
-  if (!finfer_shape[op](attrs, &in_shapes, &out_shapes) ||
+  if ((finfer_shape.count(op) && !finfer_shape[op](attrs, &in_shapes, &out_shapes)) ||
       !std::all_of(out_shapes.begin(), out_shapes.end(),
                    [](const TShape& s) { return shape_is_known(s); })) {
     MX_THROW(ValueError) << "Operator " << op->name << ": cannot infer output shapes from input shapes "
                          << ShapeList(in_shapes) << " (got " << ShapeList(out_shapes) << ")";
   }
-  if (!finfer_type.count(op)) {
+  if (!finfer_type.count(op) && !outputs_given) {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no FInferType";
   }
-  if (!finfer_type[op](attrs, &in_types, &out_types) ||
+  if ((finfer_type.count(op) && !finfer_type[op](attrs, &in_types, &out_types)) ||
       std::any_of(out_types.begin(), out_types.end(), [](int t) { return t < 0; })) {
     MX_THROW(TypeError) << "Operator " << op->name << ": cannot infer output dtypes from input dtypes "
                         << TypeList(in_types) << " (got " << TypeList(out_types) << ")";
@@ -221,9 +252,11 @@ void Imperative::Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs_ptr,
   }
   Engine::DeduplicateVarHandle(&read_vars, &write_vars);
 
-  std::vector<TBlob> in_blobs(num_inputs), out_blobs(num_outputs);
-  for (uint32_t i = 0; i < num_inputs; ++i) in_blobs[i] = inputs[i]->data();
-  for (uint32_t i = 0; i < num_outputs; ++i) out_blobs[i] = outputs[i]->data();
+  // The arrays travel with the function and become TBlobs when it runs: outputs get their
+  // memory then (not at push time), so pushing far ahead does not hold memory early.
+  std::vector<NDArray> in_arrays(num_inputs), out_arrays(num_outputs);
+  for (uint32_t i = 0; i < num_inputs; ++i) in_arrays[i] = inputs[i]->Detach();
+  for (uint32_t i = 0; i < num_outputs; ++i) out_arrays[i] = outputs[i]->Detach();
   const bool is_train = is_train_;
 
   static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
@@ -235,33 +268,60 @@ void Imperative::Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs_ptr,
   }
   if (fcompute_cpu.count(op)) {
     FCompute fn = fcompute_cpu[op];
+    const nnvm::NodeAttrs* attrs_raw = &attrs;
     Engine::Get()->PushSync(
-        [attrs_ptr, fn, in_blobs = std::move(in_blobs), out_blobs = std::move(out_blobs),
-         req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+        [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
+         out_arrays = std::move(out_arrays), req = std::move(req),
+         requested = std::move(requested), is_train](RunContext rctx) {
+          std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
           OpContext opctx;
           opctx.need_grad = false;
           opctx.is_train = is_train;
           opctx.run_ctx = rctx;
           opctx.requested = requested;
-          fn(*attrs_ptr, opctx, in_blobs, req, out_blobs);
+          fn(*attrs_raw, opctx, in_blobs, req, out_blobs);
         },
         ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
-  } else if (fstateful_cpu.count(op) && fcreate_state.count(op)) {
-    OpStatePtr state = fcreate_state[op](attrs, ctx, in_shapes, in_types);
+  } else if (fstateful_cpu.count(op) && (fcreate_state.count(op) || backward_state != nullptr)) {
+    // A forward op creates its state; a backward op runs on its forward node's state.
+    OpStatePtr state = backward_state != nullptr ? *backward_state
+                                                 : fcreate_state[op](attrs, ctx, in_shapes, in_types);
+    if (created_state != nullptr && backward_state == nullptr) *created_state = state;
     FStatefulCompute fn = fstateful_cpu[op];
     write_vars.push_back(state.get_var());
     Engine::DeduplicateVarHandle(&read_vars, &write_vars);
-    Engine::Get()->PushSync(
-        [state, fn, in_blobs = std::move(in_blobs), out_blobs = std::move(out_blobs),
-         req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
-          OpContext opctx;
-          opctx.need_grad = false;
-          opctx.is_train = is_train;
-          opctx.run_ctx = rctx;
-          opctx.requested = requested;
-          fn(state, opctx, in_blobs, req, out_blobs);
-        },
-        ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+    static auto& fexec_type = nnvm::Op::GetAttr<FExecType>("FExecType");
+    if (fexec_type.count(op) && fexec_type[op](attrs) == ExecType::kAsync) {
+      // The op completes by calling opctx.async_on_complete (e.g. Custom, which runs its
+      // frontend callback on its own worker threads).
+      Engine::Get()->PushAsync(
+          [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
+           req = std::move(req), requested = std::move(requested),
+           is_train](RunContext rctx, engine::CallbackOnComplete on_complete) {
+            std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
+            OpContext opctx;
+            opctx.need_grad = false;
+            opctx.is_train = is_train;
+            opctx.run_ctx = rctx;
+            opctx.async_on_complete = on_complete;
+            opctx.requested = requested;
+            fn(state, opctx, in_blobs, req, out_blobs);
+          },
+          ctx, read_vars, write_vars, FnProperty::kAsync, 0, op->name.c_str());
+    } else {
+      Engine::Get()->PushSync(
+          [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
+           req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+            std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
+            OpContext opctx;
+            opctx.need_grad = false;
+            opctx.is_train = is_train;
+            opctx.run_ctx = rctx;
+            opctx.requested = requested;
+            fn(state, opctx, in_blobs, req, out_blobs);
+          },
+          ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+    }
   } else {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no CPU implementation";
   }

@@ -1,7 +1,9 @@
 // NDArray: chunks, views, synchronous copies, and the asynchronous CopyFromTo.
 #include <mxnet/ndarray.h>
 
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <utility>
 
 #include "../common/cast.h"
@@ -14,7 +16,10 @@ struct NDArray::Chunk {
   engine::VarHandle var{nullptr};
   Context ctx;
   size_t nbytes{0};
-  bool delay_alloc{true};
+  // Set once the memory exists. Allocation may happen on an engine thread (imperative ops
+  // allocate their outputs when they run) while another thread asks for data(): guarded.
+  std::atomic<bool> delay_alloc{true};
+  std::mutex alloc_mutex;
   bool external{false};  // memory owned by someone else (wrapped TBlob / DLPack)
   std::function<void()> deleter;
 
@@ -35,14 +40,14 @@ struct NDArray::Chunk {
 
   void Alloc() {
     shandle = Storage::Get()->Alloc(nbytes, ctx);
-    delay_alloc = false;
+    delay_alloc.store(false, std::memory_order_release);
   }
 
   ~Chunk() {
     // Memory goes back only after every pending function on the variable has run.
     // The deletion may run while the process exits: keep the storage manager alive until then.
     Storage::Handle h = shandle;
-    const bool owns = !external && !delay_alloc;
+    const bool owns = !external && !delay_alloc.load();
     std::shared_ptr<Storage> storage = owns ? Storage::_GetSharedRef() : nullptr;
     Engine::Get()->DeleteVariable(
         [h, storage = std::move(storage), del = std::move(deleter)](RunContext) {
@@ -98,7 +103,10 @@ size_t NDArray::version() const { return is_none() ? 0 : ptr_->var->version(); }
 
 void NDArray::CheckAndAlloc() const {
   CHECK(!is_none()) << "cannot allocate a none NDArray";
-  if (ptr_->delay_alloc) ptr_->Alloc();
+  if (ptr_->delay_alloc.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(ptr_->alloc_mutex);
+    if (ptr_->delay_alloc.load(std::memory_order_relaxed)) ptr_->Alloc();
+  }
 }
 
 TBlob NDArray::data() const {

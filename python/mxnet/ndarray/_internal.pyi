@@ -7,7 +7,26 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_add', '_arange', '_backward_Activation', '_backward_Concat', '_backward_Embedding', '_backward_FullyConnected', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_abs', '_backward_add', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hypot', '_backward_hypot_scalar', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mul', '_mul_scalar', '_not_equal', '_not_equal_scalar', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_poisson', '_random_randint', '_random_uniform', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_zeros', '_zeros_without_dtype']
+__all__ = ['_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_Concat', '_backward_Convolution', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_Pooling', '_backward_SequenceMask', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_UpSampling', '_backward_abs', '_backward_add', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hypot', '_backward_hypot_scalar', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_not_equal', '_not_equal_scalar', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_poisson', '_random_randint', '_random_uniform', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_zeros', '_zeros_without_dtype']
+
+
+def _CustomFunction(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    The recorded call of an mx.autograd.Function (created by MXCustomFunctionRecord; not callable directly).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
 
 
 def _Div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -18,7 +37,7 @@ def _Div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L108
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
 
     Parameters
     ----------
@@ -42,7 +61,7 @@ def _DivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L66
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L71
 
     Parameters
     ----------
@@ -68,7 +87,7 @@ def _Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L169
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L173
 
     Parameters
     ----------
@@ -92,7 +111,7 @@ def _EqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L139
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L144
 
     Parameters
     ----------
@@ -118,7 +137,7 @@ def _Greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L171
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L175
 
     Parameters
     ----------
@@ -142,7 +161,7 @@ def _GreaterEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L145
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L150
 
     Parameters
     ----------
@@ -168,7 +187,7 @@ def _GreaterScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L143
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L148
 
     Parameters
     ----------
@@ -194,7 +213,7 @@ def _Greater_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L172
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L176
 
     Parameters
     ----------
@@ -228,7 +247,7 @@ def _Hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L154
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L158
 
     Parameters
     ----------
@@ -252,7 +271,7 @@ def _HypotScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L125
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
 
     Parameters
     ----------
@@ -278,7 +297,7 @@ def _Lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
 
     Parameters
     ----------
@@ -302,7 +321,7 @@ def _LesserEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L149
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L154
 
     Parameters
     ----------
@@ -328,7 +347,7 @@ def _LesserScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L147
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L152
 
     Parameters
     ----------
@@ -354,7 +373,7 @@ def _Lesser_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L175
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L179
 
     Parameters
     ----------
@@ -378,7 +397,7 @@ def _LogicalAndScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L151
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L156
 
     Parameters
     ----------
@@ -404,7 +423,7 @@ def _LogicalOrScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L153
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L158
 
     Parameters
     ----------
@@ -430,7 +449,7 @@ def _LogicalXorScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L155
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
 
     Parameters
     ----------
@@ -456,7 +475,7 @@ def _Logical_And(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L177
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L181
 
     Parameters
     ----------
@@ -480,7 +499,7 @@ def _Logical_Or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L179
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L183
 
     Parameters
     ----------
@@ -504,7 +523,7 @@ def _Logical_Xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L181
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L185
 
     Parameters
     ----------
@@ -528,7 +547,7 @@ def _Maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L130
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L134
 
     Parameters
     ----------
@@ -552,7 +571,7 @@ def _MaximumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L109
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L114
 
     Parameters
     ----------
@@ -578,7 +597,7 @@ def _Minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L137
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L141
 
     Parameters
     ----------
@@ -602,7 +621,7 @@ def _MinimumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L117
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
 
     Parameters
     ----------
@@ -640,7 +659,7 @@ def _Minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L79
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
 
     Parameters
     ----------
@@ -664,7 +683,7 @@ def _MinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L47
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L52
 
     Parameters
     ----------
@@ -690,7 +709,7 @@ def _Mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L115
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L119
 
     Parameters
     ----------
@@ -714,7 +733,7 @@ def _ModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L80
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L85
 
     Parameters
     ----------
@@ -751,7 +770,7 @@ def _Mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L97
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
 
     Parameters
     ----------
@@ -775,7 +794,7 @@ def _MulScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L59
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L64
 
     Parameters
     ----------
@@ -801,7 +820,7 @@ def _NotEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L141
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
 
     Parameters
     ----------
@@ -827,7 +846,7 @@ def _Not_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L170
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L174
 
     Parameters
     ----------
@@ -863,7 +882,7 @@ def _Plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L54
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
 
     Parameters
     ----------
@@ -887,7 +906,7 @@ def _PlusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L41
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L46
 
     Parameters
     ----------
@@ -913,7 +932,7 @@ def _Power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L122
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L126
 
     Parameters
     ----------
@@ -937,7 +956,7 @@ def _PowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L94
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L99
 
     Parameters
     ----------
@@ -963,7 +982,7 @@ def _RDivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L73
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L78
 
     Parameters
     ----------
@@ -989,7 +1008,7 @@ def _RMinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L53
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L58
 
     Parameters
     ----------
@@ -1015,7 +1034,7 @@ def _RModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L87
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L92
 
     Parameters
     ----------
@@ -1041,7 +1060,7 @@ def _RPowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L106
 
     Parameters
     ----------
@@ -1051,6 +1070,71 @@ def _RPowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
         Scalar input value
     is_int : boolean, optional, default=1
         Indicate whether scalar input is int type
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _adamw_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., mean: Optional[NDArray] = ..., var: Optional[NDArray] = ..., rescale_grad: Optional[NDArray] = ..., lr: Optional[float] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., wd: Optional[float] = ..., eta: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for AdamW optimizer. AdamW is seen as a modification of
+    Adam by decoupling the weight decay from the optimization steps taken w.r.t. the loss function.
+
+    Adam update consists of the following steps, where g represents gradient and m, v
+    are 1st and 2nd order moment estimates (mean and variance).
+
+    .. math::
+
+     g_t = \\nabla J(W_{t-1})\\\\
+     m_t = \\beta_1 m_{t-1} + (1 - \\beta_1) g_t\\\\
+     v_t = \\beta_2 v_{t-1} + (1 - \\beta_2) g_t^2\\\\
+     W_t = W_{t-1} - \\eta_t (\\alpha \\frac{ m_t }{ \\sqrt{ v_t } + \\epsilon } + wd W_{t-1})
+
+    It updates the weights using::
+
+     m = beta1*m + (1-beta1)*grad
+     v = beta2*v + (1-beta2)*(grad**2)
+     w -= eta * (learning_rate * m / (sqrt(v) + epsilon) + w * wd)
+
+    Note that gradient is rescaled to grad = rescale_grad * grad. If rescale_grad is NaN, Inf, or 0,
+    the update is skipped.
+
+
+    Defined in ../src/operator/contrib/adamw.cc:L122
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    grad : NDArray
+        Gradient
+    mean : NDArray
+        Moving mean
+    var : NDArray
+        Moving variance
+    rescale_grad : NDArray
+        Rescale gradient to rescale_grad * grad. If NaN, Inf, or 0, the update is skipped.
+    lr : float, required
+        Learning rate
+    beta1 : float, optional, default=0.899999976
+        The decay rate for the 1st moment estimates.
+    beta2 : float, optional, default=0.999000013
+        The decay rate for the 2nd moment estimates.
+    epsilon : float, optional, default=9.99999994e-09
+        A small constant for numerical stability.
+    wd : float, optional, default=0
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    eta : float, required
+        Learning rate schedule multiplier
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1079,7 +1163,7 @@ def _add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L54
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
 
     Parameters
     ----------
@@ -1112,7 +1196,7 @@ def _arange(start: Optional[float] = ..., stop: Optional[float] = ..., step: Opt
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L81
+    Defined in ../src/operator/tensor/init_op.cc:L81
 
     Parameters
     ----------
@@ -1142,13 +1226,72 @@ def _arange(start: Optional[float] = ..., stop: Optional[float] = ..., step: Opt
     ...
 
 
-def _backward_Activation(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_Activation(out_grad: Optional[NDArray] = ..., output: Optional[NDArray] = ..., data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
+    out_grad : NDArray
+        Gradient of the output
+    output : NDArray
+        Output of Activation
+    data : NDArray
+        Input of Activation (softsign only)
+    act_type : {'relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'}, required
+        Activation function to be applied.
 
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_BatchNorm(out_grad: Optional[NDArray] = ..., mean: Optional[NDArray] = ..., var: Optional[NDArray] = ..., data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., moving_mean: Optional[NDArray] = ..., moving_var: Optional[NDArray] = ..., eps: Optional[float] = ..., momentum: Optional[float] = ..., fix_gamma: Optional[bool] = ..., use_global_stats: Optional[bool] = ..., output_mean_var: Optional[bool] = ..., axis: Optional[int] = ..., cudnn_off: Optional[bool] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of BatchNorm: (out_grad, mean, var, data, gamma, beta, moving_mean, moving_var) -> (data_grad, gamma_grad, beta_grad); updates the moving statistics when training.
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    mean : NDArray
+        Mean output of the forward pass
+    var : NDArray
+        Inverse std output of the forward pass
+    data : NDArray
+        Input data
+    gamma : NDArray
+        gamma array
+    beta : NDArray
+        beta array
+    moving_mean : NDArray
+        running mean of input
+    moving_var : NDArray
+        running variance of input
+    eps : double, optional, default=0.0010000000474974513
+        Epsilon to prevent div 0. Must be no less than CUDNN_BN_MIN_EPSILON defined in cudnn.h when using cudnn (usually 1e-5)
+    momentum : float, optional, default=0.899999976
+        Momentum for moving average
+    fix_gamma : boolean, optional, default=1
+        Fix gamma while training
+    use_global_stats : boolean, optional, default=0
+        Whether use global moving statistics instead of local batch-norm. This will force change batch-norm into a scale shift operator.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and inverse std 
+    axis : int, optional, default='1'
+        Specify which shape axis the channel is specified
+    cudnn_off : boolean, optional, default=0
+        Do not select CUDNN operator, if available
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1168,6 +1311,172 @@ def _backward_Concat(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     Parameters
     ----------
 
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_Convolution(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., cudnn_tune: Optional[Literal['fastest', 'limited_workspace', 'off']] = ..., cudnn_off: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of Convolution: (out_grad, data, weight) -> (data_grad, weight_grad[, bias_grad]).
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input data
+    weight : NDArray
+        Weight
+    kernel : Shape(tuple), required
+        Convolution kernel size: (w,), (h, w) or (d, h, w)
+    stride : Shape(tuple), optional, default=[]
+        Convolution stride: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Convolution dilate: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Zero pad for convolution: (w,), (h, w) or (d, h, w). Defaults to no padding.
+    num_filter : int (non-negative), required
+        Convolution filter(channel) number
+    num_group : int (non-negative), optional, default=1
+        Number of group partitions.
+    workspace : long (non-negative), optional, default=1024
+        Maximum temporary workspace allowed (MB) in convolution.This parameter has two usages. When CUDNN is not used, it determines the effective batch size of the convolution kernel. When CUDNN is used, it controls the maximum temporary storage used for tuning the best CUDNN kernel when `limited_workspace` strategy is used.
+    no_bias : boolean, optional, default=0
+        Whether to disable bias parameter.
+    cudnn_tune : {None, 'fastest', 'limited_workspace', 'off'},optional, default='None'
+        Whether to pick convolution algo by running performance test.
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn for this layer.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC'},optional, default='None'
+        Set layout for input, output and weight. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d. NHWC and NDHWC are only supported on GPU.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_Custom(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of Custom: calls the operator's backward.
+
+    Defined in ../src/operator/custom/custom.cc:L547
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_CustomFunction(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of an mx.autograd.Function (runs its frontend backward callback).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_Deconvolution(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., adj: Optional[Union[int, Tuple[int, ...]]] = ..., target_shape: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., cudnn_tune: Optional[Literal['fastest', 'limited_workspace', 'off']] = ..., cudnn_off: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of Deconvolution: (out_grad, data, weight) -> (data_grad, weight_grad[, bias_grad]).
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input data
+    weight : NDArray
+        Weight
+    kernel : Shape(tuple), required
+        Deconvolution kernel size: (w,), (h, w) or (d, h, w). This is same as the kernel size used for the corresponding convolution
+    stride : Shape(tuple), optional, default=[]
+        The stride used for the corresponding convolution: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Dilation factor for each dimension of the input: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        The amount of implicit zero padding added during convolution for each dimension of the input: (w,), (h, w) or (d, h, w). ``(kernel-1)/2`` is usually a good choice. If `target_shape` is set, `pad` will be ignored and a padding that will generate the target shape will be used. Defaults to no padding.
+    adj : Shape(tuple), optional, default=[]
+        Adjustment for output shape: (w,), (h, w) or (d, h, w). If `target_shape` is set, `adj` will be ignored and computed accordingly.
+    target_shape : Shape(tuple), optional, default=[]
+        Shape of the output tensor: (w,), (h, w) or (d, h, w).
+    num_filter : int (non-negative), required
+        Number of output filters.
+    num_group : int (non-negative), optional, default=1
+        Number of groups partition.
+    workspace : long (non-negative), optional, default=512
+        Maximum temporary workspace allowed (MB) in deconvolution.This parameter has two usages. When CUDNN is not used, it determines the effective batch size of the deconvolution kernel. When CUDNN is used, it controls the maximum temporary storage used for tuning the best CUDNN kernel when `limited_workspace` strategy is used.
+    no_bias : boolean, optional, default=1
+        Whether to disable bias parameter.
+    cudnn_tune : {None, 'fastest', 'limited_workspace', 'off'},optional, default='None'
+        Whether to pick convolution algorithm by running performance test.
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn for this layer.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC'},optional, default='None'
+        Set layout for input, output and weight. Empty for default layout, NCW for 1d, NCHW for 2d and NCDHW for 3d.NHWC and NDHWC are only supported on GPU.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_Dropout(out_grad: Optional[NDArray] = ..., mask: Optional[NDArray] = ..., p: Optional[float] = ..., mode: Optional[Literal['always', 'training']] = ..., axes: Optional[Union[int, Tuple[int, ...]]] = ..., cudnn_off: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of Dropout: (out_grad, mask) -> data_grad = out_grad * mask.
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    mask : NDArray
+        The mask output of the forward Dropout
+    p : float, optional, default=0.5
+        Fraction of the input that gets dropped out during training time.
+    mode : {'always', 'training'},optional, default='training'
+        Whether to only turn on dropout during training or to also turn on for inference.
+    axes : Shape(tuple), optional, default=[]
+        Axes for variational dropout kernel.
+    cudnn_off : boolean or None, optional, default=0
+        Whether to turn off cudnn in dropout operator. This option is ignored if axes is specified.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1229,6 +1538,272 @@ def _backward_FullyConnected(out_grad: Optional[NDArray] = ..., data: Optional[N
     ...
 
 
+def _backward_IdentityAttachKLSparseReg(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of the legacy operator IdentityAttachKLSparseReg.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_InstanceNorm(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., mean: Optional[NDArray] = ..., var: Optional[NDArray] = ..., eps: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of InstanceNorm: (out_grad, data, gamma, mean, var) -> (data_grad, gamma_grad, beta_grad).
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input data
+    gamma : NDArray
+        gamma array
+    mean : NDArray
+        The mean output of the forward InstanceNorm
+    var : NDArray
+        The var output of the forward InstanceNorm
+    eps : float, optional, default=0.00100000005
+        An `epsilon` parameter to prevent division by 0.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_L2Normalization(out_grad: Optional[NDArray] = ..., output: Optional[NDArray] = ..., norm: Optional[NDArray] = ..., eps: Optional[float] = ..., mode: Optional[Literal['channel', 'instance', 'spatial']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of L2Normalization: (out_grad, output, norm) -> data_grad.
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    output : NDArray
+        Output of the forward L2Normalization
+    norm : NDArray
+        The norm output of the forward L2Normalization
+    eps : float, optional, default=1.00000001e-10
+        A small constant for numerical stability.
+    mode : {'channel', 'instance', 'spatial'},optional, default='instance'
+        Specify the dimension along which to compute L2 norm.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_LRN(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., tmp_norm: Optional[NDArray] = ..., alpha: Optional[float] = ..., beta: Optional[float] = ..., knorm: Optional[float] = ..., nsize: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of LRN: (out_grad, data, tmp_norm) -> data_grad.
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward LRN
+    tmp_norm : NDArray
+        The tmp_norm output of the forward LRN
+    alpha : float, optional, default=9.99999975e-05
+        The variance scaling parameter :math:`\\alpha` in the LRN expression.
+    beta : float, optional, default=0.75
+        The power parameter :math:`\\beta` in the LRN expression.
+    knorm : float, optional, default=2
+        The parameter :math:`k` in the LRN expression.
+    nsize : int (non-negative), required
+        normalization window width in elements.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_LayerNorm(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., mean: Optional[NDArray] = ..., std: Optional[NDArray] = ..., axis: Optional[int] = ..., eps: Optional[float] = ..., output_mean_var: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of LayerNorm: (out_grad, data, gamma, mean, std) -> (data_grad, gamma_grad, beta_grad).
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input data
+    gamma : NDArray
+        gamma array
+    mean : NDArray
+        The mean output of the forward LayerNorm
+    std : NDArray
+        The std output of the forward LayerNorm
+    axis : int, optional, default='-1'
+        The axis to perform layer normalization. Usually, this should be be axis of the channel dimension. Negative values means indexing from right to left.
+    eps : float, optional, default=9.99999975e-06
+        An `epsilon` parameter to prevent division by 0.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and std calculated along the given axis.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_LeakyReLU(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., extra: Optional[NDArray] = ..., act_type: Optional[Literal['elu', 'gelu', 'leaky', 'prelu', 'rrelu', 'selu']] = ..., slope: Optional[float] = ..., lower_bound: Optional[float] = ..., upper_bound: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of LeakyReLU: (out_grad, data, output[, gamma | mask]) -> (data_grad[, gamma_grad]).
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward LeakyReLU
+    output : NDArray
+        Output of the forward LeakyReLU
+    extra : NDArray
+        gamma (prelu) or mask (rrelu)
+    act_type : {'elu', 'gelu', 'leaky', 'prelu', 'rrelu', 'selu'},optional, default='leaky'
+        Activation function to be applied.
+    slope : float, optional, default=0.25
+        Init slope for the activation. (For leaky and elu only)
+    lower_bound : float, optional, default=0.125
+        Lower bound of random slope. (For rrelu only)
+    upper_bound : float, optional, default=0.333999991
+        Upper bound of random slope. (For rrelu only)
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_MakeLoss(output: Optional[NDArray] = ..., grad_scale: Optional[float] = ..., valid_thresh: Optional[float] = ..., normalization: Optional[Literal['batch', 'null', 'valid']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of MakeLoss: (output) -> data_grad = grad_scale / normaliser.
+
+    Parameters
+    ----------
+    output : NDArray
+        Output of the forward MakeLoss
+    grad_scale : float, optional, default=1
+        Gradient scale as a supplement to unary and binary operators
+    valid_thresh : float, optional, default=0
+        clip each element in the array to 0 when it is less than ``valid_thresh``. This is used when ``normalization`` is set to ``'valid'``.
+    normalization : {'batch', 'null', 'valid'},optional, default='null'
+        If this is set to null, the output gradient will not be normalized. If this is set to batch, the output gradient will be divided by the batch size. If this is set to valid, the output gradient will be divided by the number of valid input elements.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_Pooling(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., pool_type: Optional[Literal['avg', 'lp', 'max', 'sum']] = ..., global_pool: Optional[bool] = ..., cudnn_off: Optional[bool] = ..., pooling_convention: Optional[Literal['full', 'same', 'valid']] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., p_value: Optional[int] = ..., count_include_pad: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of Pooling: (out_grad, data, output) -> data_grad.
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input data
+    output : NDArray
+        Output of the forward pass
+    kernel : Shape(tuple), optional, default=[]
+        Pooling kernel size: (y, x) or (d, y, x)
+    pool_type : {'avg', 'lp', 'max', 'sum'},optional, default='max'
+        Pooling type to be applied.
+    global_pool : boolean, optional, default=0
+        Ignore kernel size, do global pooling based on current input feature map. 
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn pooling and use MXNet pooling operator. 
+    pooling_convention : {'full', 'same', 'valid'},optional, default='valid'
+        Pooling convention to be applied.
+    stride : Shape(tuple), optional, default=[]
+        Stride: for pooling (y, x) or (d, y, x). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Pad for pooling: (y, x) or (d, y, x). Defaults to no padding.
+    p_value : int or None, optional, default='None'
+        Value of p for Lp pooling, can be 1 or 2, required for Lp Pooling.
+    count_include_pad : boolean or None, optional, default=None
+        Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
+        Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_SequenceMask(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of the legacy operator SequenceMask.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_SliceChannel(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -1270,14 +1845,14 @@ def _backward_SoftmaxActivation(out_grad: Optional[NDArray] = ..., output: Optio
     ...
 
 
-def _backward_SoftmaxOutput(out_grad: Optional[NDArray] = ..., label: Optional[NDArray] = ..., output: Optional[NDArray] = ..., grad_scale: Optional[float] = ..., ignore_label: Optional[float] = ..., multi_output: Optional[bool] = ..., use_ignore: Optional[bool] = ..., preserve_shape: Optional[bool] = ..., normalization: Optional[Literal['batch', 'null', 'valid']] = ..., smooth_alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_SoftmaxOutput(ograd: Optional[NDArray] = ..., label: Optional[NDArray] = ..., output: Optional[NDArray] = ..., grad_scale: Optional[float] = ..., ignore_label: Optional[float] = ..., multi_output: Optional[bool] = ..., use_ignore: Optional[bool] = ..., preserve_shape: Optional[bool] = ..., normalization: Optional[Literal['batch', 'null', 'valid']] = ..., out_grad: Optional[bool] = ..., smooth_alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of SoftmaxOutput: (out_grad, label, output) -> (data_grad, label_grad).
 
     Parameters
     ----------
-    out_grad : NDArray
-        Gradient of the output (used only with out_grad=True)
+    ograd : NDArray
+        Gradient of the output (used only with the out_grad=True parameter)
     label : NDArray
         Ground truth label
     output : NDArray
@@ -1294,6 +1869,8 @@ def _backward_SoftmaxOutput(out_grad: Optional[NDArray] = ..., label: Optional[N
         If set to ``true``, the softmax function will be computed along the last axis (``-1``).
     normalization : {'batch', 'null', 'valid'},optional, default='null'
         Normalizes the gradient.
+    out_grad : boolean, optional, default=0
+        Multiplies gradient with output gradient element-wise.
     smooth_alpha : float, optional, default=0
         Constant for computing a label smoothed version of cross-entropyfor the backwards pass.  This constant gets subtracted from theone-hot encoding of the gold label and distributed uniformly toall other labels.
 
@@ -1308,13 +1885,26 @@ def _backward_SoftmaxOutput(out_grad: Optional[NDArray] = ..., label: Optional[N
     ...
 
 
-def _backward_abs(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_UpSampling(*data: NDArray, out_grad: Optional[NDArray] = ..., scale: Optional[int] = ..., num_filter: Optional[int] = ..., sample_type: Optional[Literal['bilinear', 'nearest']] = ..., multi_input_mode: Optional[Literal['concat', 'sum']] = ..., num_args: Optional[int] = ..., workspace: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
-
+    Backward of UpSampling: (out_grad, forward inputs...) -> one gradient per forward input.
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray[]
+        The forward inputs
+    scale : int, required
+        Up sampling scale
+    num_filter : int, optional, default='0'
+        Input filter. Only used by bilinear sample_type. Since bilinear upsampling uses deconvolution, num_filters is set to the number of channels.
+    sample_type : {'bilinear', 'nearest'}, required
+        upsampling method
+    multi_input_mode : {'concat', 'sum'},optional, default='concat'
+        How to handle multiple input. concat means concatenate upsampled images along the channel dimension. sum means add all images together, only available for nearest neighbor upsampling.
+    workspace : long (non-negative), optional, default=512
+        Tmp workspace for deconvolution (MB)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1327,13 +1917,16 @@ def _backward_abs(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_add(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_abs(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1346,13 +1939,14 @@ def _backward_add(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_arccos(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_add(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1365,13 +1959,16 @@ def _backward_arccos(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     ...
 
 
-def _backward_arccosh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_arccos(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1384,13 +1981,16 @@ def _backward_arccosh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_arcsin(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_arccosh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1403,13 +2003,16 @@ def _backward_arcsin(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     ...
 
 
-def _backward_arcsinh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_arcsin(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1422,13 +2025,16 @@ def _backward_arcsinh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_arctan(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_arcsinh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1441,13 +2047,38 @@ def _backward_arctan(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     ...
 
 
-def _backward_arctanh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_arctan(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_arctanh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1490,13 +2121,14 @@ def _backward_batch_dot(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray
     ...
 
 
-def _backward_broadcast_add(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_add(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1509,13 +2141,18 @@ def _backward_broadcast_add(out: Union[NDArray, Sequence[NDArray], None] = ..., 
     ...
 
 
-def _backward_broadcast_div(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_div(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1528,13 +2165,18 @@ def _backward_broadcast_div(out: Union[NDArray, Sequence[NDArray], None] = ..., 
     ...
 
 
-def _backward_broadcast_hypot(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_hypot(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1547,13 +2189,18 @@ def _backward_broadcast_hypot(out: Union[NDArray, Sequence[NDArray], None] = ...
     ...
 
 
-def _backward_broadcast_maximum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_maximum(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1566,13 +2213,18 @@ def _backward_broadcast_maximum(out: Union[NDArray, Sequence[NDArray], None] = .
     ...
 
 
-def _backward_broadcast_minimum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_minimum(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1585,13 +2237,18 @@ def _backward_broadcast_minimum(out: Union[NDArray, Sequence[NDArray], None] = .
     ...
 
 
-def _backward_broadcast_mod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_mod(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1604,13 +2261,18 @@ def _backward_broadcast_mod(out: Union[NDArray, Sequence[NDArray], None] = ..., 
     ...
 
 
-def _backward_broadcast_mul(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_mul(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1623,13 +2285,18 @@ def _backward_broadcast_mul(out: Union[NDArray, Sequence[NDArray], None] = ..., 
     ...
 
 
-def _backward_broadcast_power(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_power(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1642,13 +2309,14 @@ def _backward_broadcast_power(out: Union[NDArray, Sequence[NDArray], None] = ...
     ...
 
 
-def _backward_broadcast_sub(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_broadcast_sub(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1661,13 +2329,14 @@ def _backward_broadcast_sub(out: Union[NDArray, Sequence[NDArray], None] = ..., 
     ...
 
 
-def _backward_cast(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_cast(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1680,13 +2349,16 @@ def _backward_cast(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_cbrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_cbrt(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1699,13 +2371,20 @@ def _backward_cbrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_clip(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_clip(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The input of clip
+    a_min : float, required
+        Minimum value
+    a_max : float, required
+        Maximum value
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1718,13 +2397,14 @@ def _backward_clip(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_copy(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_copy(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1737,13 +2417,16 @@ def _backward_copy(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_cos(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_cos(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1756,13 +2439,16 @@ def _backward_cos(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_cosh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_cosh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1775,13 +2461,16 @@ def _backward_cosh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_degrees(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_degrees(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1813,13 +2502,18 @@ def _backward_diag(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_div(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_div(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1832,13 +2526,18 @@ def _backward_div(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_div_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_div_scalar(out_grad: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1881,13 +2580,16 @@ def _backward_dot(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..
     ...
 
 
-def _backward_erf(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_erf(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1900,13 +2602,16 @@ def _backward_erf(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_erfinv(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_erfinv(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1919,13 +2624,16 @@ def _backward_erfinv(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     ...
 
 
-def _backward_expm1(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_expm1(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1938,13 +2646,16 @@ def _backward_expm1(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_gamma(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_gamma(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1957,13 +2668,16 @@ def _backward_gamma(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_gammaln(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_gammaln(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1995,13 +2709,18 @@ def _backward_gather_nd(out: Union[NDArray, Sequence[NDArray], None] = ..., name
     ...
 
 
-def _backward_hypot(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_hypot(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2014,13 +2733,20 @@ def _backward_hypot(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_hypot_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_hypot_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2057,13 +2783,16 @@ def _backward_linear_reg_out(label: Optional[NDArray] = ..., output: Optional[ND
     ...
 
 
-def _backward_log(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_log(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2076,13 +2805,16 @@ def _backward_log(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_log10(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_log10(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2095,13 +2827,16 @@ def _backward_log10(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_log1p(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_log1p(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2114,13 +2849,16 @@ def _backward_log1p(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_log2(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_log2(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2213,13 +2951,18 @@ def _backward_mae_reg_out(label: Optional[NDArray] = ..., output: Optional[NDArr
     ...
 
 
-def _backward_max(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_max(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward operator
+    output : NDArray
+        Output of the forward operator
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2232,13 +2975,18 @@ def _backward_max(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_maximum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_maximum(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2251,13 +2999,20 @@ def _backward_maximum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_maximum_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_maximum_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2289,13 +3044,18 @@ def _backward_mean(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_min(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_min(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward operator
+    output : NDArray
+        Output of the forward operator
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2308,13 +3068,18 @@ def _backward_min(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_minimum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_minimum(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2327,13 +3092,20 @@ def _backward_minimum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_minimum_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_minimum_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2346,13 +3118,18 @@ def _backward_minimum_scalar(out: Union[NDArray, Sequence[NDArray], None] = ...,
     ...
 
 
-def _backward_mod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_mod(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2365,13 +3142,20 @@ def _backward_mod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_mod_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_mod_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2384,13 +3168,18 @@ def _backward_mod_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., nam
     ...
 
 
-def _backward_mul(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_mul(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2403,13 +3192,18 @@ def _backward_mul(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_mul_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_mul_scalar(out_grad: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2422,13 +3216,18 @@ def _backward_mul_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., nam
     ...
 
 
-def _backward_nanprod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_nanprod(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward operator
+    output : NDArray
+        Output of the forward operator
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2441,13 +3240,18 @@ def _backward_nanprod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_nansum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_nansum(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward operator
+    output : NDArray
+        Output of the forward operator
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2460,13 +3264,31 @@ def _backward_nansum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     ...
 
 
-def _backward_norm(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_norm(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., ord: Optional[int] = ..., axis: Optional[Union[int, Tuple[int, ...]]] = ..., out_dtype: Optional[Literal['float16', 'float32', 'float64', 'int32', 'int64', 'int8']] = ..., keepdims: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward operator
+    output : NDArray
+        Output of the forward operator
+    ord : int, optional, default='2'
+        Order of the norm. Currently ord=1 and ord=2 is supported.
+    axis : Shape or None, optional, default=None
+        The axis or axes along which to perform the reduction.
+          The default, `axis=()`, will compute over all elements into a
+          scalar array with shape `(1,)`.
+          If `axis` is int, a reduction is performed on a particular axis.
+          If `axis` is a 2-tuple, it specifies the axes that hold 2-D matrices,
+          and the matrix norms of these matrices are computed.
+    out_dtype : {None, 'float16', 'float32', 'float64', 'int32', 'int64', 'int8'},optional, default='None'
+        The data type of the output.
+    keepdims : boolean, optional, default=0
+        If this is set to `True`, the reduced axis is left in the result as dimension with size one.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2498,13 +3320,18 @@ def _backward_pick(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_power(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_power(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2517,13 +3344,20 @@ def _backward_power(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_power_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_power_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2536,13 +3370,18 @@ def _backward_power_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., n
     ...
 
 
-def _backward_prod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_prod(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., output: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        Input of the forward operator
+    output : NDArray
+        Output of the forward operator
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2555,13 +3394,16 @@ def _backward_prod(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_radians(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_radians(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2574,13 +3416,16 @@ def _backward_radians(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_rcbrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_rcbrt(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2593,13 +3438,20 @@ def _backward_rcbrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_rdiv_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_rdiv_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2612,13 +3464,16 @@ def _backward_rdiv_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., na
     ...
 
 
-def _backward_reciprocal(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_reciprocal(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2631,13 +3486,16 @@ def _backward_reciprocal(out: Union[NDArray, Sequence[NDArray], None] = ..., nam
     ...
 
 
-def _backward_relu(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_relu(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2688,13 +3546,20 @@ def _backward_reshape(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_rmod_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_rmod_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2707,13 +3572,20 @@ def _backward_rmod_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., na
     ...
 
 
-def _backward_rpower_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_rpower_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (output for rpower)
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2726,13 +3598,16 @@ def _backward_rpower_scalar(out: Union[NDArray, Sequence[NDArray], None] = ..., 
     ...
 
 
-def _backward_rsqrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_rsqrt(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2775,13 +3650,16 @@ def _backward_sample_multinomial(out_grad: Optional[NDArray] = ..., data: Option
     ...
 
 
-def _backward_sigmoid(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_sigmoid(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2794,13 +3672,16 @@ def _backward_sigmoid(out: Union[NDArray, Sequence[NDArray], None] = ..., name: 
     ...
 
 
-def _backward_sign(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_sign(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2813,13 +3694,16 @@ def _backward_sign(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_sin(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_sin(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2832,13 +3716,16 @@ def _backward_sin(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_sinh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_sinh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2892,6 +3779,25 @@ def _backward_slice_axis(out: Union[NDArray, Sequence[NDArray], None] = ..., nam
 def _backward_slice_like(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_smooth_l1(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of the SimpleOp smooth_l1.
 
     Parameters
     ----------
@@ -2996,13 +3902,16 @@ def _backward_softmin(out_grad: Optional[NDArray] = ..., output: Optional[NDArra
     ...
 
 
-def _backward_softsign(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_softsign(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3015,13 +3924,16 @@ def _backward_softsign(out: Union[NDArray, Sequence[NDArray], None] = ..., name:
     ...
 
 
-def _backward_sqrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_sqrt(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3034,13 +3946,16 @@ def _backward_sqrt(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_square(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_square(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3091,13 +4006,14 @@ def _backward_stack(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Op
     ...
 
 
-def _backward_sub(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_sub(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3148,13 +4064,16 @@ def _backward_take(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_tan(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_tan(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3167,13 +4086,16 @@ def _backward_tan(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
-def _backward_tanh(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_tanh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    data : NDArray
+        The forward input (or output, for ops differentiated on the output)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3224,13 +4146,16 @@ def _backward_topk(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opt
     ...
 
 
-def _backward_where(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def _backward_where(out_grad: Optional[NDArray] = ..., condition: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
 
     Parameters
     ----------
-
+    out_grad : NDArray
+        Gradient of the output
+    condition : NDArray
+        The condition of where
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3266,7 +4191,7 @@ def _copy(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
     """
     Returns a copy of the input.
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L23
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L23
 
     Parameters
     ----------
@@ -3288,7 +4213,7 @@ def _copyto(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
     """
     Copies the input into the output array, converting the dtype when they differ.
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L75
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L76
 
     Parameters
     ----------
@@ -3384,7 +4309,7 @@ def _div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L108
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
 
     Parameters
     ----------
@@ -3408,7 +4333,7 @@ def _div_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L66
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L71
 
     Parameters
     ----------
@@ -3434,7 +4359,7 @@ def _equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L169
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L173
 
     Parameters
     ----------
@@ -3458,7 +4383,7 @@ def _equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L139
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L144
 
     Parameters
     ----------
@@ -3484,7 +4409,7 @@ def _eye(N: Optional[int] = ..., M: Optional[int] = ..., k: Optional[int] = ...,
     """
     Return a 2-D array with ones on the diagonal and zeros elsewhere.
 
-    Defined in src/operator/tensor/init_op.cc:L100
+    Defined in ../src/operator/tensor/init_op.cc:L100
 
     Parameters
     ----------
@@ -3514,7 +4439,7 @@ def _full(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Unio
     """
     fill target with a scalar value
 
-    Defined in src/operator/tensor/init_op.cc:L64
+    Defined in ../src/operator/tensor/init_op.cc:L64
 
     Parameters
     ----------
@@ -3542,7 +4467,7 @@ def _grad_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: U
     """
     Adds arguments element-wise (used to sum gradients).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L61
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L65
 
     Parameters
     ----------
@@ -3566,7 +4491,7 @@ def _greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L171
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L175
 
     Parameters
     ----------
@@ -3590,7 +4515,7 @@ def _greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L172
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L176
 
     Parameters
     ----------
@@ -3614,7 +4539,7 @@ def _greater_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float]
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L145
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L150
 
     Parameters
     ----------
@@ -3640,7 +4565,7 @@ def _greater_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L143
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L148
 
     Parameters
     ----------
@@ -3676,7 +4601,7 @@ def _hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L154
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L158
 
     Parameters
     ----------
@@ -3700,7 +4625,7 @@ def _hypot_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L125
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
 
     Parameters
     ----------
@@ -3726,7 +4651,7 @@ def _lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
 
     Parameters
     ----------
@@ -3750,7 +4675,7 @@ def _lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L175
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L179
 
     Parameters
     ----------
@@ -3774,7 +4699,7 @@ def _lesser_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L149
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L154
 
     Parameters
     ----------
@@ -3800,7 +4725,7 @@ def _lesser_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L147
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L152
 
     Parameters
     ----------
@@ -3826,7 +4751,7 @@ def _linspace(start: Optional[float] = ..., stop: Optional[float] = ..., step: O
     """
     Return evenly spaced numbers over a specified interval. Similar to Numpy
 
-    Defined in src/operator/tensor/init_op.cc:L92
+    Defined in ../src/operator/tensor/init_op.cc:L92
 
     Parameters
     ----------
@@ -3860,7 +4785,7 @@ def _logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L177
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L181
 
     Parameters
     ----------
@@ -3884,7 +4809,7 @@ def _logical_and_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L151
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L156
 
     Parameters
     ----------
@@ -3910,7 +4835,7 @@ def _logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L179
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L183
 
     Parameters
     ----------
@@ -3934,7 +4859,7 @@ def _logical_or_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L153
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L158
 
     Parameters
     ----------
@@ -3960,7 +4885,7 @@ def _logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L181
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L185
 
     Parameters
     ----------
@@ -3984,7 +4909,7 @@ def _logical_xor_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L155
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
 
     Parameters
     ----------
@@ -4010,7 +4935,7 @@ def _maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L130
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L134
 
     Parameters
     ----------
@@ -4034,7 +4959,7 @@ def _maximum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L109
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L114
 
     Parameters
     ----------
@@ -4060,7 +4985,7 @@ def _minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L137
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L141
 
     Parameters
     ----------
@@ -4084,7 +5009,7 @@ def _minimum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L117
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
 
     Parameters
     ----------
@@ -4122,7 +5047,7 @@ def _minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L79
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
 
     Parameters
     ----------
@@ -4146,7 +5071,7 @@ def _minus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L47
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L52
 
     Parameters
     ----------
@@ -4172,7 +5097,7 @@ def _mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L115
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L119
 
     Parameters
     ----------
@@ -4196,7 +5121,7 @@ def _mod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L80
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L85
 
     Parameters
     ----------
@@ -4206,6 +5131,54 @@ def _mod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
         Scalar input value
     is_int : boolean, optional, default=1
         Indicate whether scalar input is int type
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _mp_adamw_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., mean: Optional[NDArray] = ..., var: Optional[NDArray] = ..., weight32: Optional[NDArray] = ..., rescale_grad: Optional[NDArray] = ..., lr: Optional[float] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., wd: Optional[float] = ..., eta: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for multi-precision AdamW optimizer: as _adamw_update, on the
+    float32 master copy ``weight32`` (updated in place) which is cast into ``weight``.
+
+
+    Defined in ../src/operator/contrib/adamw.cc:L146
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    grad : NDArray
+        Gradient
+    mean : NDArray
+        Moving mean
+    var : NDArray
+        Moving variance
+    weight32 : NDArray
+        Weight32
+    rescale_grad : NDArray
+        Rescale gradient to rescale_grad * grad. If NaN, Inf, or 0, the update is skipped.
+    lr : float, required
+        Learning rate
+    beta1 : float, optional, default=0.899999976
+        The decay rate for the 1st moment estimates.
+    beta2 : float, optional, default=0.999000013
+        The decay rate for the 2nd moment estimates.
+    epsilon : float, optional, default=9.99999994e-09
+        A small constant for numerical stability.
+    wd : float, optional, default=0
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    eta : float, required
+        Learning rate schedule multiplier
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -4233,7 +5206,7 @@ def _mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L97
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
 
     Parameters
     ----------
@@ -4257,7 +5230,7 @@ def _mul_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L59
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L64
 
     Parameters
     ----------
@@ -4283,7 +5256,7 @@ def _not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L170
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L174
 
     Parameters
     ----------
@@ -4307,7 +5280,7 @@ def _not_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L141
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
 
     Parameters
     ----------
@@ -4333,7 +5306,7 @@ def _ones(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Unio
     """
     fill target with ones
 
-    Defined in src/operator/tensor/init_op.cc:L55
+    Defined in ../src/operator/tensor/init_op.cc:L55
 
     Parameters
     ----------
@@ -4371,7 +5344,7 @@ def _plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L54
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
 
     Parameters
     ----------
@@ -4395,7 +5368,7 @@ def _plus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L41
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L46
 
     Parameters
     ----------
@@ -4421,7 +5394,7 @@ def _power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L122
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L126
 
     Parameters
     ----------
@@ -4445,7 +5418,7 @@ def _power_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L94
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L99
 
     Parameters
     ----------
@@ -4479,7 +5452,7 @@ def _random_exponential(lam: Optional[float] = ..., shape: Optional[Union[int, T
                                           [ 0.04146638,  0.31715935]]
 
 
-    Defined in src/operator/random/sample_op.cc:L118
+    Defined in ../src/operator/random/sample_op.cc:L118
 
     Parameters
     ----------
@@ -4515,7 +5488,7 @@ def _random_gamma(alpha: Optional[float] = ..., beta: Optional[float] = ..., sha
                                                 [ 3.91697288,  3.65933681]]
 
 
-    Defined in src/operator/random/sample_op.cc:L106
+    Defined in ../src/operator/random/sample_op.cc:L106
 
     Parameters
     ----------
@@ -4556,7 +5529,7 @@ def _random_generalized_negative_binomial(mu: Optional[float] = ..., alpha: Opti
                                                                         [ 6.,  4.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L161
+    Defined in ../src/operator/random/sample_op.cc:L161
 
     Parameters
     ----------
@@ -4596,7 +5569,7 @@ def _random_negative_binomial(k: Optional[int] = ..., p: Optional[float] = ..., 
                                                      [ 2.,  5.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L145
+    Defined in ../src/operator/random/sample_op.cc:L145
 
     Parameters
     ----------
@@ -4637,7 +5610,7 @@ def _random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., sha
                                               [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L94
+    Defined in ../src/operator/random/sample_op.cc:L94
 
     Parameters
     ----------
@@ -4676,7 +5649,7 @@ def _random_poisson(lam: Optional[float] = ..., shape: Optional[Union[int, Tuple
                                       [ 4.,  6.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L131
+    Defined in ../src/operator/random/sample_op.cc:L131
 
     Parameters
     ----------
@@ -4714,7 +5687,7 @@ def _random_randint(low: Optional[int] = ..., high: Optional[int] = ..., shape: 
 
 
 
-    Defined in src/operator/random/sample_op.cc:L175
+    Defined in ../src/operator/random/sample_op.cc:L175
 
     Parameters
     ----------
@@ -4756,7 +5729,7 @@ def _random_uniform(low: Optional[float] = ..., high: Optional[float] = ..., sha
 
 
 
-    Defined in src/operator/random/sample_op.cc:L78
+    Defined in ../src/operator/random/sample_op.cc:L78
 
     Parameters
     ----------
@@ -4786,7 +5759,7 @@ def _rdiv_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L73
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L78
 
     Parameters
     ----------
@@ -4812,7 +5785,7 @@ def _rminus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L53
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L58
 
     Parameters
     ----------
@@ -4838,7 +5811,7 @@ def _rmod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L87
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L92
 
     Parameters
     ----------
@@ -4864,7 +5837,7 @@ def _rpower_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L106
 
     Parameters
     ----------
@@ -4902,7 +5875,7 @@ def _sample_exponential(lam: Optional[NDArray] = ..., shape: Optional[Union[int,
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L183
+    Defined in ../src/operator/random/multisample_op.cc:L183
 
     Parameters
     ----------
@@ -4940,7 +5913,7 @@ def _sample_gamma(alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ...,
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L176
+    Defined in ../src/operator/random/multisample_op.cc:L176
 
     Parameters
     ----------
@@ -4980,7 +5953,7 @@ def _sample_generalized_negative_binomial(mu: Optional[NDArray] = ..., alpha: Op
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L201
+    Defined in ../src/operator/random/multisample_op.cc:L201
 
     Parameters
     ----------
@@ -5036,7 +6009,7 @@ def _sample_multinomial(data: Optional[NDArray] = ..., shape: Optional[Union[int
        sample_multinomial(probs, get_prob=True) = [2, 1], [0.2, 0.3]
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L222
+    Defined in ../src/operator/random/sample_multinomial_op.cc:L222
 
     Parameters
     ----------
@@ -5076,7 +6049,7 @@ def _sample_negative_binomial(k: Optional[NDArray] = ..., p: Optional[NDArray] =
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L193
+    Defined in ../src/operator/random/multisample_op.cc:L193
 
     Parameters
     ----------
@@ -5116,7 +6089,7 @@ def _sample_normal(mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L168
+    Defined in ../src/operator/random/multisample_op.cc:L168
 
     Parameters
     ----------
@@ -5156,7 +6129,7 @@ def _sample_poisson(lam: Optional[NDArray] = ..., shape: Optional[Union[int, Tup
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L188
+    Defined in ../src/operator/random/multisample_op.cc:L188
 
     Parameters
     ----------
@@ -5194,7 +6167,7 @@ def _sample_uniform(low: Optional[NDArray] = ..., high: Optional[NDArray] = ...,
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L160
+    Defined in ../src/operator/random/multisample_op.cc:L160
 
     Parameters
     ----------
@@ -5218,6 +6191,47 @@ def _sample_uniform(low: Optional[NDArray] = ..., high: Optional[NDArray] = ...,
     ...
 
 
+def _scatter_set_nd(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator has the same functionality as scatter_nd
+    except that it does not reset the elements not indexed by the input
+    index `NDArray` in the input data `NDArray`. output should be explicitly
+    given and be the same as lhs.
+
+    .. note:: This operator is for internal use only.
+
+    Examples::
+
+      data = [2, 3, 0]
+      indices = [[1, 1, 0], [0, 1, 0]]
+      out = [[1, 1], [1, 1]]
+      _scatter_set_nd(lhs=out, rhs=data, indices=indices, out=out)
+      out = [[0, 1], [2, 3]]
+
+
+
+    Parameters
+    ----------
+    lhs : NDArray
+        source input
+    rhs : NDArray
+        value to assign
+    indices : NDArray
+        indices
+    shape : Shape(tuple), required
+        Shape of output.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Randomly shuffle the elements.
@@ -5228,7 +6242,7 @@ def _shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     but the order of the elements in each row does not change.
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L280
+    Defined in ../src/operator/random/sample_multinomial_op.cc:L280
 
     Parameters
     ----------
@@ -5407,7 +6421,7 @@ def _sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L79
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
 
     Parameters
     ----------
@@ -5431,7 +6445,7 @@ def _zeros(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Uni
     """
     fill target with zeros
 
-    Defined in src/operator/tensor/init_op.cc:L47
+    Defined in ../src/operator/tensor/init_op.cc:L47
 
     Parameters
     ----------
@@ -5457,7 +6471,7 @@ def _zeros_without_dtype(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx
     """
     fill target with zeros without default dtype
 
-    Defined in src/operator/tensor/init_op.cc:L39
+    Defined in ../src/operator/tensor/init_op.cc:L39
 
     Parameters
     ----------

@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['allclose']
+__all__ = ['allclose', 'backward_quadratic', 'quadratic']
 
 
 def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optional[float] = ..., atol: Optional[float] = ..., equal_nan: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -37,7 +37,7 @@ def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optio
     The result is a one-element array holding 1 (close) or 0.
 
 
-    Defined in src/operator/contrib/allclose_op.cc:L36
+    Defined in ../src/operator/contrib/allclose_op.cc:L36
 
     Parameters
     ----------
@@ -51,6 +51,71 @@ def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optio
         Absolute tolerance.
     equal_nan : boolean, optional, default=1
         Whether to compare NaN's as equal. If True, NaN's in A will be considered equal to NaN's in B in the output array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def backward_quadratic(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quadratic(data: Optional[NDArray] = ..., a: Optional[float] = ..., b: Optional[float] = ..., c: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operators implements the quadratic function.
+
+    .. math::
+        f(x) = ax^2+bx+c
+
+    where :math:`x` is an input tensor and all operations
+    in the function are element-wise.
+
+    Example::
+
+      x = [[1, 2], [3, 4]]
+      y = quadratic(data=x, a=1, b=2, c=3)
+      y = [[6, 11], [18, 27]]
+
+    The storage type of ``quadratic`` output depends on storage types of inputs
+      - quadratic(csr, a, b, 0) = csr
+      - quadratic(default, a, b, c) = default
+
+
+
+    Defined in ../src/operator/contrib/quadratic_op.cc:L31
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    a : float, optional, default=0
+        Coefficient of the quadratic term in the quadratic function.
+    b : float, optional, default=0
+        Coefficient of the linear term in the quadratic function.
+    c : float, optional, default=0
+        Constant term in the quadratic function.
 
     out : NDArray, optional
         The output NDArray to hold the result.

@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BlockGrad', 'Cast', 'Concat', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'Reshape', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'abs', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'lamb_update_phase1', 'lamb_update_phase2', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pick', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reshape', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pooling', 'Reshape', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'lamb_update_phase1', 'lamb_update_phase2', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -24,7 +24,7 @@ def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu',
 
 
 
-    Defined in src/operator/nn/activation.cc:L44
+    Defined in ../src/operator/nn/activation.cc:L44
 
     Parameters
     ----------
@@ -32,6 +32,101 @@ def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu',
         The input array.
     act_type : {'relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'}, required
         Activation function to be applied.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def BatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., moving_mean: Optional[NDArray] = ..., moving_var: Optional[NDArray] = ..., eps: Optional[float] = ..., momentum: Optional[float] = ..., fix_gamma: Optional[bool] = ..., use_global_stats: Optional[bool] = ..., output_mean_var: Optional[bool] = ..., axis: Optional[int] = ..., cudnn_off: Optional[bool] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Batch normalization.
+
+    Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as
+    well as offset ``beta``.
+
+    Assume the input has more than one dimension and we normalize along axis 1.
+    We first compute the mean and variance along this axis:
+
+    .. math::
+
+      data\\_mean[i] = mean(data[:,i,:,...]) \\\\
+      data\\_var[i] = var(data[:,i,:,...])
+
+    Then compute the normalized output, which has the same shape as input, as following:
+
+    .. math::
+
+      out[:,i,:,...] = \\frac{data[:,i,:,...] - data\\_mean[i]}{\\sqrt{data\\_var[i]+\\epsilon}} * gamma[i] + beta[i]
+
+    Both *mean* and *var* returns a scalar by treating the input as a vector.
+
+    Assume the input has size *k* on axis 1, then both ``gamma`` and ``beta``
+    have shape *(k,)*. If ``output_mean_var`` is set to be true, then outputs both ``data_mean`` and
+    the inverse of ``data_var``, which are needed for the backward pass. Note that gradient of these
+    two outputs are blocked.
+
+    Besides the inputs and the outputs, this operator accepts two auxiliary
+    states, ``moving_mean`` and ``moving_var``, which are *k*-length
+    vectors. They are global statistics for the whole dataset, which are updated
+    by::
+
+      moving_mean = moving_mean * momentum + data_mean * (1 - momentum)
+      moving_var = moving_var * momentum + data_var * (1 - momentum)
+
+    If ``use_global_stats`` is set to be true, then ``moving_mean`` and
+    ``moving_var`` are used instead of ``data_mean`` and ``data_var`` to compute
+    the output. It is often used during inference.
+
+    The parameter ``axis`` specifies which axis of the input shape denotes
+    the 'channel' (separately normalized groups).  The default is 1.  Specifying -1 sets the channel
+    axis to be the last item in the input shape.
+
+    Both ``gamma`` and ``beta`` are learnable parameters. But if ``fix_gamma`` is true,
+    then set ``gamma`` to 1 and its gradient to 0.
+
+    As in MXNet 1.9.1 on CPU, the moving statistics are updated by the backward pass of a
+    training step.
+
+
+    Defined in ../src/operator/nn/batch_norm.cc:L107
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to batch normalization
+    gamma : NDArray
+        gamma array
+    beta : NDArray
+        beta array
+    moving_mean : NDArray
+        running mean of input
+    moving_var : NDArray
+        running variance of input
+    eps : double, optional, default=0.0010000000474974513
+        Epsilon to prevent div 0. Must be no less than CUDNN_BN_MIN_EPSILON defined in cudnn.h when using cudnn (usually 1e-5)
+    momentum : float, optional, default=0.899999976
+        Momentum for moving average
+    fix_gamma : boolean, optional, default=1
+        Fix gamma while training
+    use_global_stats : boolean, optional, default=0
+        Whether use global moving statistics instead of local batch-norm. This will force change batch-norm into a scale shift operator.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and inverse std 
+    axis : int, optional, default='1'
+        Specify which shape axis the channel is specified
+    cudnn_off : boolean, optional, default=0
+        Do not select CUDNN operator, if available
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -73,7 +168,7 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L67
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L68
 
     Parameters
     ----------
@@ -105,7 +200,7 @@ def Cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L107
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L108
 
     Parameters
     ----------
@@ -178,6 +273,230 @@ def Concat(*data: NDArray, dim: Optional[int] = ..., out: Union[NDArray, Sequenc
     ...
 
 
+def Convolution(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., bias: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., cudnn_tune: Optional[Literal['fastest', 'limited_workspace', 'off']] = ..., cudnn_off: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute *N*-D convolution on *(N+2)*-D input.
+
+    In the 2-D convolution, given input data with shape *(batch_size,
+    channel, height, width)*, the output is computed by
+
+    .. math::
+
+       out[n,i,:,:] = bias[i] + \\sum_{j=0}^{channel} data[n,j,:,:] \\star
+       weight[i,j,:,:]
+
+    where :math:`\\star` is the 2-D cross-correlation operator.
+
+    For general 2-D convolution, the shapes are
+
+    - **data**: *(batch_size, channel, height, width)*
+    - **weight**: *(num_filter, channel, kernel[0], kernel[1])*
+    - **bias**: *(num_filter,)*
+    - **out**: *(batch_size, num_filter, out_height, out_width)*.
+
+    Define::
+
+      f(x,k,p,s,d) = floor((x+2*p-d*(k-1)-1)/s)+1
+
+    then we have::
+
+      out_height=f(height, kernel[0], pad[0], stride[0], dilate[0])
+      out_width=f(width, kernel[1], pad[1], stride[1], dilate[1])
+
+    If ``no_bias`` is set to be true, then the ``bias`` term is ignored.
+
+    The default data ``layout`` is *NCHW*, namely *(batch_size, channel, height,
+    width)*. 1-D convolution uses *NCW* and 3-D convolution *NCDHW*.
+
+    If ``num_group`` is larger than 1, denoted by *g*, then split the input ``data``
+    evenly into *g* parts along the channel axis, and also evenly split ``weight``
+    along the first dimension. Next compute the convolution on the *i*-th part of
+    the data with the *i*-th weight part. The output is obtained by concatenating all
+    the *g* results.
+
+    On CPU, float32 convolutions run on oneDNN when the library was built with it
+    (``MXNET_ONEDNN_ENABLED=0`` switches to the built-in im2col + GEMM kernels).
+
+
+    Defined in ../src/operator/nn/convolution.cc:L100
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the ConvolutionOp.
+    weight : NDArray
+        Weight matrix.
+    bias : NDArray
+        Bias parameter.
+    kernel : Shape(tuple), required
+        Convolution kernel size: (w,), (h, w) or (d, h, w)
+    stride : Shape(tuple), optional, default=[]
+        Convolution stride: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Convolution dilate: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Zero pad for convolution: (w,), (h, w) or (d, h, w). Defaults to no padding.
+    num_filter : int (non-negative), required
+        Convolution filter(channel) number
+    num_group : int (non-negative), optional, default=1
+        Number of group partitions.
+    workspace : long (non-negative), optional, default=1024
+        Maximum temporary workspace allowed (MB) in convolution.This parameter has two usages. When CUDNN is not used, it determines the effective batch size of the convolution kernel. When CUDNN is used, it controls the maximum temporary storage used for tuning the best CUDNN kernel when `limited_workspace` strategy is used.
+    no_bias : boolean, optional, default=0
+        Whether to disable bias parameter.
+    cudnn_tune : {None, 'fastest', 'limited_workspace', 'off'},optional, default='None'
+        Whether to pick convolution algo by running performance test.
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn for this layer.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC'},optional, default='None'
+        Set layout for input, output and weight. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d. NHWC and NDHWC are only supported on GPU.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def Custom(*data: NDArray, op_type: Optional[str] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply a custom operator implemented in a frontend language (like Python).
+
+    Custom operators should override required methods like `forward` and `backward`.
+    The custom operator must be registered before it can be used.
+    Please check the tutorial here: https://mxnet.incubator.apache.org/api/faq/new_op
+
+
+
+    Defined in ../src/operator/custom/custom.cc:L511
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Input data for the custom operator.
+    op_type : string
+        Name of the custom operator. This is the name that is passed to `mx.operator.register` to register the operator.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def Deconvolution(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., bias: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., adj: Optional[Union[int, Tuple[int, ...]]] = ..., target_shape: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., cudnn_tune: Optional[Literal['fastest', 'limited_workspace', 'off']] = ..., cudnn_off: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes 1D, 2D or 3D transposed convolution (aka fractionally strided convolution) of the input tensor. This operation can be seen as the gradient of Convolution operation with respect to its input. Convolution usually reduces the size of the input. Transposed convolution works the other way, going from a smaller input to a larger output while preserving the connectivity pattern.
+
+    - **data**: *(batch_size, channel, *spatial)*
+    - **weight**: *(channel, num_filter/num_group, *kernel)*
+    - **bias**: *(num_filter,)* (only when ``no_bias=False``; the default is no bias)
+    - **out**: *(batch_size, num_filter, *out_spatial)* with, per dimension::
+
+        out = stride*(in-1) + dilate*(kernel-1) + 1 - 2*pad + adj
+
+      or ``target_shape`` when given (pad and adj are then derived from it).
+
+
+    Defined in ../src/operator/nn/deconvolution.cc:L69
+
+    Parameters
+    ----------
+    data : NDArray
+        Input tensor to the deconvolution operation.
+    weight : NDArray
+        Weights representing the kernel.
+    bias : NDArray
+        Bias added to the result after the deconvolution operation.
+    kernel : Shape(tuple), required
+        Deconvolution kernel size: (w,), (h, w) or (d, h, w). This is same as the kernel size used for the corresponding convolution
+    stride : Shape(tuple), optional, default=[]
+        The stride used for the corresponding convolution: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Dilation factor for each dimension of the input: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        The amount of implicit zero padding added during convolution for each dimension of the input: (w,), (h, w) or (d, h, w). ``(kernel-1)/2`` is usually a good choice. If `target_shape` is set, `pad` will be ignored and a padding that will generate the target shape will be used. Defaults to no padding.
+    adj : Shape(tuple), optional, default=[]
+        Adjustment for output shape: (w,), (h, w) or (d, h, w). If `target_shape` is set, `adj` will be ignored and computed accordingly.
+    target_shape : Shape(tuple), optional, default=[]
+        Shape of the output tensor: (w,), (h, w) or (d, h, w).
+    num_filter : int (non-negative), required
+        Number of output filters.
+    num_group : int (non-negative), optional, default=1
+        Number of groups partition.
+    workspace : long (non-negative), optional, default=512
+        Maximum temporary workspace allowed (MB) in deconvolution.This parameter has two usages. When CUDNN is not used, it determines the effective batch size of the deconvolution kernel. When CUDNN is used, it controls the maximum temporary storage used for tuning the best CUDNN kernel when `limited_workspace` strategy is used.
+    no_bias : boolean, optional, default=1
+        Whether to disable bias parameter.
+    cudnn_tune : {None, 'fastest', 'limited_workspace', 'off'},optional, default='None'
+        Whether to pick convolution algorithm by running performance test.
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn for this layer.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC'},optional, default='None'
+        Set layout for input, output and weight. Empty for default layout, NCW for 1d, NCHW for 2d and NCDHW for 3d.NHWC and NDHWC are only supported on GPU.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def Dropout(data: Optional[NDArray] = ..., p: Optional[float] = ..., mode: Optional[Literal['always', 'training']] = ..., axes: Optional[Union[int, Tuple[int, ...]]] = ..., cudnn_off: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Randomly zeroes elements of the input during training.
+
+    - In training (``autograd.train_mode()``, ``is_train=True``) or with ``mode='always'``, each
+      element is set to zero with probability ``p`` and the kept elements are multiplied by
+      :math:`1/(1-p)`, so the expected value of every element is unchanged.
+    - Otherwise (predict mode with ``mode='training'``) the output is the input.
+    - ``axes`` lists axes along which one random decision is shared (variational dropout).
+
+    Example (training, p=0.5)::
+
+      Dropout([[1, 2, 3, 4]], p=0.5) = [[2, 0, 0, 8]]     # one possible draw
+      Dropout([[1, 2, 3, 4]], p=0.5) = [[1, 2, 3, 4]]     # predict mode
+
+
+
+    Defined in ../src/operator/nn/dropout.cc:L27
+
+    Parameters
+    ----------
+    data : NDArray
+        Input array to which dropout will be applied.
+    p : float, optional, default=0.5
+        Fraction of the input that gets dropped out during training time.
+    mode : {'always', 'training'},optional, default='training'
+        Whether to only turn on dropout during training or to also turn on for inference.
+    axes : Shape(tuple), optional, default=[]
+        Axes for variational dropout kernel.
+    cudnn_off : boolean or None, optional, default=0
+        Whether to turn off cudnn in dropout operator. This option is ignored if axes is specified.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Adds all input arguments element-wise.
@@ -196,7 +515,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L275
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
 
     Parameters
     ----------
@@ -358,7 +677,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L77
 
     Parameters
     ----------
@@ -374,6 +693,279 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
         Whether to disable bias parameter.
     flatten : boolean, optional, default=1
         Whether to collapse all but the first axis of the input data tensor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def IdentityAttachKLSparseReg(data: Optional[NDArray] = ..., moving_avg: Optional[NDArray] = ..., sparseness_target: Optional[float] = ..., penalty: Optional[float] = ..., momentum: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply a sparse regularization to the output of a sigmoid activation function.
+
+    The output is the input; the gradient gets the derivative of a KL-divergence penalty between
+    ``sparseness_target`` and a moving average of each unit's mean activation (aux state
+    ``moving_avg``, updated by backward with ``momentum``).
+
+
+    Defined in ../src/operator/legacy/identity_attach_KL_sparse_reg.cc:L25
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    moving_avg : NDArray
+        Auxiliary state: moving average of each unit's mean activation (updated by backward). Listed so that mx.nd can pass it; MXNet 1.9.1 only takes it through symbols.
+    sparseness_target : float, optional, default=0.100000001
+        The sparseness target
+    penalty : float, optional, default=0.00100000005
+        The tradeoff parameter for the sparseness penalty
+    momentum : float, optional, default=0.899999976
+        The momentum for running average
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def InstanceNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., eps: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Normalizes every channel of every sample on its own, then scales and shifts it.
+
+    The input is ``(batch, channel, spatial...)`` with at least 3 dimensions. For each sample ``n``
+    and channel ``c`` the values over the spatial axes get
+
+    .. math::
+
+      out = \\frac{x - mean}{\\sqrt{var + eps}} * gamma[c] + beta[c]
+
+    with the biased variance, in training and inference alike. ``gamma`` and ``beta`` have shape
+    ``(channel,)``.
+
+    Example::
+
+      x = [[[1.1, 2.2]], [[3.3, 4.4]]]       # (2, 1, 2)
+      InstanceNorm(x, gamma=[1.5], beta=[0.5]) = [[[-0.997527, 1.997527]],
+                                                   [[-0.997527, 1.997527]]]
+
+
+
+    Defined in ../src/operator/nn/instance_norm.cc:L31
+
+    Parameters
+    ----------
+    data : NDArray
+        An n-dimensional input array (n > 2) of the form [batch, channel, spatial_dim1, spatial_dim2, ...].
+    gamma : NDArray
+        A vector of length 'channel', which multiplies the normalized input.
+    beta : NDArray
+        A vector of length 'channel', which is added to the product of the normalized input and the weight.
+    eps : float, optional, default=0.00100000005
+        An `epsilon` parameter to prevent division by 0.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def L2Normalization(data: Optional[NDArray] = ..., eps: Optional[float] = ..., mode: Optional[Literal['channel', 'instance', 'spatial']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Divides the input by its L2 norm, ``sqrt(sum(x ** 2) + eps)``.
+
+    The sum runs, depending on ``mode``, over
+
+    - ``instance`` (default): every axis but the first, one norm per sample (1-D input: one norm
+      per element);
+    - ``channel``: axis 1, one norm per sample and spatial position (needs >= 3-D input);
+    - ``spatial``: the axes after 1, one norm per sample and channel (needs >= 3-D input).
+
+    Example::
+
+      x = [[[1,2],
+            [3,4]],
+           [[2,2],
+            [5,6]]]
+
+      L2Normalization(x, mode='instance')
+      =[[[ 0.18257418  0.36514837]
+         [ 0.54772252  0.73029673]]
+        [[ 0.24077171  0.24077171]
+         [ 0.60192931  0.72231513]]]
+
+      L2Normalization(x, mode='channel')
+      =[[[ 0.31622776  0.44721359]
+         [ 0.94868326  0.89442718]]
+        [[ 0.37139067  0.31622776]
+         [ 0.92847669  0.94868326]]]
+
+      L2Normalization(x, mode='spatial')
+      =[[[ 0.44721359  0.89442718]
+         [ 0.60000002  0.80000001]]
+        [[ 0.70710677  0.70710677]
+         [ 0.6401844   0.76822126]]]
+
+
+
+    Defined in ../src/operator/nn/l2_normalization.cc:L47
+
+    Parameters
+    ----------
+    data : NDArray
+        Input array to normalize.
+    eps : float, optional, default=1.00000001e-10
+        A small constant for numerical stability.
+    mode : {'channel', 'instance', 'spatial'},optional, default='instance'
+        Specify the dimension along which to compute L2 norm.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def LRN(data: Optional[NDArray] = ..., alpha: Optional[float] = ..., beta: Optional[float] = ..., knorm: Optional[float] = ..., nsize: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Local response normalization across channels.
+
+    For data ``(batch, channel, spatial...)`` each value is divided by a power of the sum of
+    squares over nearby channels at the same position:
+
+    .. math::
+
+      out_{c} = x_{c} \\Big(knorm + \\frac{alpha}{nsize} \\sum_{c'=max(0, c-h)}^{min(C-1, c+h)} x_{c'}^2\\Big)^{-beta}
+
+    with ``h = (nsize - 1) / 2`` (integer division) and ``C`` the number of channels.
+
+
+
+    Defined in ../src/operator/nn/lrn.cc:L24
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to LRN
+    alpha : float, optional, default=9.99999975e-05
+        The variance scaling parameter :math:`\\alpha` in the LRN expression.
+    beta : float, optional, default=0.75
+        The power parameter :math:`\\beta` in the LRN expression.
+    knorm : float, optional, default=2
+        The parameter :math:`k` in the LRN expression.
+    nsize : int (non-negative), required
+        normalization window width in elements.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def LayerNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., axis: Optional[int] = ..., eps: Optional[float] = ..., output_mean_var: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Normalizes the input along one axis, then scales and shifts it.
+
+    For every position of the other axes, the values along ``axis`` (default -1, the last) get
+
+    .. math::
+
+      out = \\frac{data - mean(data, axis)}{\\sqrt{var(data, axis) + eps}} * gamma + beta
+
+    with the biased variance; ``gamma`` and ``beta`` have shape ``(data.shape[axis],)``.
+    With ``output_mean_var=True`` the mean and the standard deviation ``sqrt(var + eps)`` are
+    returned too (shape of the data with size 1 on ``axis``); no gradient flows through them.
+
+
+
+    Defined in ../src/operator/nn/layer_norm.cc:L26
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to layer normalization
+    gamma : NDArray
+        gamma array
+    beta : NDArray
+        beta array
+    axis : int, optional, default='-1'
+        The axis to perform layer normalization. Usually, this should be be axis of the channel dimension. Negative values means indexing from right to left.
+    eps : float, optional, default=9.99999975e-06
+        An `epsilon` parameter to prevent division by 0.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and std calculated along the given axis.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def LeakyReLU(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., act_type: Optional[Literal['elu', 'gelu', 'leaky', 'prelu', 'rrelu', 'selu']] = ..., slope: Optional[float] = ..., lower_bound: Optional[float] = ..., upper_bound: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Rectifiers with a non-zero response to negative inputs, element-wise.
+
+    ``act_type`` selects the function (``slope`` applies to leaky and elu):
+
+    - ``leaky`` (default): ``x > 0 ? x : slope * x``
+    - ``prelu``: ``x > 0 ? x : gamma * x`` with the learned second input ``gamma`` (one value, or
+      one per channel of axis 1)
+    - ``elu``: ``x > 0 ? x : slope * (exp(x) - 1)``
+    - ``selu``: ``lambda * (x > 0 ? x : alpha * (exp(x) - 1))``, alpha = 1.6732632423543772,
+      lambda = 1.0507009873554805
+    - ``gelu``: ``0.5 * x * (1 + erf(x / sqrt(2)))``
+    - ``rrelu``: ``x > 0 ? x : r * x``; in training r is drawn uniformly from
+      ``[lower_bound, upper_bound)`` for every element, in predict mode it is
+      ``(lower_bound + upper_bound) / 2``. The slopes are returned as a second output ``mask``.
+
+
+
+    Defined in ../src/operator/nn/leaky_relu.cc:L29
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to activation function.
+    gamma : NDArray
+        Input data to activation function (prelu slopes).
+    act_type : {'elu', 'gelu', 'leaky', 'prelu', 'rrelu', 'selu'},optional, default='leaky'
+        Activation function to be applied.
+    slope : float, optional, default=0.25
+        Init slope for the activation. (For leaky and elu only)
+    lower_bound : float, optional, default=0.125
+        Lower bound of random slope. (For rrelu only)
+    upper_bound : float, optional, default=0.333999991
+        Upper bound of random slope. (For rrelu only)
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -406,7 +998,7 @@ def LinearRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArra
 
 
 
-    Defined in src/operator/regression_output.cc:L74
+    Defined in ../src/operator/regression_output.cc:L74
 
     Parameters
     ----------
@@ -447,7 +1039,7 @@ def LogisticRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDAr
 
 
 
-    Defined in src/operator/regression_output.cc:L111
+    Defined in ../src/operator/regression_output.cc:L111
 
     Parameters
     ----------
@@ -488,7 +1080,7 @@ def MAERegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] 
 
 
 
-    Defined in src/operator/regression_output.cc:L93
+    Defined in ../src/operator/regression_output.cc:L93
 
     Parameters
     ----------
@@ -498,6 +1090,136 @@ def MAERegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] 
         Input label to the function.
     grad_scale : float, optional, default=1
         Scale the gradient by a float factor
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def MakeLoss(data: Optional[NDArray] = ..., grad_scale: Optional[float] = ..., valid_thresh: Optional[float] = ..., normalization: Optional[Literal['batch', 'null', 'valid']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Makes its input a loss head: the forward returns the input unchanged, the
+    backward ignores the incoming gradient and gives the input the gradient ``grad_scale`` for
+    every element.
+
+    ``normalization`` divides that gradient: ``'null'`` (default) by nothing, ``'batch'`` by the
+    batch size ``data.shape[0]``, ``'valid'`` by the number of output elements greater than
+    ``valid_thresh`` (at least 1).
+
+    Typical use: a custom loss computed with other operators,
+
+      cross_entropy = label * log(out) + (1 - label) * log(1 - out)
+      loss = MakeLoss(cross_entropy)
+
+
+
+    Defined in ../src/operator/nn/make_loss.cc:L37
+
+    Parameters
+    ----------
+    data : NDArray
+        Input array.
+    grad_scale : float, optional, default=1
+        Gradient scale as a supplement to unary and binary operators
+    valid_thresh : float, optional, default=0
+        clip each element in the array to 0 when it is less than ``valid_thresh``. This is used when ``normalization`` is set to ``'valid'``.
+    normalization : {'batch', 'null', 'valid'},optional, default='null'
+        If this is set to null, the output gradient will not be normalized. If this is set to batch, the output gradient will be divided by the batch size. If this is set to valid, the output gradient will be divided by the number of valid input elements.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def Pooling(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., pool_type: Optional[Literal['avg', 'lp', 'max', 'sum']] = ..., global_pool: Optional[bool] = ..., cudnn_off: Optional[bool] = ..., pooling_convention: Optional[Literal['full', 'same', 'valid']] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., p_value: Optional[int] = ..., count_include_pad: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs pooling on the input.
+
+    The shapes for 1-D pooling are
+
+    - **data** and **out**: *(batch_size, channel, width)* (NCW layout).
+
+    The shapes for 2-D pooling are
+
+    - **data** and **out**: *(batch_size, channel, height, width)* (NCHW layout).
+
+    The definition of *f* depends on ``pooling_convention``, which has two options:
+
+    - **valid** (default)::
+
+        f(x, k, p, s) = floor((x+2*p-k)/s)+1
+
+    - **full**, which is compatible with Caffe::
+
+        f(x, k, p, s) = ceil((x+2*p-k)/s)+1
+
+    - **same** (1-D max pooling only)::
+
+        f(x, k, p, s) = ceil(x/s)
+
+    When ``global_pool`` is set to be true, then global pooling is performed. It will reset
+    ``kernel=(height, width)`` and set the appropiate padding to 0.
+
+    Four pooling options are supported by ``pool_type``:
+
+    - **avg**: average pooling
+    - **max**: max pooling
+    - **sum**: sum pooling
+    - **lp**: Lp pooling
+
+    For 3-D pooling, an additional *depth* dimension is added before
+    *height*. Namely the input data and output will have shape *(batch_size, channel, depth,
+    height, width)* (NCDHW layout).
+
+    Notes on Lp pooling:
+
+    Lp pooling was first introduced by this paper: https://arxiv.org/pdf/1204.3968.pdf.
+    L-1 pooling is simply sum pooling, while L-inf pooling is simply max pooling.
+    We can see that Lp pooling stands between those two, in practice the most common value for p is 2.
+
+    For each window ``X``, the mathematical expression for Lp pooling is:
+
+    :math:`f(X) = \\sqrt[p]{\\sum_{x}^{X} x^p}`
+
+
+    Defined in ../src/operator/nn/pooling.cc:L94
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the pooling operator.
+    kernel : Shape(tuple), optional, default=[]
+        Pooling kernel size: (y, x) or (d, y, x)
+    pool_type : {'avg', 'lp', 'max', 'sum'},optional, default='max'
+        Pooling type to be applied.
+    global_pool : boolean, optional, default=0
+        Ignore kernel size, do global pooling based on current input feature map. 
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn pooling and use MXNet pooling operator. 
+    pooling_convention : {'full', 'same', 'valid'},optional, default='valid'
+        Pooling convention to be applied.
+    stride : Shape(tuple), optional, default=[]
+        Stride: for pooling (y, x) or (d, y, x). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Pad for pooling: (y, x) or (d, y, x). Defaults to no padding.
+    p_value : int or None, optional, default='None'
+        Value of p for Lp pooling, can be 1 or 2, required for Lp Pooling.
+    count_include_pad : boolean or None, optional, default=None
+        Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
+        Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -615,6 +1337,59 @@ def Reshape(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int,
     >>> y = mx.nd.reshape(x, shape=(-1, 1))
     >>> y.shape
     (4, 1)
+    """
+    ...
+
+
+def SequenceMask(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., value: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Sets all elements outside the sequence to a constant value.
+
+    This function takes an n-dimensional input array of the form
+    [max_sequence_length, batch_size, other_feature_dims] and returns an array of the same shape.
+
+    Parameter `sequence_length` is used to handle variable-length sequences. `sequence_length`
+    should be an input array of positive ints of dimension [batch_size].
+    To use this parameter, set `use_sequence_length` to `True`,
+    otherwise each example in the batch is assumed to have the max sequence length and
+    this operator works as the `identity` operator.
+
+    Example::
+
+       x = [[[  1.,   2.,   3.],
+             [  4.,   5.,   6.]],
+            [[  7.,   8.,   9.],
+             [ 10.,  11.,  12.]]]
+
+       SequenceMask(x, sequence_length=[1,1], use_sequence_length=True, value=1) =
+            [[[  1.,   2.,   3.],
+              [  4.,   5.,   6.]],
+             [[  1.,   1.,   1.],
+              [  1.,   1.,   1.]]]
+
+
+    Defined in ../src/operator/legacy/sequence_mask.cc:L43
+
+    Parameters
+    ----------
+    data : NDArray
+        n-dimensional input array of the form [max_sequence_length, batch_size, other_feature_dims] where n>2
+    sequence_length : NDArray
+        vector of sequence lengths of the form [batch_size]
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
+    value : float, optional, default=0
+        The value to be used as a mask.
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
     """
     ...
 
@@ -766,7 +1541,7 @@ def Softmax(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., grad_
 
 
 
-    Defined in src/operator/nn/softmax_output.cc:L76
+    Defined in ../src/operator/nn/softmax_output.cc:L76
 
     Parameters
     ----------
@@ -829,7 +1604,7 @@ def SoftmaxActivation(data: Optional[NDArray] = ..., mode: Optional[Literal['cha
 
 
 
-    Defined in src/operator/nn/softmax.cc:L192
+    Defined in ../src/operator/nn/softmax.cc:L192
 
     Parameters
     ----------
@@ -912,7 +1687,7 @@ def SoftmaxOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ...,
 
 
 
-    Defined in src/operator/nn/softmax_output.cc:L76
+    Defined in ../src/operator/nn/softmax_output.cc:L76
 
     Parameters
     ----------
@@ -990,6 +1765,90 @@ def SwapAxis(data: Optional[NDArray] = ..., dim1: Optional[int] = ..., dim2: Opt
     ...
 
 
+def UpSampling(*data: NDArray, scale: Optional[int] = ..., num_filter: Optional[int] = ..., sample_type: Optional[Literal['bilinear', 'nearest']] = ..., multi_input_mode: Optional[Literal['concat', 'sum']] = ..., workspace: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Upsamples the given input data.
+
+    Two algorithms (``sample_type``) are available for upsampling:
+
+    - Nearest Neighbor
+    - Bilinear
+
+    **Nearest Neighbor Upsampling**
+
+    Input data is expected to be NCHW.
+
+    Example::
+
+      x = [[[[1. 1. 1.]
+             [1. 1. 1.]
+             [1. 1. 1.]]]]
+
+      UpSampling(x, scale=2, sample_type='nearest') = [[[[1. 1. 1. 1. 1. 1.]
+                                                         [1. 1. 1. 1. 1. 1.]
+                                                         [1. 1. 1. 1. 1. 1.]
+                                                         [1. 1. 1. 1. 1. 1.]
+                                                         [1. 1. 1. 1. 1. 1.]
+                                                         [1. 1. 1. 1. 1. 1.]]]]
+
+    Several inputs may be given: every one is upsampled to the size of the first input times
+    ``scale`` and the results are concatenated along the channels (``multi_input_mode='concat'``)
+    or added (``'sum'``).
+
+    **Bilinear Upsampling**
+
+    Uses a depthwise transposed convolution (stride ``scale``, kernel ``2 * scale - scale % 2``,
+    pad ``ceil((scale - 1) / 2)``) with the given ``weight`` of shape (num_filter, 1, k, k), where
+    ``num_filter`` is the number of input channels; ``mx.init.Bilinear`` fills the weight with the
+    bilinear kernel.
+
+    Example::
+
+      x = [[[[1. 1. 1.]
+             [1. 1. 1.]
+             [1. 1. 1.]]]]
+
+      w = [[[[1. 1. 1. 1.]
+             [1. 1. 1. 1.]
+             [1. 1. 1. 1.]
+             [1. 1. 1. 1.]]]]
+
+      UpSampling(x, w, scale=2, sample_type='bilinear', num_filter=1) = [[[[1. 2. 2. 2. 2. 1.]
+                                                                           [2. 4. 4. 4. 4. 2.]
+                                                                           [2. 4. 4. 4. 4. 2.]
+                                                                           [2. 4. 4. 4. 4. 2.]
+                                                                           [2. 4. 4. 4. 4. 2.]
+                                                                           [1. 2. 2. 2. 2. 1.]]]]
+
+
+    Defined in ../src/operator/nn/upsampling.cc:L65
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Array of tensors to upsample. For bilinear upsampling, there should be 2 inputs - 1 data and 1 weight.
+    scale : int, required
+        Up sampling scale
+    num_filter : int, optional, default='0'
+        Input filter. Only used by bilinear sample_type. Since bilinear upsampling uses deconvolution, num_filters is set to the number of channels.
+    sample_type : {'bilinear', 'nearest'}, required
+        upsampling method
+    multi_input_mode : {'concat', 'sum'},optional, default='concat'
+        How to handle multiple input. concat means concatenate upsampled images along the channel dimension. sum means add all images together, only available for nearest neighbor upsampling.
+    workspace : long (non-negative), optional, default=512
+        Tmp workspace for deconvolution (MB)
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Returns element-wise absolute value of the input.
@@ -1000,7 +1859,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L165
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L167
 
     Parameters
     ----------
@@ -1044,7 +1903,7 @@ def adam_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L712
+    Defined in ../src/operator/optimizer_op.cc:L748
 
     Parameters
     ----------
@@ -1102,12 +1961,37 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L275
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
 
     Parameters
     ----------
     args : NDArray[]
         Positional input arguments
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def all_finite(data: Optional[NDArray] = ..., init_output: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Check if all the float numbers in the array are finite (used for AMP)
+
+
+    Defined in ../src/operator/contrib/optimizer_helpers.cc:L166
+
+    Parameters
+    ----------
+    data : NDArray
+        Array
+    init_output : boolean, optional, default=1
+        Initialize output to 1.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1132,7 +2016,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
 
     Parameters
     ----------
@@ -1157,7 +2041,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
 
     Parameters
     ----------
@@ -1187,7 +2071,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
 
     Parameters
     ----------
@@ -1212,7 +2096,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
 
     Parameters
     ----------
@@ -1241,7 +2125,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
 
     Parameters
     ----------
@@ -1266,7 +2150,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
@@ -1468,7 +2352,7 @@ def batch_dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transp
     ``transpose_a`` / ``transpose_b`` transpose the last two axes of ``lhs`` / ``rhs``.
 
 
-    Defined in src/operator/tensor/dot.cc:L104
+    Defined in ../src/operator/tensor/dot.cc:L104
 
     Parameters
     ----------
@@ -1556,7 +2440,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L63
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
 
     Parameters
     ----------
@@ -1682,7 +2566,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L110
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
 
     Parameters
     ----------
@@ -1706,7 +2590,7 @@ def broadcast_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
     """
     Returns the result of element-wise **equal to (==)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L234
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L238
 
     Parameters
     ----------
@@ -1730,7 +2614,7 @@ def broadcast_greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
     """
     Returns the result of element-wise **greater than (>)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L236
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L240
 
     Parameters
     ----------
@@ -1754,7 +2638,7 @@ def broadcast_greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray]
     """
     Returns the result of element-wise **greater than or equal to (>=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L237
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L241
 
     Parameters
     ----------
@@ -1798,7 +2682,7 @@ def broadcast_hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 5.,  5.,  5.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L219
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L223
 
     Parameters
     ----------
@@ -1822,7 +2706,7 @@ def broadcast_lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...,
     """
     Returns the result of element-wise **lesser than (<)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L239
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L243
 
     Parameters
     ----------
@@ -1846,7 +2730,7 @@ def broadcast_lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] 
     """
     Returns the result of element-wise **lesser than or equal to (<=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L240
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L244
 
     Parameters
     ----------
@@ -1911,7 +2795,7 @@ def broadcast_logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical and** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L242
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L246
 
     Parameters
     ----------
@@ -1935,7 +2819,7 @@ def broadcast_logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = 
     """
     Returns the result of element-wise **logical or** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L243
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
 
     Parameters
     ----------
@@ -1959,7 +2843,7 @@ def broadcast_logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical xor** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L244
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L248
 
     Parameters
     ----------
@@ -1997,7 +2881,7 @@ def broadcast_maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L170
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L174
 
     Parameters
     ----------
@@ -2035,7 +2919,7 @@ def broadcast_minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L192
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L196
 
     Parameters
     ----------
@@ -2073,7 +2957,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
 
     Parameters
     ----------
@@ -2109,7 +2993,7 @@ def broadcast_mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L129
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L133
 
     Parameters
     ----------
@@ -2145,7 +3029,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L89
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
 
     Parameters
     ----------
@@ -2169,7 +3053,7 @@ def broadcast_not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = .
     """
     Returns the result of element-wise **not equal to (!=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L235
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L239
 
     Parameters
     ----------
@@ -2210,7 +3094,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L63
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
 
     Parameters
     ----------
@@ -2246,7 +3130,7 @@ def broadcast_power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 4.,  4.,  4.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L148
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L152
 
     Parameters
     ----------
@@ -2284,7 +3168,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
 
     Parameters
     ----------
@@ -2356,7 +3240,7 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L107
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L108
 
     Parameters
     ----------
@@ -2389,7 +3273,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L306
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -2419,7 +3303,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L208
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L210
 
     Parameters
     ----------
@@ -2521,7 +3405,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L393
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L395
 
     Parameters
     ----------
@@ -2607,7 +3491,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
 
     Parameters
     ----------
@@ -2634,7 +3518,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
 
     Parameters
     ----------
@@ -2721,7 +3605,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
 
     Parameters
     ----------
@@ -2883,7 +3767,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L58
 
     Parameters
     ----------
@@ -2925,7 +3809,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L54
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
 
     Parameters
     ----------
@@ -2960,7 +3844,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L108
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
 
     Parameters
     ----------
@@ -2995,7 +3879,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L97
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
 
     Parameters
     ----------
@@ -3031,7 +3915,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L79
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
 
     Parameters
     ----------
@@ -3061,7 +3945,7 @@ def erf(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L243
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L243
 
     Parameters
     ----------
@@ -3089,7 +3973,7 @@ def erfinv(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L253
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L253
 
     Parameters
     ----------
@@ -3120,7 +4004,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
 
     Parameters
     ----------
@@ -3173,7 +4057,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
 
     Parameters
     ----------
@@ -3202,7 +4086,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L236
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L238
 
     Parameters
     ----------
@@ -3313,7 +4197,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L217
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L219
 
     Parameters
     ----------
@@ -3349,7 +4233,7 @@ def ftml_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``d``, ``v`` and ``z`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L835
+    Defined in ../src/operator/optimizer_op.cc:L871
 
     Parameters
     ----------
@@ -3407,7 +4291,7 @@ def ftrl_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``z`` and ``n`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L809
+    Defined in ../src/operator/optimizer_op.cc:L845
 
     Parameters
     ----------
@@ -3450,7 +4334,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
 
     Parameters
     ----------
@@ -3475,7 +4359,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
 
     Parameters
     ----------
@@ -3546,7 +4430,7 @@ def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     """
     Returns a copy of the input.
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L23
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L23
 
     Parameters
     ----------
@@ -3594,7 +4478,7 @@ def lamb_update_phase1(weight: Optional[NDArray] = ..., grad: Optional[NDArray] 
 
 
 
-    Defined in src/operator/optimizer_op.cc:L923
+    Defined in ../src/operator/optimizer_op.cc:L959
 
     Parameters
     ----------
@@ -3659,7 +4543,7 @@ def lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] = .
 
 
 
-    Defined in src/operator/optimizer_op.cc:L956
+    Defined in ../src/operator/optimizer_op.cc:L992
 
     Parameters
     ----------
@@ -3697,7 +4581,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
 
     Parameters
     ----------
@@ -3723,7 +4607,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
 
     Parameters
     ----------
@@ -3750,7 +4634,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
 
     Parameters
     ----------
@@ -3776,7 +4660,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
 
     Parameters
     ----------
@@ -3812,7 +4696,7 @@ def log_softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., 
 
 
 
-    Defined in src/operator/nn/softmax.cc:L125
+    Defined in ../src/operator/nn/softmax.cc:L125
 
     Parameters
     ----------
@@ -3849,7 +4733,37 @@ def logical_not(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L369
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L371
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def make_loss(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Makes its input a loss head: forward identity; the backward ignores the
+    incoming gradient and gives the input a gradient of ones.
+
+    Example::
+
+      cross_entropy = label * log(out) + (1 - label) * log(1 - out)
+      loss = make_loss(cross_entropy)
+
+
+
+    Defined in ../src/operator/nn/make_loss.cc:L81
 
     Parameters
     ----------
@@ -4101,12 +5015,99 @@ def min_axis(data: Optional[NDArray] = ..., axis: Optional[Union[int, Tuple[int,
     ...
 
 
+def mp_lamb_update_phase1(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., mean: Optional[NDArray] = ..., var: Optional[NDArray] = ..., weight32: Optional[NDArray] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., t: Optional[int] = ..., bias_correction: Optional[bool] = ..., wd: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Mixed Precision version of Phase I of lamb update: as lamb_update_phase1 on the
+    float32 master weight ``weight32``; ``mean`` and ``var`` (float32) are updated in place and the
+    float32 direction ``g`` is returned.
+
+
+    Defined in ../src/operator/optimizer_op.cc:L1020
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    grad : NDArray
+        Gradient
+    mean : NDArray
+        Moving mean
+    var : NDArray
+        Moving variance
+    weight32 : NDArray
+        Weight32
+    beta1 : float, optional, default=0.899999976
+        The decay rate for the 1st moment estimates.
+    beta2 : float, optional, default=0.999000013
+        The decay rate for the 2nd moment estimates.
+    epsilon : float, optional, default=9.99999997e-07
+        A small constant for numerical stability.
+    t : int, required
+        Index update count.
+    bias_correction : boolean, optional, default=1
+        Whether to use bias correction.
+    wd : float, required
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def mp_lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] = ..., r1: Optional[NDArray] = ..., r2: Optional[NDArray] = ..., weight32: Optional[NDArray] = ..., lr: Optional[float] = ..., lower_bound: Optional[float] = ..., upper_bound: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Mixed Precision version Phase II of lamb update: as lamb_update_phase2 on the
+    float32 master weight ``weight32`` (updated in place), cast into the returned weight.
+
+
+    Defined in ../src/operator/optimizer_op.cc:L1044
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    g : NDArray
+        Output of mp_lamb_update_phase 1
+    r1 : NDArray
+        r1
+    r2 : NDArray
+        r2
+    weight32 : NDArray
+        Weight32
+    lr : float, required
+        Learning rate
+    lower_bound : float, optional, default=-1
+        Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set
+    upper_bound : float, optional, default=-1
+        Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def mp_nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., mom: Optional[NDArray] = ..., weight32: Optional[NDArray] = ..., lr: Optional[float] = ..., momentum: Optional[float] = ..., wd: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Update function for multi-precision Nesterov Accelerated Gradient( NAG) optimizer.
 
 
-    Defined in src/operator/optimizer_op.cc:L676
+    Defined in ../src/operator/optimizer_op.cc:L712
 
     Parameters
     ----------
@@ -4147,7 +5148,7 @@ def mp_sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] =
     ``weight``.
 
 
-    Defined in src/operator/optimizer_op.cc:L578
+    Defined in ../src/operator/optimizer_op.cc:L612
 
     Parameters
     ----------
@@ -4189,7 +5190,7 @@ def mp_sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
     ``weight32`` is updated (in place) and cast into ``weight``.
 
 
-    Defined in src/operator/optimizer_op.cc:L564
+    Defined in ../src/operator/optimizer_op.cc:L598
 
     Parameters
     ----------
@@ -4221,6 +5222,72 @@ def mp_sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
     ...
 
 
+def multi_all_finite(*data: NDArray, num_arrays: Optional[int] = ..., init_output: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Check if all the float numbers in all the arrays are finite (used for AMP)
+
+
+    Defined in ../src/operator/contrib/optimizer_helpers.cc:L187
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Arrays
+    num_arrays : int, optional, default='1'
+        Number of arrays.
+    init_output : boolean, optional, default=1
+        Initialize output to 1.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def multi_lars(lrs: Optional[NDArray] = ..., weights_sum_sq: Optional[NDArray] = ..., grads_sum_sq: Optional[NDArray] = ..., wds: Optional[NDArray] = ..., eta: Optional[float] = ..., eps: Optional[float] = ..., rescale_grad: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the LARS coefficients of multiple weights and grads from their sums of square"
+
+    ``new_lr[i] = lr[i] * eta * w_norm / (g_norm + wd[i] * w_norm + eps)`` with
+    ``w_norm = sqrt(weights_sum_sq[i])`` and ``g_norm = sqrt(grads_sum_sq[i]) * rescale_grad``,
+    or ``lr[i]`` when either norm is 0.
+
+
+    Defined in ../src/operator/contrib/optimizer_helpers.cc:L236
+
+    Parameters
+    ----------
+    lrs : NDArray
+        Learning rates to scale by LARS coefficient
+    weights_sum_sq : NDArray
+        sum of square of weights arrays
+    grads_sum_sq : NDArray
+        sum of square of gradients arrays
+    wds : NDArray
+        weight decays
+    eta : float, required
+        LARS eta
+    eps : float, required
+        LARS eps
+    rescale_grad : float, optional, default=1
+        Gradient rescaling factor
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def multi_mp_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., wds: Optional[Tuple[float, ...]] = ..., momentum: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Momentum update function for multi-precision Stochastic Gradient Descent (SGD) optimizer.
@@ -4229,7 +5296,7 @@ def multi_mp_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = .
     are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L639
+    Defined in ../src/operator/optimizer_op.cc:L673
 
     Parameters
     ----------
@@ -4267,7 +5334,7 @@ def multi_mp_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., 
     place and cast into the outputs.
 
 
-    Defined in src/operator/optimizer_op.cc:L630
+    Defined in ../src/operator/optimizer_op.cc:L664
 
     Parameters
     ----------
@@ -4307,7 +5374,7 @@ def multi_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ...,
     Inputs are ``weight_i, grad_i, mom_i`` for each weight; the momenta are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L617
+    Defined in ../src/operator/optimizer_op.cc:L651
 
     Parameters
     ----------
@@ -4350,7 +5417,7 @@ def multi_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., wds
     ``out=[weight_0, weight_1, ...]``).
 
 
-    Defined in src/operator/optimizer_op.cc:L604
+    Defined in ../src/operator/optimizer_op.cc:L638
 
     Parameters
     ----------
@@ -4378,6 +5445,31 @@ def multi_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., wds
     ...
 
 
+def multi_sum_sq(*data: NDArray, num_arrays: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the sums of squares of multiple arrays
+
+
+    Defined in ../src/operator/contrib/optimizer_helpers.cc:L205
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Arrays
+    num_arrays : int, required
+        number of input arrays.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., mom: Optional[NDArray] = ..., lr: Optional[float] = ..., momentum: Optional[float] = ..., wd: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Update function for Nesterov Accelerated Gradient( NAG) optimizer.
@@ -4393,11 +5485,13 @@ def nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     :math:`\\v_t` is the update vector at time step `t`
     :math:`\\W_t` is the weight vector at time step `t`
 
-    Computed as ``g = clip(rescale_grad * grad) + wd * weight; mom = momentum * mom + g;
-    weight -= lr * (momentum * mom + g)``.
+    Computed as ``g = clip(rescale_grad * grad); m0 = momentum * mom;
+    weight' = weight - m0 + (1 + momentum) * (m0 - lr * (g + wd * weight));
+    mom = m0 - lr * (g + wd * weight')`` (``weight`` instead of ``weight'`` in the last term when
+    the output is not the weight array itself).
 
 
-    Defined in src/operator/optimizer_op.cc:L664
+    Defined in ../src/operator/optimizer_op.cc:L700
 
     Parameters
     ----------
@@ -4533,7 +5627,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L139
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L141
 
     Parameters
     ----------
@@ -4618,7 +5712,7 @@ def normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shape: Opti
                                               [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L94
+    Defined in ../src/operator/random/sample_op.cc:L94
 
     Parameters
     ----------
@@ -4719,7 +5813,7 @@ def ones_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L145
+    Defined in ../src/operator/tensor/init_op.cc:L145
 
     Parameters
     ----------
@@ -4802,6 +5896,140 @@ def pick(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., axis: Op
     ...
 
 
+def preloaded_multi_mp_sgd_mom_update(*data: NDArray, momentum: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Momentum update function for multi-precision Stochastic Gradient Descent (SGD) optimizer.
+
+    Inputs are ``weight_i, grad_i, mom_i, weight32_i`` for each weight, then ``lrs`` and ``wds``.
+
+
+    Defined in ../src/operator/contrib/preloaded_multi_sgd.cc:L182
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Weights, gradients, states, lrs and wds
+    momentum : float, optional, default=0
+        The decay rate of momentum estimates at each epoch.
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    num_weights : int, optional, default='1'
+        Number of updated weights.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def preloaded_multi_mp_sgd_update(*data: NDArray, rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for multi-precision Stochastic Gradient Descent (SDG) optimizer.
+
+    Inputs are ``weight_i, grad_i, weight32_i`` for each weight, then ``lrs`` and ``wds``.
+
+
+    Defined in ../src/operator/contrib/preloaded_multi_sgd.cc:L174
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Weights, gradients, states, lrs and wds
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    num_weights : int, optional, default='1'
+        Number of updated weights.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def preloaded_multi_sgd_mom_update(*data: NDArray, momentum: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Momentum update function for Stochastic Gradient Descent (SGD) optimizer.
+
+    Inputs are ``weight_i, grad_i, mom_i`` for each weight, then ``lrs`` and ``wds``; the momenta
+    are updated in place.
+
+
+    Defined in ../src/operator/contrib/preloaded_multi_sgd.cc:L164
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Weights, gradients, states, lrs and wds
+    momentum : float, optional, default=0
+        The decay rate of momentum estimates at each epoch.
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    num_weights : int, optional, default='1'
+        Number of updated weights.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def preloaded_multi_sgd_update(*data: NDArray, rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for Stochastic Gradient Descent (SDG) optimizer.
+
+    It updates the weights using::
+
+     weight = weight - learning_rate * (gradient + wd * weight)
+
+    Inputs are ``weight_i, grad_i`` for each weight, then the float32 arrays ``lrs`` and ``wds``
+    of shape ``(num_weights,)``.
+
+
+    Defined in ../src/operator/contrib/preloaded_multi_sgd.cc:L152
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Weights, gradients, states, lrs and wds
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    num_weights : int, optional, default='1'
+        Number of updated weights.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def prod(data: Optional[NDArray] = ..., axis: Optional[Union[int, Tuple[int, ...]]] = ..., keepdims: Optional[bool] = ..., exclude: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Computes the product of array elements over given axes.
@@ -4857,7 +6085,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
 
     Parameters
     ----------
@@ -4887,7 +6115,7 @@ def random_exponential(lam: Optional[float] = ..., shape: Optional[Union[int, Tu
                                           [ 0.04146638,  0.31715935]]
 
 
-    Defined in src/operator/random/sample_op.cc:L118
+    Defined in ../src/operator/random/sample_op.cc:L118
 
     Parameters
     ----------
@@ -4923,7 +6151,7 @@ def random_gamma(alpha: Optional[float] = ..., beta: Optional[float] = ..., shap
                                                 [ 3.91697288,  3.65933681]]
 
 
-    Defined in src/operator/random/sample_op.cc:L106
+    Defined in ../src/operator/random/sample_op.cc:L106
 
     Parameters
     ----------
@@ -4964,7 +6192,7 @@ def random_generalized_negative_binomial(mu: Optional[float] = ..., alpha: Optio
                                                                         [ 6.,  4.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L161
+    Defined in ../src/operator/random/sample_op.cc:L161
 
     Parameters
     ----------
@@ -5004,7 +6232,7 @@ def random_negative_binomial(k: Optional[int] = ..., p: Optional[float] = ..., s
                                                      [ 2.,  5.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L145
+    Defined in ../src/operator/random/sample_op.cc:L145
 
     Parameters
     ----------
@@ -5045,7 +6273,7 @@ def random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shap
                                               [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L94
+    Defined in ../src/operator/random/sample_op.cc:L94
 
     Parameters
     ----------
@@ -5084,7 +6312,7 @@ def random_poisson(lam: Optional[float] = ..., shape: Optional[Union[int, Tuple[
                                       [ 4.,  6.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L131
+    Defined in ../src/operator/random/sample_op.cc:L131
 
     Parameters
     ----------
@@ -5122,7 +6350,7 @@ def random_randint(low: Optional[int] = ..., high: Optional[int] = ..., shape: O
 
 
 
-    Defined in src/operator/random/sample_op.cc:L175
+    Defined in ../src/operator/random/sample_op.cc:L175
 
     Parameters
     ----------
@@ -5164,7 +6392,7 @@ def random_uniform(low: Optional[float] = ..., high: Optional[float] = ..., shap
 
 
 
-    Defined in src/operator/random/sample_op.cc:L78
+    Defined in ../src/operator/random/sample_op.cc:L78
 
     Parameters
     ----------
@@ -5203,7 +6431,7 @@ def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L321
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L323
 
     Parameters
     ----------
@@ -5233,7 +6461,7 @@ def reciprocal(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L152
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L154
 
     Parameters
     ----------
@@ -5260,7 +6488,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L335
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L337
 
     Parameters
     ----------
@@ -5313,6 +6541,31 @@ def repeat(data: Optional[NDArray] = ..., repeats: Optional[int] = ..., axis: Op
         The number of repetitions for each element.
     axis : int or None, optional, default='None'
         The axis along which to repeat values. The negative numbers are interpreted counting from the backward. By default, use the flattened input array, and return a flat output array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def reset_arrays(*data: NDArray, num_arrays: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Set to zero multiple arrays
+
+
+    Defined in ../src/operator/contrib/optimizer_helpers.cc:L131
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Arrays
+    num_arrays : int, required
+        number of input arrays.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -5472,7 +6725,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L197
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L199
 
     Parameters
     ----------
@@ -5519,7 +6772,7 @@ def rmsprop_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     :math:`\\eta` to be 0.001.
 
 
-    Defined in src/operator/optimizer_op.cc:L749
+    Defined in ../src/operator/optimizer_op.cc:L785
 
     Parameters
     ----------
@@ -5581,7 +6834,7 @@ def rmspropalex_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] 
     to be 0.9 and the learning rate :math:`\\eta` to be 0.0001.
 
 
-    Defined in src/operator/optimizer_op.cc:L782
+    Defined in ../src/operator/optimizer_op.cc:L818
 
     Parameters
     ----------
@@ -5633,7 +6886,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L190
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L192
 
     Parameters
     ----------
@@ -5664,7 +6917,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L290
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L292
 
     Parameters
     ----------
@@ -5698,7 +6951,7 @@ def sample_exponential(lam: Optional[NDArray] = ..., shape: Optional[Union[int, 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L183
+    Defined in ../src/operator/random/multisample_op.cc:L183
 
     Parameters
     ----------
@@ -5736,7 +6989,7 @@ def sample_gamma(alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L176
+    Defined in ../src/operator/random/multisample_op.cc:L176
 
     Parameters
     ----------
@@ -5776,7 +7029,7 @@ def sample_generalized_negative_binomial(mu: Optional[NDArray] = ..., alpha: Opt
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L201
+    Defined in ../src/operator/random/multisample_op.cc:L201
 
     Parameters
     ----------
@@ -5832,7 +7085,7 @@ def sample_multinomial(data: Optional[NDArray] = ..., shape: Optional[Union[int,
        sample_multinomial(probs, get_prob=True) = [2, 1], [0.2, 0.3]
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L222
+    Defined in ../src/operator/random/sample_multinomial_op.cc:L222
 
     Parameters
     ----------
@@ -5872,7 +7125,7 @@ def sample_negative_binomial(k: Optional[NDArray] = ..., p: Optional[NDArray] = 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L193
+    Defined in ../src/operator/random/multisample_op.cc:L193
 
     Parameters
     ----------
@@ -5912,7 +7165,7 @@ def sample_normal(mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., s
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L168
+    Defined in ../src/operator/random/multisample_op.cc:L168
 
     Parameters
     ----------
@@ -5952,7 +7205,7 @@ def sample_poisson(lam: Optional[NDArray] = ..., shape: Optional[Union[int, Tupl
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L188
+    Defined in ../src/operator/random/multisample_op.cc:L188
 
     Parameters
     ----------
@@ -5990,7 +7243,7 @@ def sample_uniform(low: Optional[NDArray] = ..., high: Optional[NDArray] = ..., 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L160
+    Defined in ../src/operator/random/multisample_op.cc:L160
 
     Parameters
     ----------
@@ -6103,7 +7356,7 @@ def sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     ``mom`` is updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L551
+    Defined in ../src/operator/optimizer_op.cc:L585
 
     Parameters
     ----------
@@ -6149,7 +7402,7 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     Pass ``out=weight`` to update in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L523
+    Defined in ../src/operator/optimizer_op.cc:L557
 
     Parameters
     ----------
@@ -6189,7 +7442,7 @@ def shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
     but the order of the elements in each row does not change.
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L280
+    Defined in ../src/operator/random/sample_multinomial_op.cc:L280
 
     Parameters
     ----------
@@ -6216,7 +7469,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L347
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L349
 
     Parameters
     ----------
@@ -6244,7 +7497,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L178
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L180
 
     Parameters
     ----------
@@ -6279,7 +7532,7 @@ def signsgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
        - sparse ndarray not supported for this optimizer yet.
 
 
-    Defined in src/operator/optimizer_op.cc:L861
+    Defined in ../src/operator/optimizer_op.cc:L897
 
     Parameters
     ----------
@@ -6327,7 +7580,7 @@ def signum_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
        - sparse ndarray not supported for this optimizer yet.
 
 
-    Defined in src/operator/optimizer_op.cc:L886
+    Defined in ../src/operator/optimizer_op.cc:L922
 
     Parameters
     ----------
@@ -6372,7 +7625,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
 
     Parameters
     ----------
@@ -6399,7 +7652,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
 
     Parameters
     ----------
@@ -6598,6 +7851,47 @@ def slice_like(data: Optional[NDArray] = ..., shape_like: Optional[NDArray] = ..
     ...
 
 
+def smooth_l1(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Calculate Smooth L1 Loss(lhs, scalar) by summing
+
+    .. math::
+
+        f(x) =
+        \\begin{cases}
+        (\\sigma x)^2/2,& \\text{if }|x| < 1/\\sigma^2\\\\
+        |x|-0.5/\\sigma^2,& \\text{otherwise}
+        \\end{cases}
+
+    where :math:`x` is an element of the tensor *lhs* and :math:`\\sigma` is the scalar.
+
+    Example::
+
+      smooth_l1([1, 2, 3, 4]) = [0.5, 1.5, 2.5, 3.5]
+      smooth_l1([1, 2, 3, 4], scalar=1) = [0.5, 1.5, 2.5, 3.5]
+
+
+
+    Defined in ../src/operator/legacy/smooth_l1_unary.cc:L31
+
+    Parameters
+    ----------
+    data : NDArray
+        source input
+    scalar : float, optional, default=1
+        scalar input
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis: Optional[int] = ..., temperature: Optional[float] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., use_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Applies the softmax function.
@@ -6627,7 +7921,7 @@ def softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis
 
 
 
-    Defined in src/operator/nn/softmax.cc:L97
+    Defined in ../src/operator/nn/softmax.cc:L97
 
     Parameters
     ----------
@@ -6687,7 +7981,7 @@ def softmax_cross_entropy(data: Optional[NDArray] = ..., label: Optional[NDArray
 
 
 
-    Defined in src/operator/nn/softmax_output.cc:L158
+    Defined in ../src/operator/nn/softmax_output.cc:L160
 
     Parameters
     ----------
@@ -6734,7 +8028,7 @@ def softmin(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis
 
 
 
-    Defined in src/operator/nn/softmax.cc:L142
+    Defined in ../src/operator/nn/softmax.cc:L142
 
     Parameters
     ----------
@@ -6771,7 +8065,7 @@ def softsign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L358
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L360
 
     Parameters
     ----------
@@ -6989,7 +8283,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L274
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L276
 
     Parameters
     ----------
@@ -7020,7 +8314,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L258
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L260
 
     Parameters
     ----------
@@ -7154,7 +8448,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L67
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L68
 
     Parameters
     ----------
@@ -7431,7 +8725,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
 
     Parameters
     ----------
@@ -7458,7 +8752,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
 
     Parameters
     ----------
@@ -7655,7 +8949,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L226
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L228
 
     Parameters
     ----------
@@ -7689,7 +8983,7 @@ def uniform(low: Optional[float] = ..., high: Optional[float] = ..., shape: Opti
 
 
 
-    Defined in src/operator/random/sample_op.cc:L78
+    Defined in ../src/operator/random/sample_op.cc:L78
 
     Parameters
     ----------
@@ -7744,7 +9038,7 @@ def where(condition: Optional[NDArray] = ..., x: Optional[NDArray] = ..., y: Opt
 
 
 
-    Defined in src/operator/tensor/control_flow_op.cc:L37
+    Defined in ../src/operator/tensor/control_flow_op.cc:L37
 
     Parameters
     ----------
@@ -7779,7 +9073,7 @@ def zeros_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L120
+    Defined in ../src/operator/tensor/init_op.cc:L120
 
     Parameters
     ----------

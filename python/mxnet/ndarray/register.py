@@ -20,7 +20,7 @@ import numpy as np
 from ..base import _Null, op_info, build_param_doc, _init_op_module, op_handle, list_op_names
 from ._invoke import NDArrayBase, imperative_invoke, invoke_nd, invoke_nd_nd, OPS
 
-__all__ = ["make_ndarray_function", "build_doc", "param_str", "OpSpec"]
+__all__ = ["make_ndarray_function", "build_doc", "param_str", "OpSpec", "register_new_ops"]
 
 _bfloat16 = np.dtype([("bfloat16", np.uint16)])
 
@@ -371,3 +371,20 @@ def init_ndarray_module(names=None):
     for name in _FAST_OPS:
         if name in registered:
             setattr(OPS, name, op_handle(name))
+
+
+def register_new_ops(names):
+    """Generate functions for operators registered after import (mx.library.load): installed
+    like the others, and those of `mxnet.ndarray.op` also as `mx.nd.<name>`."""
+    import sys
+    from ..base import _refresh_op_names, _op_placement
+    _refresh_op_names()
+    init_ndarray_module(names)
+    package = sys.modules["mxnet.ndarray"]
+    op_module = sys.modules["mxnet.ndarray.op"]
+    for name in names:
+        target, func_name = _op_placement(name, "mxnet", "ndarray")
+        if target == op_module.__name__:
+            setattr(package, func_name, getattr(op_module, func_name))
+            if func_name not in package.__all__:
+                package.__all__.append(func_name)

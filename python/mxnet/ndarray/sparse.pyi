@@ -13,7 +13,7 @@ from mxnet.ndarray._sparse import RowSparseNDArray as RowSparseNDArray
 from mxnet.ndarray._sparse import empty as empty
 from mxnet.ndarray._sparse import zeros as zeros
 
-__all__ = ['BaseSparseNDArray', 'CSRNDArray', 'RowSparseNDArray', 'empty', 'zeros', 'ElementWiseSum', 'Embedding', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'abs', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'broadcast_add', 'broadcast_div', 'broadcast_minus', 'broadcast_mul', 'broadcast_plus', 'broadcast_sub', 'cbrt', 'ceil', 'clip', 'concat', 'cos', 'cosh', 'degrees', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'exp', 'expm1', 'fix', 'floor', 'ftrl_update', 'gamma', 'gammaln', 'log', 'log10', 'log1p', 'log2', 'mean', 'negative', 'norm', 'radians', 'relu', 'rint', 'round', 'rsqrt', 'sgd_mom_update', 'sgd_update', 'sigmoid', 'sign', 'sin', 'sinh', 'slice', 'sqrt', 'square', 'stop_gradient', 'sum', 'tan', 'tanh', 'trunc', 'where', 'zeros_like']
+__all__ = ['BaseSparseNDArray', 'CSRNDArray', 'RowSparseNDArray', 'empty', 'zeros', 'ElementWiseSum', 'Embedding', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'abs', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'broadcast_add', 'broadcast_div', 'broadcast_minus', 'broadcast_mul', 'broadcast_plus', 'broadcast_sub', 'cbrt', 'ceil', 'clip', 'concat', 'cos', 'cosh', 'degrees', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'exp', 'expm1', 'fix', 'floor', 'ftrl_update', 'gamma', 'gammaln', 'log', 'log10', 'log1p', 'log2', 'make_loss', 'mean', 'negative', 'norm', 'radians', 'relu', 'rint', 'round', 'rsqrt', 'sgd_mom_update', 'sgd_update', 'sigmoid', 'sign', 'sin', 'sinh', 'slice', 'sqrt', 'square', 'stop_gradient', 'sum', 'tan', 'tanh', 'trunc', 'where', 'zeros_like']
 
 
 def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -34,7 +34,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L275
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
 
     Parameters
     ----------
@@ -151,7 +151,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L77
 
     Parameters
     ----------
@@ -199,7 +199,7 @@ def LinearRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArra
 
 
 
-    Defined in src/operator/regression_output.cc:L74
+    Defined in ../src/operator/regression_output.cc:L74
 
     Parameters
     ----------
@@ -240,7 +240,7 @@ def LogisticRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDAr
 
 
 
-    Defined in src/operator/regression_output.cc:L111
+    Defined in ../src/operator/regression_output.cc:L111
 
     Parameters
     ----------
@@ -281,7 +281,7 @@ def MAERegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] 
 
 
 
-    Defined in src/operator/regression_output.cc:L93
+    Defined in ../src/operator/regression_output.cc:L93
 
     Parameters
     ----------
@@ -313,7 +313,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L165
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L167
 
     Parameters
     ----------
@@ -357,7 +357,7 @@ def adam_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L712
+    Defined in ../src/operator/optimizer_op.cc:L748
 
     Parameters
     ----------
@@ -415,7 +415,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L275
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
 
     Parameters
     ----------
@@ -445,7 +445,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
 
     Parameters
     ----------
@@ -470,7 +470,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
 
     Parameters
     ----------
@@ -500,7 +500,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
 
     Parameters
     ----------
@@ -525,7 +525,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
 
     Parameters
     ----------
@@ -554,7 +554,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
 
     Parameters
     ----------
@@ -579,7 +579,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
@@ -618,7 +618,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L63
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
 
     Parameters
     ----------
@@ -654,7 +654,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L110
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
 
     Parameters
     ----------
@@ -692,7 +692,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
 
     Parameters
     ----------
@@ -728,7 +728,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L89
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
 
     Parameters
     ----------
@@ -769,7 +769,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L63
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
 
     Parameters
     ----------
@@ -807,7 +807,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
 
     Parameters
     ----------
@@ -840,7 +840,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L306
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -870,7 +870,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L208
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L210
 
     Parameters
     ----------
@@ -907,7 +907,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L393
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L395
 
     Parameters
     ----------
@@ -993,7 +993,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
 
     Parameters
     ----------
@@ -1020,7 +1020,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
 
     Parameters
     ----------
@@ -1047,7 +1047,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
 
     Parameters
     ----------
@@ -1093,7 +1093,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L58
 
     Parameters
     ----------
@@ -1135,7 +1135,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L54
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
 
     Parameters
     ----------
@@ -1170,7 +1170,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L108
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
 
     Parameters
     ----------
@@ -1205,7 +1205,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L97
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
 
     Parameters
     ----------
@@ -1241,7 +1241,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op.cc:L79
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
 
     Parameters
     ----------
@@ -1274,7 +1274,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
 
     Parameters
     ----------
@@ -1300,7 +1300,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
 
     Parameters
     ----------
@@ -1329,7 +1329,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L236
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L238
 
     Parameters
     ----------
@@ -1359,7 +1359,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L217
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L219
 
     Parameters
     ----------
@@ -1393,7 +1393,7 @@ def ftrl_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``z`` and ``n`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L809
+    Defined in ../src/operator/optimizer_op.cc:L845
 
     Parameters
     ----------
@@ -1436,7 +1436,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
 
     Parameters
     ----------
@@ -1461,7 +1461,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
 
     Parameters
     ----------
@@ -1487,7 +1487,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
 
     Parameters
     ----------
@@ -1513,7 +1513,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
 
     Parameters
     ----------
@@ -1540,7 +1540,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
 
     Parameters
     ----------
@@ -1566,7 +1566,37 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def make_loss(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Makes its input a loss head: forward identity; the backward ignores the
+    incoming gradient and gives the input a gradient of ones.
+
+    Example::
+
+      cross_entropy = label * log(out) + (1 - label) * log(1 - out)
+      loss = make_loss(cross_entropy)
+
+
+
+    Defined in ../src/operator/nn/make_loss.cc:L81
 
     Parameters
     ----------
@@ -1646,7 +1676,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L139
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L141
 
     Parameters
     ----------
@@ -1725,7 +1755,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
 
     Parameters
     ----------
@@ -1752,7 +1782,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L335
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L337
 
     Parameters
     ----------
@@ -1784,7 +1814,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L197
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L199
 
     Parameters
     ----------
@@ -1812,7 +1842,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L190
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L192
 
     Parameters
     ----------
@@ -1843,7 +1873,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L290
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L292
 
     Parameters
     ----------
@@ -1883,7 +1913,7 @@ def sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     ``mom`` is updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L551
+    Defined in ../src/operator/optimizer_op.cc:L585
 
     Parameters
     ----------
@@ -1929,7 +1959,7 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     Pass ``out=weight`` to update in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L523
+    Defined in ../src/operator/optimizer_op.cc:L557
 
     Parameters
     ----------
@@ -1968,7 +1998,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L347
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L349
 
     Parameters
     ----------
@@ -1996,7 +2026,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L178
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L180
 
     Parameters
     ----------
@@ -2025,7 +2055,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
 
     Parameters
     ----------
@@ -2052,7 +2082,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
 
     Parameters
     ----------
@@ -2143,7 +2173,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L274
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L276
 
     Parameters
     ----------
@@ -2174,7 +2204,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L258
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L260
 
     Parameters
     ----------
@@ -2221,7 +2251,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L67
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L68
 
     Parameters
     ----------
@@ -2316,7 +2346,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
 
     Parameters
     ----------
@@ -2343,7 +2373,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
 
     Parameters
     ----------
@@ -2374,7 +2404,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L226
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L228
 
     Parameters
     ----------
@@ -2421,7 +2451,7 @@ def where(condition: Optional[NDArray] = ..., x: Optional[NDArray] = ..., y: Opt
 
 
 
-    Defined in src/operator/tensor/control_flow_op.cc:L37
+    Defined in ../src/operator/tensor/control_flow_op.cc:L37
 
     Parameters
     ----------
@@ -2456,7 +2486,7 @@ def zeros_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L120
+    Defined in ../src/operator/tensor/init_op.cc:L120
 
     Parameters
     ----------

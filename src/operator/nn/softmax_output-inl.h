@@ -175,7 +175,8 @@ inline void SoftmaxOutputGradRows(const SoftmaxOutputParam& param, const Softmax
   for (index_t r = 0; r < rows; ++r) {
     const index_t o = r / g.inner, i = r % g.inner;
     const index_t base = o * g.n * g.inner + i;
-    const bool ignored = !soft && param.use_ignore && lab[r] == param.ignore_label;
+    const bool ignored = !soft && param.use_ignore &&
+                         static_cast<int>(lab[r]) == static_cast<int>(param.ignore_label);
     const index_t l = soft ? -1 : static_cast<index_t>(lab[r]);
     for (index_t k = 0; k < g.n; ++k) {
       const index_t idx = base + k * g.inner;
@@ -222,16 +223,19 @@ void SoftmaxOutputGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx
     const LType* lp = label.dptr<LType>();
     for (size_t i = 0; i < lab.size(); ++i) lab[i] = static_cast<double>(lp[i]);
   });
+  // Probability labels are never normalised. Index labels: 'batch' divides by the number of
+  // label rows (the batch for multi_output, every label otherwise); 'valid' by the count of
+  // labels != ignore_label (compared as ints), which MXNet counts even without use_ignore.
   double norm = 1.0;
-  if (param.normalization == softmaxout_enum::kBatch) {
+  if (soft) {
+    norm = 1.0;
+  } else if (param.normalization == softmaxout_enum::kBatch) {
     norm = static_cast<double>(param.multi_output ? g.outer : rows);
   } else if (param.normalization == softmaxout_enum::kValid) {
+    const int ignore = static_cast<int>(param.ignore_label);
     index_t valid = 0;
-    if (soft) {
-      valid = rows;
-    } else {
-      for (index_t r = 0; r < rows; ++r)
-        if (!(param.use_ignore && lab[r] == param.ignore_label)) ++valid;
+    for (index_t r = 0; r < rows; ++r) {
+      if (static_cast<int>(lab[r]) != ignore) ++valid;
     }
     norm = valid == 0 ? 1.0 : static_cast<double>(valid);
   }

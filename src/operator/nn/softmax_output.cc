@@ -121,7 +121,9 @@ NNVM_REGISTER_OP(_backward_SoftmaxOutput)
   return (*out)[0] >= 0 && (*out)[1] >= 0;
 })
 .set_attr<FCompute>("FCompute<cpu>", SoftmaxOutputGradCompute<cpu>)
-.add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output (used only with out_grad=True)")
+// Named ograd: `out_grad` is also a parameter of this op.
+.add_argument("ograd", "NDArray-or-Symbol",
+              "Gradient of the output (used only with the out_grad=True parameter)")
 .add_argument("label", "NDArray-or-Symbol", "Ground truth label")
 .add_argument("output", "NDArray-or-Symbol", "Output of SoftmaxOutput")
 .add_arguments(SoftmaxOutputParam::__FIELDS__());

@@ -48,6 +48,8 @@ def test_every_operator_is_in_the_table_or_exempt():
                      {_canonical(n) for n in exempt if _exists(n)})
     # Backward operators are exercised by the gradient tests of their forward op.
     missing = [n for n in missing if not n.startswith("_backward_")]
+    # Operators of extension libraries loaded by other tests are not built-in operators.
+    missing = [n for n in missing if n not in mx.library.loaded_operators()]
     assert not missing, "operators with no op-table entry and no exemption: %s" % missing
 
 

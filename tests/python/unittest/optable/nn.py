@@ -181,18 +181,19 @@ ENTRIES = [
                      Sample(arrays=_labels((2, 3, 4), 4, (2, 3)),
                             kwargs={"preserve_shape": True}),
                      Sample(arrays=_labels((3, 2, 2), 4, (3,)))],
-            covers=["Softmax"]),
+            covers=["Softmax"], grad=False),  # backward: the CE gradient, not d(softmax)
     OpEntry("softmax_cross_entropy", ref=_softmax_ce_ref, dtypes=FLOATS,
             samples=[Sample(arrays=_labels((4, 5), 5, (4,))),
                      Sample(arrays=_labels((1, 3), 3, (1,)))], rtol=1e-4),
     OpEntry("LinearRegressionOutput", ref=lambda x, label, **_: x, dtypes=FLOATS_AND_HALF,
             samples=[Sample([(4, 3), (4, 3)]), Sample([(5, 1), (5,)])],
-            covers=["_sparse_LinearRegressionOutput"]),
+            grad=False, covers=["_sparse_LinearRegressionOutput"]),
     OpEntry("MAERegressionOutput", ref=lambda x, label, **_: x, dtypes=FLOATS_AND_HALF,
-            samples=[Sample([(4, 3), (4, 3)])], covers=["_sparse_MAERegressionOutput"]),
+            samples=[Sample([(4, 3), (4, 3)])], grad=False,
+            covers=["_sparse_MAERegressionOutput"]),
     OpEntry("LogisticRegressionOutput", ref=lambda x, label, **_: _sigmoid(x),
             dtypes=FLOATS_AND_HALF, samples=[Sample([(4, 3), (4, 3)])],
-            covers=["_sparse_LogisticRegressionOutput"]),
+            grad=False, covers=["_sparse_LogisticRegressionOutput"]),
 ]
 
 EXEMPT = {}

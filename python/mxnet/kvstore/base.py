@@ -1,0 +1,74 @@
+"""KVStoreBase (the registry of Python-implemented stores) and create()."""
+import ctypes
+
+from ..base import _LIB, check_call, c_str, string_types, KVStoreHandle
+
+__all__ = ["KVStoreBase", "create"]
+
+
+class KVStoreBase(object):
+    """Base of the key-value stores. Subclasses registered with KVStoreBase.register are
+    created by name before falling back to the library's stores."""
+
+    kv_registry = {}
+
+    OPTIMIZER = 'optimizer'
+
+    @staticmethod
+    def register(klass):
+        """Class decorator: make `klass` creatable as mx.kv.create(klass.__name__.lower())."""
+        if not issubclass(klass, KVStoreBase):
+            raise TypeError("Can only register subclass of KVStoreBase")
+        name = klass.__name__.lower()
+        KVStoreBase.kv_registry[name] = klass
+        return klass
+
+    @staticmethod
+    def is_capable(capability):
+        """Whether the store supports `capability` (KVStoreBase.OPTIMIZER)."""
+        raise NotImplementedError()
+
+    def broadcast(self, key, value, out, priority=0):
+        raise NotImplementedError()
+
+    def pushpull(self, key, value, out=None, priority=0):
+        raise NotImplementedError()
+
+    def set_optimizer(self, optimizer):
+        raise NotImplementedError()
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        raise NotImplementedError()
+
+    def load_optimizer_states(self, fname):
+        raise NotImplementedError()
+
+    @property
+    def type(self):
+        raise NotImplementedError()
+
+    @property
+    def rank(self):
+        raise NotImplementedError()
+
+    @property
+    def num_workers(self):
+        raise NotImplementedError()
+
+
+def create(name='local'):
+    """Create a key-value store: 'local' or 'device' (a registered Python store first).
+
+    Raises
+    ------
+    TypeError if name is not a string; MXNetError/ValueError for an unknown type.
+    """
+    if not isinstance(name, string_types):
+        raise TypeError('name must be a string')
+    name = name.lower()
+    if name in KVStoreBase.kv_registry:
+        return KVStoreBase.kv_registry[name]()
+    handle = KVStoreHandle()
+    check_call(_LIB.MXKVStoreCreate(c_str(name), ctypes.byref(handle)))
+    from .kvstore import KVStore
+    return KVStore(handle)

@@ -1,0 +1,282 @@
+/*!
+ * \file c_api_kvstore.cc
+ * \brief C API shims for KVStore ('local' / 'device').
+ */
+#include <mxnet/c_api.h>
+#include <mxnet/kvstore.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "./c_api_common.h"
+
+using mxnet::KVStore;
+using mxnet::NDArray;
+
+namespace {
+
+KVStore* KV(KVStoreHandle h) {
+  CHECK(h != nullptr) << "KVStoreHandle is null";
+  return static_cast<KVStore*>(h);
+}
+
+template <typename K>
+std::vector<K> Keys(uint32_t num, const K* keys);
+
+template <>
+std::vector<int> Keys<int>(uint32_t num, const int* keys) {
+  return std::vector<int>(keys, keys + num);
+}
+
+std::vector<std::string> StrKeys(uint32_t num, const char** keys) {
+  std::vector<std::string> ret;
+  for (uint32_t i = 0; i < num; ++i) ret.emplace_back(keys[i]);
+  return ret;
+}
+
+std::vector<NDArray> Values(uint32_t num, NDArrayHandle* vals) {
+  std::vector<NDArray> ret;
+  for (uint32_t i = 0; i < num; ++i) {
+    CHECK(vals[i] != nullptr) << "KVStore: NDArrayHandle " << i << " is null";
+    ret.push_back(*static_cast<NDArray*>(vals[i]));
+  }
+  return ret;
+}
+
+std::vector<NDArray*> Outputs(uint32_t num, NDArrayHandle* vals) {
+  std::vector<NDArray*> ret;
+  for (uint32_t i = 0; i < num; ++i) {
+    CHECK(vals[i] != nullptr) << "KVStore: NDArrayHandle " << i << " is null";
+    ret.push_back(static_cast<NDArray*>(vals[i]));
+  }
+  return ret;
+}
+
+}  // namespace
+
+int MXKVStoreCreate(const char* type, KVStoreHandle* out) {
+  API_BEGIN();
+  *out = KVStore::Create(type);
+  API_END();
+}
+
+int MXKVStoreFree(KVStoreHandle handle) {
+  API_BEGIN();
+  delete static_cast<KVStore*>(handle);
+  API_END();
+}
+
+int MXKVStoreInit(KVStoreHandle handle, uint32_t num, const int* keys, NDArrayHandle* vals) {
+  API_BEGIN();
+  KV(handle)->Init(Keys(num, keys), Values(num, vals));
+  API_END();
+}
+
+int MXKVStoreInitEx(KVStoreHandle handle, uint32_t num, const char** keys, NDArrayHandle* vals) {
+  API_BEGIN();
+  KV(handle)->Init(StrKeys(num, keys), Values(num, vals));
+  API_END();
+}
+
+int MXKVStorePush(KVStoreHandle handle, uint32_t num, const int* keys, NDArrayHandle* vals,
+                  int priority) {
+  API_BEGIN();
+  KV(handle)->Push(Keys(num, keys), Values(num, vals), priority);
+  API_END();
+}
+
+int MXKVStorePushEx(KVStoreHandle handle, uint32_t num, const char** keys, NDArrayHandle* vals,
+                    int priority) {
+  API_BEGIN();
+  KV(handle)->Push(StrKeys(num, keys), Values(num, vals), priority);
+  API_END();
+}
+
+int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                            NDArrayHandle* vals, int priority, bool ignore_sparse) {
+  API_BEGIN();
+  KV(handle)->Pull(Keys(num, keys), Outputs(num, vals), priority, ignore_sparse);
+  API_END();
+}
+
+int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                              NDArrayHandle* vals, int priority, bool ignore_sparse) {
+  API_BEGIN();
+  KV(handle)->Pull(StrKeys(num, keys), Outputs(num, vals), priority, ignore_sparse);
+  API_END();
+}
+
+int MXKVStorePull(KVStoreHandle handle, uint32_t num, const int* keys, NDArrayHandle* vals,
+                  int priority) {
+  return MXKVStorePullWithSparse(handle, num, keys, vals, priority, true);
+}
+
+int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys, NDArrayHandle* vals,
+                    int priority) {
+  return MXKVStorePullWithSparseEx(handle, num, keys, vals, priority, true);
+}
+
+int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t, const int*, NDArrayHandle*,
+                           const NDArrayHandle*, int) {
+  API_BEGIN();
+  MX_THROW(dmlc::NotImplementedError)
+      << "KVStore '" << KV(handle)->type() << "': row_sparse_pull needs row_sparse storage, "
+      << "which this build does not implement; use pull";
+  API_END();
+}
+
+int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t, const char**, NDArrayHandle*,
+                             const NDArrayHandle*, int) {
+  return MXKVStorePullRowSparse(handle, 0, nullptr, nullptr, nullptr, 0);
+}
+
+int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys, mx_uint onum,
+                      const int* okeys, NDArrayHandle* vals, NDArrayHandle* outs, int priority) {
+  API_BEGIN();
+  KV(handle)->PushPull(Keys(vnum, vkeys), Keys(onum, okeys), Values(vnum, vals),
+                       Outputs(onum, outs), priority);
+  API_END();
+}
+
+int MXKVStorePushPullEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys, mx_uint onum,
+                        const char** okeys, NDArrayHandle* vals, NDArrayHandle* outs,
+                        int priority) {
+  API_BEGIN();
+  KV(handle)->PushPull(StrKeys(vnum, vkeys), StrKeys(onum, okeys), Values(vnum, vals),
+                       Outputs(onum, outs), priority);
+  API_END();
+}
+
+int MXKVStoreBroadcast(KVStoreHandle handle, mx_uint vnum, const int* vkeys, mx_uint onum,
+                       const int* okeys, NDArrayHandle* vals, NDArrayHandle* outs, int priority) {
+  API_BEGIN();
+  KV(handle)->Broadcast(Keys(vnum, vkeys), Keys(onum, okeys), Values(vnum, vals),
+                        Outputs(onum, outs), priority);
+  API_END();
+}
+
+int MXKVStoreBroadcastEx(KVStoreHandle handle, mx_uint vnum, const char** vkeys, mx_uint onum,
+                         const char** okeys, NDArrayHandle* vals, NDArrayHandle* outs,
+                         int priority) {
+  API_BEGIN();
+  KV(handle)->Broadcast(StrKeys(vnum, vkeys), StrKeys(onum, okeys), Values(vnum, vals),
+                        Outputs(onum, outs), priority);
+  API_END();
+}
+
+int MXKVStoreSetUpdaterEx(KVStoreHandle handle, MXKVStoreUpdater updater,
+                          MXKVStoreStrUpdater str_updater, void* updater_handle) {
+  API_BEGIN();
+  KVStore* kv = KV(handle);
+  // The callbacks own the handles they receive (the frontend wraps and frees them).
+  if (updater != nullptr) {
+    kv->set_updater(KVStore::Updater(
+        [updater, updater_handle](int key, const NDArray& recv, NDArray* local) {
+          updater(key, new NDArray(recv), new NDArray(*local), updater_handle);
+        }));
+  }
+  if (str_updater != nullptr) {
+    kv->set_updater(KVStore::StrUpdater(
+        [str_updater, updater_handle](const std::string& key, const NDArray& recv,
+                                      NDArray* local) {
+          str_updater(key.c_str(), new NDArray(recv), new NDArray(*local), updater_handle);
+        }));
+  }
+  API_END();
+}
+
+int MXKVStoreSetUpdater(KVStoreHandle handle, MXKVStoreUpdater updater, void* updater_handle) {
+  return MXKVStoreSetUpdaterEx(handle, updater, nullptr, updater_handle);
+}
+
+int MXKVStoreGetType(KVStoreHandle handle, const char** type) {
+  API_BEGIN();
+  *type = KV(handle)->type().c_str();
+  API_END();
+}
+
+int MXKVStoreGetRank(KVStoreHandle handle, int* ret) {
+  API_BEGIN();
+  *ret = KV(handle)->get_rank();
+  API_END();
+}
+
+int MXKVStoreGetGroupSize(KVStoreHandle handle, int* ret) {
+  API_BEGIN();
+  *ret = KV(handle)->get_group_size();
+  API_END();
+}
+
+namespace {
+/*! \brief The DMLC_ROLE of this process ("worker" when unset). */
+std::string Role() {
+  const char* role = std::getenv("DMLC_ROLE");
+  return role == nullptr ? "worker" : role;
+}
+}  // namespace
+
+// MXKVStoreIsWorkerNode lives in c_api.cc (called at import).
+
+int MXKVStoreIsServerNode(int* ret) {
+  API_BEGIN();
+  *ret = Role() == "server" ? 1 : 0;
+  API_END();
+}
+
+int MXKVStoreIsSchedulerNode(int* ret) {
+  API_BEGIN();
+  *ret = Role() == "scheduler" ? 1 : 0;
+  API_END();
+}
+
+int MXKVStoreBarrier(KVStoreHandle handle) {
+  API_BEGIN();
+  KV(handle)->Barrier();
+  API_END();
+}
+
+int MXKVStoreSetBarrierBeforeExit(KVStoreHandle handle, const int) {
+  API_BEGIN();
+  KV(handle);
+  API_END();
+}
+
+int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int, int* number, const int) {
+  API_BEGIN();
+  KV(handle);
+  *number = 0;  // a single-process store has no remote nodes
+  API_END();
+}
+
+int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params, const char**,
+                                    const char**) {
+  API_BEGIN();
+  KV(handle);
+  if (num_params > 0) {
+    MX_THROW(dmlc::NotImplementedError)
+        << "Gradient compression is only supported by distributed KVStores ('dist_*'), "
+        << "not by '" << KV(handle)->type() << "'";
+  }
+  API_END();
+}
+
+int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController, void*) {
+  API_BEGIN();
+  MX_THROW(dmlc::NotImplementedError) << "KVStore '" << KV(handle)->type()
+                                      << "' has no server: only dist_* stores run servers";
+  API_END();
+}
+
+int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int, const char*) {
+  API_BEGIN();
+  KV(handle);  // a local store has no servers: commands are no-ops, as in MXNet
+  API_END();
+}
+
+int MXInitPSEnv(uint32_t num_vars, const char** keys, const char** vals) {
+  API_BEGIN();
+  for (uint32_t i = 0; i < num_vars; ++i) ::setenv(keys[i], vals[i], 1);
+  API_END();
+}

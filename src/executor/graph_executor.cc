@@ -1,0 +1,509 @@
+/*!
+ * \file graph_executor.cc
+ * \brief Bind: gradient graph, shape/dtype inference, memory plan, one engine operator per
+ *        node. Forward/Backward: push the prepared operators.
+ */
+#include "graph_executor.h"
+
+#include <mxnet/imperative.h>
+#include <nnvm/op_attr_types.h>
+
+#if __has_include(<nnvm/gradient.h>)
+#include <nnvm/gradient.h>
+#define MXNET_HAVE_GRADIENT_PASS 1
+#else
+#define MXNET_HAVE_GRADIENT_PASS 0
+#endif
+
+#include <algorithm>
+#include <sstream>
+#include <unordered_set>
+
+namespace mxnet {
+namespace exec {
+
+namespace {
+
+/*! \brief Loss operators: their backward ignores the head gradient (MXNet needs none). */
+bool IsLossOp(const nnvm::Node* n) {
+  if (n->is_variable()) return false;
+  static const std::unordered_set<std::string> losses = {
+      "SoftmaxOutput", "Softmax", "LinearRegressionOutput", "MAERegressionOutput",
+      "LogisticRegressionOutput", "MakeLoss", "make_loss", "SVMOutput"};
+  return losses.count(n->op()->name) != 0;
+}
+
+void FillOnes(const NDArray& a) {
+  NDArray arr = a;
+  Engine::Get()->PushSync(
+      [arr](RunContext) {
+        TBlob b = arr.data();
+        MSHADOW_TYPE_SWITCH(b.type_flag_, DType, {
+          DType* p = b.dptr<DType>();
+          const size_t n = b.shape_.Size();
+          for (size_t i = 0; i < n; ++i) p[i] = DType(1);
+        });
+      },
+      arr.ctx(), {}, {arr.var()}, FnProperty::kNormal, 0, "head_grad_ones");
+}
+
+std::string NameList(const std::vector<nnvm::ObjectPtr>& nodes) {
+  std::ostringstream os;
+  os << '[';
+  for (size_t i = 0; i < nodes.size(); ++i) os << (i ? ", " : "") << nodes[i]->attrs.name;
+  os << ']';
+  return os.str();
+}
+
+}  // namespace
+
+GraphExecutor::~GraphExecutor() {
+  for (auto& op : op_nodes_) {
+    if (!op) continue;
+    for (auto* opr : op->opr) {
+      if (opr != nullptr) Engine::Get()->DeleteOperator(opr);
+    }
+  }
+}
+
+void GraphExecutor::Init(const nnvm::Symbol& symbol, const Context& ctx,
+                         const std::vector<NDArray>& in_args,
+                         const std::vector<NDArray>& arg_grads,
+                         const std::vector<OpReqType>& grad_reqs,
+                         const std::vector<NDArray>& aux_states, GraphExecutor* shared_exec) {
+  ctx_ = ctx;
+  symbol_ = symbol;
+  arg_nodes_ = symbol.ListInputs(nnvm::Symbol::kReadOnlyArgs);
+  aux_nodes_ = symbol.ListInputs(nnvm::Symbol::kAuxiliaryStates);
+  if (in_args.size() != arg_nodes_.size()) {
+    MX_THROW(ValueError) << "bind: the symbol has " << arg_nodes_.size() << " arguments "
+                         << NameList(arg_nodes_) << ", got " << in_args.size() << " arrays";
+  }
+  if (aux_states.size() != aux_nodes_.size()) {
+    MX_THROW(ValueError) << "bind: the symbol has " << aux_nodes_.size()
+                         << " auxiliary states " << NameList(aux_nodes_) << ", got "
+                         << aux_states.size() << " arrays";
+  }
+  if (arg_grads.size() != in_args.size() || grad_reqs.size() != in_args.size()) {
+    MX_THROW(ValueError) << "bind: " << in_args.size() << " arguments but " << arg_grads.size()
+                         << " gradient arrays and " << grad_reqs.size() << " grad_req values";
+  }
+  for (size_t i = 0; i < in_args.size(); ++i) {
+    if (in_args[i].is_none()) {
+      MX_THROW(ValueError) << "bind: argument " << arg_nodes_[i]->attrs.name << " has no array";
+    }
+  }
+  for (size_t i = 0; i < aux_states.size(); ++i) {
+    if (aux_states[i].is_none()) {
+      MX_THROW(ValueError) << "bind: auxiliary state " << aux_nodes_[i]->attrs.name
+                           << " has no array";
+    }
+  }
+  in_args_ = in_args;
+  arg_grads_ = arg_grads;
+  aux_states_ = aux_states;
+  grad_reqs_ = grad_reqs;
+  for (size_t i = 0; i < grad_reqs_.size(); ++i) {
+    if (arg_grads_[i].is_none()) grad_reqs_[i] = kNullOp;
+  }
+  BuildGraph();
+  InferAttrs();
+  AllocateEntries(shared_exec);
+  CreateOpNodes();
+}
+
+void GraphExecutor::BuildGraph() {
+  num_forward_outputs_ = symbol_.outputs.size();
+  graph_.outputs = symbol_.outputs;
+  {
+    uint32_t count = 0;
+    nnvm::DFSVisit(symbol_.outputs, [&](const nnvm::ObjectPtr&) { ++count; });
+    num_forward_nodes_ = count;
+  }
+  std::vector<nnvm::NodeEntry> xs;
+  for (size_t i = 0; i < arg_nodes_.size(); ++i) {
+    if (grad_reqs_[i] == kNullOp) continue;
+    xs.emplace_back(arg_nodes_[i], 0, 0);
+    grad_arg_index_.push_back(static_cast<uint32_t>(i));
+  }
+  head_grad_nodes_.assign(num_forward_outputs_, nullptr);
+  if (xs.empty()) return;
+#if MXNET_HAVE_GRADIENT_PASS
+  std::vector<nnvm::NodeEntry> head_grads;
+  std::vector<std::string> out_names = symbol_.ListOutputNames();
+  for (size_t i = 0; i < num_forward_outputs_; ++i) {
+    nnvm::ObjectPtr v = nnvm::Node::Create();
+    v->attrs.name = out_names[i] + "_head_grad";
+    v->attrs.parsed = nnvm::VariableParam();
+    head_grad_nodes_[i] = v;
+    head_grads.emplace_back(v, 0, 0);
+  }
+  std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(symbol_.outputs, xs, head_grads);
+  for (const nnvm::NodeEntry& g : grads) graph_.outputs.push_back(g);
+#else
+  MX_THROW(NotImplementedError) << "bind: gradients requested but this build has no gradient pass";
+#endif
+}
+
+void GraphExecutor::InferAttrs() {
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  shapes_.assign(idx.num_node_entries(), TShape());
+  dtypes_.assign(idx.num_node_entries(), -1);
+  for (size_t i = 0; i < arg_nodes_.size(); ++i) {
+    const uint32_t eid = idx.entry_id(idx.node_id(arg_nodes_[i].get()), 0);
+    shapes_[eid] = in_args_[i].shape();
+    dtypes_[eid] = in_args_[i].dtype();
+  }
+  for (size_t i = 0; i < aux_nodes_.size(); ++i) {
+    const uint32_t eid = idx.entry_id(idx.node_id(aux_nodes_[i].get()), 0);
+    shapes_[eid] = aux_states_[i].shape();
+    dtypes_[eid] = aux_states_[i].dtype();
+  }
+  // Forward outputs first, then the head gradients take their shapes, then everything.
+  nnvm::pass::InferShape(idx, &shapes_);
+  nnvm::pass::InferType(idx, &dtypes_);
+  for (size_t i = 0; i < num_forward_outputs_; ++i) {
+    if (!head_grad_nodes_[i] || !idx.exist(head_grad_nodes_[i].get())) continue;
+    const uint32_t eid = idx.entry_id(idx.node_id(head_grad_nodes_[i].get()), 0);
+    const uint32_t oid = idx.entry_id(idx.outputs()[i]);
+    shapes_[eid] = shapes_[oid];
+    dtypes_[eid] = dtypes_[oid];
+  }
+  const size_t unknown_shapes = nnvm::pass::InferShape(idx, &shapes_);
+  const size_t unknown_types = nnvm::pass::InferType(idx, &dtypes_);
+  if (unknown_shapes || unknown_types) {
+    for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+      const nnvm::Node* n = idx[nid].source;
+      for (uint32_t i = 0; i < n->num_outputs(); ++i) {
+        const uint32_t eid = idx.entry_id(nid, i);
+        if (!shape_is_known(shapes_[eid]) || dtypes_[eid] < 0) {
+          MX_THROW(ValueError) << "bind: cannot infer the " << (dtypes_[eid] < 0 && shape_is_known(shapes_[eid]) ? "dtype" : "shape")
+                               << " of output " << i << " of node " << n->attrs.name << " ("
+                               << (n->is_variable() ? "variable" : n->op()->name)
+                               << "), got " << shapes_[eid];
+        }
+      }
+    }
+  }
+}
+
+void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  const size_t num_entries = idx.num_node_entries();
+  data_entry_.assign(num_entries, NDArray());
+  std::vector<bool> external(num_entries, false), keep(num_entries, false);
+  for (uint32_t nid : idx.input_nodes()) external[idx.entry_id(nid, 0)] = true;
+  for (size_t i = num_forward_outputs_; i < idx.outputs().size(); ++i) {
+    external[idx.entry_id(idx.outputs()[i])] = true;
+  }
+  for (size_t i = 0; i < num_forward_outputs_; ++i) keep[idx.entry_id(idx.outputs()[i])] = true;
+
+  // Bound arrays.
+  for (size_t i = 0; i < arg_nodes_.size(); ++i) {
+    if (idx.exist(arg_nodes_[i].get())) {
+      data_entry_[idx.entry_id(idx.node_id(arg_nodes_[i].get()), 0)] = in_args_[i];
+    }
+  }
+  for (size_t i = 0; i < aux_nodes_.size(); ++i) {
+    data_entry_[idx.entry_id(idx.node_id(aux_nodes_[i].get()), 0)] = aux_states_[i];
+  }
+  head_grad_arrays_.assign(num_forward_outputs_, NDArray());
+  head_holds_ones_.assign(num_forward_outputs_, false);
+  head_is_loss_.clear();
+  for (size_t i = 0; i < num_forward_outputs_; ++i) {
+    head_is_loss_.push_back(IsLossOp(symbol_.outputs[i].node.get()));
+  }
+  for (size_t i = 0; i < num_forward_outputs_; ++i) {
+    if (!head_grad_nodes_[i] || !idx.exist(head_grad_nodes_[i].get())) continue;
+    const uint32_t eid = idx.entry_id(idx.node_id(head_grad_nodes_[i].get()), 0);
+    head_grad_arrays_[i] = NDArray(shapes_[eid], ctx_, false, dtypes_[eid]);
+    data_entry_[eid] = head_grad_arrays_[i];
+  }
+  for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
+    const uint32_t eid = idx.entry_id(idx.outputs()[num_forward_outputs_ + k]);
+    const NDArray& g = arg_grads_[grad_arg_index_[k]];
+    if (g.dtype() != dtypes_[eid]) {
+      MX_THROW(TypeError) << "bind: gradient array of "
+                          << arg_nodes_[grad_arg_index_[k]]->attrs.name << " has dtype "
+                          << mshadow::dtype_string(g.dtype()) << ", expected "
+                          << mshadow::dtype_string(dtypes_[eid]);
+    }
+    if (g.shape() != shapes_[eid]) {
+      MX_THROW(ValueError) << "bind: gradient array of "
+                           << arg_nodes_[grad_arg_index_[k]]->attrs.name << " has shape "
+                           << g.shape() << ", expected " << shapes_[eid];
+    }
+    data_entry_[eid] = g;
+  }
+
+  // Planned entries: views of shared blocks.
+  plan_ = nnvm::pass::PlanMemory(idx, shapes_, dtypes_, external, keep);
+  std::vector<bool> lent(shared_exec ? shared_exec->pool_.size() : 0, false);
+  pool_.resize(plan_.storage_bytes.size());
+  for (size_t sid = 0; sid < plan_.storage_bytes.size(); ++sid) {
+    const size_t bytes = std::max<size_t>(plan_.storage_bytes[sid], 1);
+    if (shared_exec != nullptr) {
+      for (size_t j = 0; j < lent.size(); ++j) {
+        const NDArray& blk = shared_exec->pool_[j];
+        if (!lent[j] && blk.shape().Size() >= bytes) {
+          lent[j] = true;
+          pool_[sid] = blk;
+          break;
+        }
+      }
+    }
+    if (pool_[sid].is_none()) {
+      pool_[sid] = NDArray(TShape({static_cast<dim_t>(bytes)}), ctx_, false, mshadow::kUint8);
+    }
+  }
+  for (uint32_t eid = 0; eid < num_entries; ++eid) {
+    const int sid = plan_.storage_id[eid];
+    if (sid < 0) continue;
+    if (shapes_[eid].Size() == 0) {
+      data_entry_[eid] = NDArray(shapes_[eid], ctx_, false, dtypes_[eid]);
+    } else {
+      data_entry_[eid] = pool_[sid].AsArray(shapes_[eid], dtypes_[eid]);
+    }
+  }
+  outputs_.clear();
+  for (size_t i = 0; i < num_forward_outputs_; ++i) {
+    outputs_.push_back(data_entry_[idx.entry_id(idx.outputs()[i])]);
+  }
+}
+
+void GraphExecutor::CreateOpNodes() {
+  static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  static auto& fstateful_cpu = nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>");
+  static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
+  static auto& fresource = nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
+  static auto& fmutate = nnvm::Op::GetAttr<nnvm::FMutateInputs>("FMutateInputs");
+  static auto& fexec_type = nnvm::Op::GetAttr<FExecType>("FExecType");
+  static auto& is_layer_backward = nnvm::Op::GetAttr<TIsLayerOpBackward>("TIsLayerOpBackward");
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  std::vector<OpReqType> entry_req(idx.num_node_entries(), kWriteTo);
+  for (uint32_t eid = 0; eid < idx.num_node_entries(); ++eid) {
+    if (plan_.inplace_input[eid] >= 0) entry_req[eid] = kWriteInplace;
+  }
+  // Backward outputs nobody reads (e.g. the gradient of data with grad_req null) are skipped.
+  std::vector<uint32_t> readers(idx.num_node_entries(), 0);
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (const auto& e : idx[nid].inputs) ++readers[idx.entry_id(e)];
+  }
+  for (const auto& e : idx.outputs()) ++readers[idx.entry_id(e)];
+  for (uint32_t nid = num_forward_nodes_; nid < idx.num_nodes(); ++nid) {
+    for (uint32_t i = 0; i < idx[nid].source->num_outputs(); ++i) {
+      if (readers[idx.entry_id(nid, i)] == 0) entry_req[idx.entry_id(nid, i)] = kNullOp;
+    }
+  }
+  for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
+    entry_req[idx.entry_id(idx.outputs()[num_forward_outputs_ + k])] =
+        grad_reqs_[grad_arg_index_[k]];
+  }
+  const bool need_grad = !grad_arg_index_.empty();
+  op_nodes_.clear();
+  op_nodes_.resize(idx.num_nodes());
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const auto& inode = idx[nid];
+    const nnvm::Node* n = inode.source;
+    if (n->is_variable()) continue;
+    const nnvm::Op* op = n->op();
+    auto opn = std::make_shared<OpNode>();
+    opn->node = n;
+    std::vector<NDArray> ins, outs;
+    for (const auto& e : inode.inputs) ins.push_back(data_entry_[idx.entry_id(e)]);
+    for (uint32_t i = 0; i < n->num_outputs(); ++i) {
+      const uint32_t eid = idx.entry_id(nid, i);
+      outs.push_back(data_entry_[eid]);
+      opn->req.push_back(entry_req[eid]);
+    }
+    for (const NDArray& a : ins) {
+      opn->in_blobs.push_back(a.data());
+      opn->read_vars.push_back(a.var());
+    }
+    for (const NDArray& a : outs) {
+      opn->out_blobs.push_back(a.data());
+      opn->write_vars.push_back(a.var());
+    }
+    opn->arrays = ins;
+    opn->arrays.insert(opn->arrays.end(), outs.begin(), outs.end());
+    if (fmutate.count(op)) {
+      for (uint32_t i : fmutate[op](n->attrs)) {
+        if (i < ins.size()) opn->write_vars.push_back(ins[i].var());
+      }
+    }
+    if (fresource.count(op)) {
+      for (const ResourceRequest& r : fresource[op](n->attrs)) {
+        opn->opctx.requested.push_back(ResourceManager::Get()->Request(ctx_, r));
+        opn->write_vars.push_back(opn->opctx.requested.back().var);
+      }
+    }
+    opn->opctx.need_grad = need_grad;
+    if (fexec_type.count(op)) opn->is_async = fexec_type[op](n->attrs) == ExecType::kAsync;
+    if (fcompute_cpu.count(op)) {
+      opn->fcompute = fcompute_cpu[op];
+    } else if (fstateful_cpu.count(op)) {
+      opn->fstateful = fstateful_cpu[op];
+      if (is_layer_backward.get(op, false) && !inode.control_deps.empty() &&
+          op_nodes_[inode.control_deps[0]]) {
+        opn->state = op_nodes_[inode.control_deps[0]]->state;
+      } else if (fcreate_state.count(op)) {
+        ShapeVector in_shapes;
+        std::vector<int> in_types;
+        for (const NDArray& a : ins) {
+          in_shapes.push_back(a.shape());
+          in_types.push_back(a.dtype());
+        }
+        opn->state = fcreate_state[op](n->attrs, ctx_, in_shapes, in_types);
+      }
+      if (!opn->state) {
+        MX_THROW(NotImplementedError) << "bind: stateful operator " << op->name << " (node "
+                                      << n->attrs.name << ") has no state to run with";
+      }
+      opn->write_vars.push_back(opn->state.get_var());
+    } else {
+      MX_THROW(NotImplementedError) << "bind: operator " << op->name << " (node "
+                                    << n->attrs.name << ") has no CPU implementation";
+    }
+    Engine::DeduplicateVarHandle(&opn->read_vars, &opn->write_vars);
+    std::shared_ptr<OpNode> p = opn;
+    const int num_oprs = nid < num_forward_nodes_ ? 2 : 1;
+    for (int k = 0; k < num_oprs; ++k) {
+      const bool is_train = k == 0;
+      Engine::AsyncFn fn = [p, is_train](RunContext rctx, Engine::CallbackOnComplete on_complete) {
+        p->opctx.run_ctx = rctx;
+        p->opctx.is_train = is_train;
+        if (p->is_async) p->opctx.async_on_complete = on_complete;
+        if (p->fcompute) {
+          p->fcompute(p->node->attrs, p->opctx, p->in_blobs, p->req, p->out_blobs);
+        } else {
+          p->fstateful(p->state, p->opctx, p->in_blobs, p->req, p->out_blobs);
+        }
+        if (!p->is_async) on_complete();
+      };
+      p->opr[k] = Engine::Get()->NewOperator(std::move(fn), p->read_vars, p->write_vars,
+                                             FnProperty::kNormal, op->name.c_str());
+    }
+    op_nodes_[nid] = std::move(opn);
+  }
+}
+
+void GraphExecutor::Forward(bool is_train) {
+  Engine* engine = Engine::Get();
+  const int k = is_train ? 0 : 1;
+  for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
+    const OpNode* p = op_nodes_[nid].get();
+    if (p == nullptr) continue;
+    engine->Push(p->opr[k], ctx_);
+    if (monitor_callback_) RunMonitor(nid);
+  }
+}
+
+void GraphExecutor::SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
+                                       bool monitor_all) {
+  monitor_callback_ = std::move(callback);
+  monitor_all_ = monitor_all;
+}
+
+void GraphExecutor::RunMonitor(uint32_t nid) {
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  const auto& inode = idx[nid];
+  const nnvm::Node* n = inode.source;
+  if (monitor_all_) {
+    std::vector<std::string> names = nnvm::ListOpInputNames(n->attrs, inode.inputs.size());
+    for (size_t i = 0; i < inode.inputs.size(); ++i) {
+      const std::string name = n->attrs.name + "_" + (i < names.size() ? names[i] : std::to_string(i));
+      monitor_callback_(name.c_str(), data_entry_[idx.entry_id(inode.inputs[i])]);
+    }
+  }
+  nnvm::Symbol single;
+  const uint32_t nout = Imperative::NumVisibleOutputs(n->attrs);
+  for (uint32_t i = 0; i < nout; ++i) single.outputs.emplace_back(inode.weak_ref.lock(), i, 0);
+  std::vector<std::string> out_names = single.ListOutputNames();
+  for (uint32_t i = 0; i < nout; ++i) {
+    monitor_callback_(out_names[i].c_str(), data_entry_[idx.entry_id(nid, i)]);
+  }
+}
+
+void GraphExecutor::Backward(const std::vector<NDArray>& head_grads, bool is_train) {
+  (void)is_train;
+  if (grad_arg_index_.empty()) return;
+  if (!head_grads.empty() && head_grads.size() != num_forward_outputs_) {
+    MX_THROW(ValueError) << "backward: got " << head_grads.size()
+                         << " head gradients for a symbol with " << num_forward_outputs_
+                         << " outputs";
+  }
+  std::vector<std::string> out_names;
+  for (size_t i = 0; i < num_forward_outputs_; ++i) {
+    if (head_grad_arrays_[i].is_none()) continue;
+    if ((head_grads.empty() || head_grads[i].is_none()) && head_is_loss_[i]) {
+      if (!head_holds_ones_[i]) FillOnes(head_grad_arrays_[i]);
+      head_holds_ones_[i] = true;
+      continue;
+    }
+    if (head_grads.empty() || head_grads[i].is_none()) {
+      if (out_names.empty()) out_names = symbol_.ListOutputNames();
+      MX_THROW(ValueError)
+          << "Because the last operator is not Loss function, head_gradient is required "
+             "when calling backward (output " << out_names[i] << " needs one)";
+    }
+    if (head_grads[i].shape() != head_grad_arrays_[i].shape()) {
+      MX_THROW(ValueError) << "backward: head gradient " << i << " has shape "
+                           << head_grads[i].shape() << ", expected "
+                           << head_grad_arrays_[i].shape();
+    }
+    CopyFromTo(head_grads[i], head_grad_arrays_[i]);
+    head_holds_ones_[i] = false;
+  }
+  Engine* engine = Engine::Get();
+  for (uint32_t nid = num_forward_nodes_; nid < op_nodes_.size(); ++nid) {
+    const OpNode* p = op_nodes_[nid].get();
+    if (p == nullptr) continue;
+    engine->Push(p->opr[0], ctx_);
+    if (monitor_callback_) RunMonitor(nid);
+  }
+}
+
+void GraphExecutor::Print(std::ostream& os) const {
+  symbol_.Print(os);
+  size_t total = 0;
+  for (size_t b : plan_.storage_bytes) total += b;
+  os << "Total " << (total >> 20) << " MB allocated\n";
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node* n = idx[nid].source;
+    if (n->is_variable()) continue;
+    os << "Op:" << n->op()->name << ", Name=" << n->attrs.name << '\n';
+    for (uint32_t i = 0; i < n->num_outputs(); ++i) {
+      const uint32_t eid = idx.entry_id(nid, i);
+      os << "\toutput[" << i << "] shape=" << shapes_[eid];
+      if (plan_.storage_id[eid] >= 0) os << " block=" << plan_.storage_id[eid];
+      if (plan_.inplace_input[eid] >= 0) os << " inplace";
+      os << '\n';
+    }
+  }
+}
+
+}  // namespace exec
+
+Executor* Executor::Bind(const nnvm::Symbol& symbol, const Context& ctx,
+                         const std::map<std::string, Context>& group2ctx,
+                         const std::vector<NDArray>& in_args,
+                         const std::vector<NDArray>& arg_grads,
+                         const std::vector<OpReqType>& grad_reqs,
+                         const std::vector<NDArray>& aux_states, Executor* shared_exec) {
+  for (const auto& kv : group2ctx) {
+    if (kv.second.dev_mask() != cpu::kDevMask) {
+      MX_THROW(NotImplementedError) << "bind: group2ctx maps " << kv.first << " to "
+                                    << kv.second << "; this build runs on cpu only";
+    }
+  }
+  if (ctx.dev_mask() != cpu::kDevMask) {
+    MX_THROW(NotImplementedError) << "bind: context " << ctx << ": this build has no GPU support";
+  }
+  auto ex = std::make_unique<exec::GraphExecutor>();
+  ex->Init(symbol, ctx, in_args, arg_grads, grad_reqs, aux_states,
+           dynamic_cast<exec::GraphExecutor*>(shared_exec));
+  return ex.release();
+}
+
+}  // namespace mxnet

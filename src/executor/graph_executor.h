@@ -1,0 +1,101 @@
+/*!
+ * \file graph_executor.h
+ * \brief GraphExecutor: the Executor implementation. One OpNode per operator node holds
+ *        everything a step needs (blobs, reqs, resources, state, engine operators), so a
+ *        forward or backward pass is a loop of Engine::Push calls. The engine operators own
+ *        their OpNode (shared), so deleting an executor with runs pending is safe.
+ */
+#ifndef MXNET_EXECUTOR_GRAPH_EXECUTOR_H_
+#define MXNET_EXECUTOR_GRAPH_EXECUTOR_H_
+
+#include <mxnet/executor.h>
+#include <mxnet/resource.h>
+#include <nnvm/graph.h>
+#include <nnvm/graph_passes.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mxnet {
+namespace exec {
+
+/*! \brief What one operator node needs on every run. */
+struct OpNode {
+  const nnvm::Node* node{nullptr};
+  FCompute fcompute;
+  FStatefulCompute fstateful;
+  OpStatePtr state;
+  bool is_async{false};
+  std::vector<TBlob> in_blobs, out_blobs;
+  /*! \brief References keeping the blobs' memory alive while runs are pending. */
+  std::vector<NDArray> arrays;
+  std::vector<OpReqType> req;
+  OpContext opctx;  // requested resources filled at bind; run_ctx/is_train set per run
+  std::vector<engine::VarHandle> read_vars, write_vars;
+  /*! \brief Engine operators: [0] training run, [1] inference run (backward uses [0]). */
+  engine::OprHandle opr[2]{nullptr, nullptr};
+};
+
+class GraphExecutor : public Executor {
+ public:
+  GraphExecutor() = default;
+  ~GraphExecutor() override;
+
+  void Init(const nnvm::Symbol& symbol, const Context& ctx, const std::vector<NDArray>& in_args,
+            const std::vector<NDArray>& arg_grads, const std::vector<OpReqType>& grad_reqs,
+            const std::vector<NDArray>& aux_states, GraphExecutor* shared_exec);
+
+  void Forward(bool is_train) override;
+  void Backward(const std::vector<NDArray>& head_grads, bool is_train) override;
+  void Print(std::ostream& os) const override;
+  const std::vector<NDArray>& outputs() const override { return outputs_; }
+  const std::vector<NDArray>& arg_arrays() const override { return in_args_; }
+  const std::vector<NDArray>& grad_arrays() const override { return arg_grads_; }
+  const std::vector<NDArray>& aux_arrays() const override { return aux_states_; }
+  const std::vector<OpReqType>& grad_reqs() const override { return grad_reqs_; }
+  const nnvm::Symbol& symbol() const override { return symbol_; }
+  void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
+                          bool monitor_all) override;
+  /*! \brief The memory blocks of the plan (lent to executors bound with shared_exec). */
+  const std::vector<NDArray>& memory_pool() const { return pool_; }
+
+ private:
+  void BuildGraph();
+  void InferAttrs();
+  void AllocateEntries(GraphExecutor* shared_exec);
+  void CreateOpNodes();
+  /*! \brief Report node nid's arrays to the monitor callback. */
+  void RunMonitor(uint32_t nid);
+
+  Context ctx_;
+  nnvm::Symbol symbol_;
+  nnvm::Graph graph_;
+  std::vector<nnvm::ObjectPtr> arg_nodes_, aux_nodes_;
+  std::vector<NDArray> in_args_, arg_grads_, aux_states_, outputs_;
+  std::vector<OpReqType> grad_reqs_;
+  /*! \brief Per output: the head-gradient variable node (null when not needed). */
+  std::vector<nnvm::ObjectPtr> head_grad_nodes_;
+  std::vector<NDArray> head_grad_arrays_;
+  /*! \brief Per output: produced by a loss op (its head gradient defaults to ones). */
+  std::vector<bool> head_is_loss_;
+  /*! \brief Per output: the head-gradient array currently holds the default ones. */
+  std::vector<bool> head_holds_ones_;
+  /*! \brief Argument index of each gradient output of the graph. */
+  std::vector<uint32_t> grad_arg_index_;
+  size_t num_forward_outputs_{0};
+  uint32_t num_forward_nodes_{0};
+  mxnet::ShapeVector shapes_;
+  std::vector<int> dtypes_;
+  nnvm::pass::MemoryPlan plan_;
+  std::vector<NDArray> data_entry_;
+  std::vector<NDArray> pool_;
+  std::vector<std::shared_ptr<OpNode>> op_nodes_;
+  std::function<void(const char*, const NDArray&)> monitor_callback_;
+  bool monitor_all_{false};  // indexed by node id (null for variables)
+};
+
+}  // namespace exec
+}  // namespace mxnet
+
+#endif  // MXNET_EXECUTOR_GRAPH_EXECUTOR_H_

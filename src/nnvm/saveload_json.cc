@@ -1,0 +1,262 @@
+/*!
+ * \file saveload_json.cc
+ * \brief Symbol <-> MXNet 1.x JSON. Writes the layout MXNet 1.9.1 writes (nodes, arg_nodes,
+ *        node_row_ptr, heads, attrs.mxnet_version); reads that and older files whose nodes keep
+ *        attributes under "param" and "attr" and whose hidden keys lack underscores.
+ */
+#include <dmlc/json.h>
+#include <nnvm/op_attr_types.h>
+#include <nnvm/symbolic.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <sstream>
+
+namespace nnvm {
+
+namespace {
+
+void WriteJSONString(std::ostream& os, const std::string& s) {
+  os << '"';
+  for (char c : s) {
+    switch (c) {
+      case '"': os << "\\\""; break;
+      case '\\': os << "\\\\"; break;
+      case '\n': os << "\\n"; break;
+      case '\r': os << "\\r"; break;
+      case '\t': os << "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          snprintf(buf, sizeof(buf), "\\u%04x", c);
+          os << buf;
+        } else {
+          os << c;
+        }
+    }
+  }
+  os << '"';
+}
+
+struct JEntry {
+  uint32_t node{0}, index{0}, version{0};
+  void Load(dmlc::JSONReader* reader) {
+    reader->BeginArray();
+    uint32_t vals[3] = {0, 0, 0};
+    int n = 0;
+    while (reader->NextArrayItem()) {
+      if (n >= 3) throw dmlc::ValueError("symbol JSON: an entry has more than 3 numbers");
+      reader->Read(&vals[n++]);
+    }
+    if (n < 2) throw dmlc::ValueError("symbol JSON: an entry needs [node, index(, version)]");
+    node = vals[0];
+    index = vals[1];
+    version = vals[2];
+  }
+};
+
+struct JNode {
+  std::string op, name;
+  std::map<std::string, std::string> attrs;
+  std::vector<JEntry> inputs;
+  std::vector<uint32_t> control_deps;
+  void Load(dmlc::JSONReader* reader) {
+    reader->BeginObject();
+    std::string key;
+    while (reader->NextObjectItem(&key)) {
+      if (key == "op") {
+        reader->Read(&op);
+      } else if (key == "name") {
+        reader->Read(&name);
+      } else if (key == "attrs" || key == "attr" || key == "param") {
+        std::map<std::string, std::string> m;
+        reader->Read(&m);
+        for (auto& kv : m) attrs[kv.first] = kv.second;
+      } else if (key == "inputs") {
+        reader->Read(&inputs);
+      } else if (key == "control_deps") {
+        reader->Read(&control_deps);
+      } else {
+        reader->SkipValue();  // backward_source_id, subgraphs, ...
+      }
+    }
+  }
+};
+
+/*!
+ * \brief dmlc's JSON layout, which MXNet's files have: arrays of more than 10 items and objects
+ *        of more than one key go one item per line, indented under their key.
+ */
+template <typename Item>
+void WriteList(std::ostream& os, const std::vector<Item>& items, int indent,
+               void (*write_item)(std::ostream&, const Item&)) {
+  const bool multi_line = items.size() > 10;
+  os << '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) os << ", ";
+    if (multi_line) os << '\n' << std::string(indent + 2, ' ');
+    write_item(os, items[i]);
+  }
+  if (multi_line) os << '\n' << std::string(indent, ' ');
+  os << ']';
+}
+
+void WriteUInt(std::ostream& os, const uint32_t& v) { os << v; }
+
+void WriteTriple(std::ostream& os, const std::array<uint32_t, 3>& t) {
+  os << '[' << t[0] << ", " << t[1] << ", " << t[2] << ']';
+}
+
+void WriteAttrs(std::ostream& os, const std::unordered_map<std::string, std::string>& dict,
+                int indent) {
+  std::map<std::string, std::string> sorted(dict.begin(), dict.end());
+  const bool multi_line = sorted.size() > 1;
+  os << '{';
+  bool first = true;
+  for (const auto& kv : sorted) {
+    if (!first) os << ", ";
+    first = false;
+    if (multi_line) os << '\n' << std::string(indent + 2, ' ');
+    WriteJSONString(os, kv.first);
+    os << ": ";
+    WriteJSONString(os, kv.second);
+  }
+  if (multi_line) os << '\n' << std::string(indent, ' ');
+  os << '}';
+}
+
+}  // namespace
+
+std::string SaveJSON(const Symbol& sym) {
+  std::vector<ObjectPtr> nodes;
+  std::unordered_map<const Node*, uint32_t> ids;
+  DFSVisit(sym.outputs, [&](const ObjectPtr& n) {
+    ids[n.get()] = static_cast<uint32_t>(nodes.size());
+    nodes.push_back(n);
+  });
+  auto triple = [&](const NodeEntry& e) {
+    return std::array<uint32_t, 3>{ids.at(e.node.get()), e.index, e.version};
+  };
+  std::ostringstream os;
+  os << "{\n  \"nodes\": [";
+  std::vector<uint32_t> arg_nodes, row_ptr{0};
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node* n = nodes[i].get();
+    if (n->is_variable()) arg_nodes.push_back(static_cast<uint32_t>(i));
+    row_ptr.push_back(row_ptr.back() + n->num_outputs());
+    os << (i ? ", \n" : "\n") << "    {\n      \"op\": ";
+    WriteJSONString(os, n->is_variable() ? "null" : n->op()->name);
+    os << ", \n      \"name\": ";
+    WriteJSONString(os, n->attrs.name);
+    os << ", \n";
+    if (!n->attrs.dict.empty()) {
+      os << "      \"attrs\": ";
+      WriteAttrs(os, n->attrs.dict, 6);
+      os << ", \n";
+    }
+    std::vector<std::array<uint32_t, 3>> inputs;
+    for (const NodeEntry& e : n->inputs) inputs.push_back(triple(e));
+    os << "      \"inputs\": ";
+    WriteList(os, inputs, 6, WriteTriple);
+    if (!n->control_deps.empty()) {
+      std::vector<uint32_t> deps;
+      for (const ObjectPtr& d : n->control_deps) deps.push_back(ids.at(d.get()));
+      os << ", \n      \"control_deps\": ";
+      WriteList(os, deps, 6, WriteUInt);
+    }
+    os << "\n    }";
+  }
+  os << "\n  ], \n  \"arg_nodes\": ";
+  WriteList(os, arg_nodes, 2, WriteUInt);
+  os << ", \n  \"node_row_ptr\": ";
+  WriteList(os, row_ptr, 2, WriteUInt);
+  std::vector<std::array<uint32_t, 3>> heads;
+  for (const NodeEntry& e : sym.outputs) heads.push_back(triple(e));
+  os << ", \n  \"heads\": ";
+  WriteList(os, heads, 2, WriteTriple);
+  os << ", \n  \"attrs\": {\"mxnet_version\": [\"int\", 10901]}\n}";
+  return os.str();
+}
+
+Symbol LoadJSON(const std::string& json) {
+  std::istringstream is(json);
+  dmlc::JSONReader reader(&is);
+  std::vector<JNode> jnodes;
+  std::vector<JEntry> heads;
+  try {
+    reader.BeginObject();
+    std::string key;
+    while (reader.NextObjectItem(&key)) {
+      if (key == "nodes") {
+        reader.Read(&jnodes);
+      } else if (key == "heads") {
+        reader.Read(&heads);
+      } else {
+        reader.SkipValue();  // arg_nodes, node_row_ptr and attrs are recomputed
+      }
+    }
+  } catch (const dmlc::Error& e) {
+    MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: " << e.what();
+  }
+  const auto& hidden = HiddenKeys();
+  std::vector<ObjectPtr> nodes(jnodes.size());
+  for (size_t i = 0; i < jnodes.size(); ++i) {
+    JNode& jn = jnodes[i];
+    ObjectPtr n = Node::Create();
+    n->attrs.name = jn.name;
+    for (auto& kv : jn.attrs) {
+      // Old files store hidden attributes without the underscores.
+      if (std::find(hidden.begin(), hidden.end(), kv.first) != hidden.end()) {
+        n->attrs.dict["__" + kv.first + "__"] = kv.second;
+      } else {
+        n->attrs.dict[kv.first] = kv.second;
+      }
+    }
+    if (jn.op.empty() || jn.op == "null") {
+      n->attrs.op = nullptr;
+      n->attrs.parsed = VariableParam();
+    } else {
+      const Op* op = Op::Find(jn.op);
+      if (op == nullptr) {
+        MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: node " << jn.name
+                                   << " uses operator " << jn.op << ", which is not registered";
+      }
+      n->attrs.op = op;
+    }
+    for (const JEntry& e : jn.inputs) {
+      if (e.node >= i) {
+        MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: node " << jn.name
+                                   << " reads node " << e.node << ", which does not precede it";
+      }
+      n->inputs.emplace_back(nodes[e.node], e.index, e.version);
+      if (nodes[e.node]->is_variable()) {
+        auto& vp = dmlc::get<VariableParam>(nodes[e.node]->attrs.parsed);
+        vp.version = std::max(vp.version, e.version);
+      }
+    }
+    for (uint32_t d : jn.control_deps) {
+      if (d >= nodes.size() || !nodes[d]) {
+        MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: bad control dependency of " << jn.name;
+      }
+      n->control_deps.push_back(nodes[d]);
+    }
+    if (n->op() != nullptr && n->op()->attr_parser) {
+      try {
+        n->op()->attr_parser(&n->attrs);
+      } catch (const dmlc::Error& e) {
+        MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: node " << jn.name << " ("
+                                   << jn.op << "): " << e.what();
+      }
+    }
+    nodes[i] = n;
+  }
+  Symbol s;
+  for (const JEntry& e : heads) {
+    if (e.node >= nodes.size()) MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: bad head";
+    s.outputs.emplace_back(nodes[e.node], e.index, e.version);
+  }
+  return s;
+}
+
+}  // namespace nnvm
