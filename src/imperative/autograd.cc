@@ -67,6 +67,89 @@ nnvm::NodeEntry ConstantEntry(const NDArray& value, const char* prefix) {
   return nnvm::NodeEntry(node, 0, 0);
 }
 
+/*!
+ * \brief Which inputs and outputs of the recorded `node` its gradient reads: found by running
+ *        its FGradient on placeholder head gradients and walking the new nodes. Conservative
+ *        (everything) for ops without FGradient, custom functions and multi-output ops (whose
+ *        unused outputs get zeros_like gradients reading them).
+ */
+void ComputeBackwardDependencies(const nnvm::ObjectPtr& node, std::vector<bool>* save_inputs,
+                                 std::vector<bool>* save_outputs) {
+  static auto& fgradient = nnvm::Op::GetAttr<nnvm::FGradient>("FGradient");
+  const uint32_t num_outputs = node->num_outputs();
+  const nnvm::Op* op = node->op();
+  if (op == nullptr || num_outputs != 1 || !fgradient.count(op) ||
+      op->name == "_CustomFunction") {
+    save_inputs->assign(node->inputs.size(), true);
+    save_outputs->assign(num_outputs, true);
+    return;
+  }
+  save_inputs->assign(node->inputs.size(), false);
+  save_outputs->assign(num_outputs, false);
+  std::vector<nnvm::NodeEntry> ograds;
+  for (uint32_t i = 0; i < num_outputs; ++i) {
+    nnvm::ObjectPtr v = nnvm::Node::Create();
+    v->attrs.name = "dependency_probe_ograd";
+    ograds.emplace_back(v, 0, 0);
+  }
+  std::vector<nnvm::NodeEntry> grads = fgradient[op](node, ograds);
+  std::unordered_set<const nnvm::Node*> visited;
+  std::vector<nnvm::NodeEntry> stack(grads.begin(), grads.end());
+  while (!stack.empty()) {
+    nnvm::NodeEntry e = stack.back();
+    stack.pop_back();
+    if (!e.node) continue;
+    if (e.node == node) {
+      if (e.index < num_outputs) (*save_outputs)[e.index] = true;
+      continue;
+    }
+    bool forward_entry = false;
+    for (size_t k = 0; k < node->inputs.size(); ++k) {
+      if (node->inputs[k].node == e.node) {
+        forward_entry = true;
+        if (node->inputs[k].index == e.index) (*save_inputs)[k] = true;
+      }
+    }
+    if (forward_entry || AGInfo::Find(e.node.get()) != nullptr) {
+      if (!forward_entry) {  // another recorded node: unexpected, keep everything
+        save_inputs->assign(node->inputs.size(), true);
+        save_outputs->assign(num_outputs, true);
+        return;
+      }
+      continue;
+    }
+    if (!visited.insert(e.node.get()).second) continue;
+    for (const nnvm::NodeEntry& in : e.node->inputs) stack.push_back(in);
+  }
+}
+
+/*! \brief BackwardDependencies with a per-thread cache keyed by (op, attributes, number of
+ *         inputs): running FGradient for every recorded op costs microseconds. */
+void BackwardDependencies(const nnvm::ObjectPtr& node, std::vector<bool>* save_inputs,
+                          std::vector<bool>* save_outputs) {
+  struct Entry {
+    std::unordered_map<std::string, std::string> dict;
+    size_t num_inputs;
+    std::vector<bool> save_inputs, save_outputs;
+  };
+  thread_local std::unordered_map<const nnvm::Op*, std::vector<Entry>> cache;
+  const nnvm::Op* op = node->op();
+  std::vector<Entry>* entries = op != nullptr ? &cache[op] : nullptr;
+  if (entries != nullptr) {
+    for (const Entry& e : *entries) {
+      if (e.num_inputs == node->inputs.size() && e.dict == node->attrs.dict) {
+        *save_inputs = e.save_inputs;
+        *save_outputs = e.save_outputs;
+        return;
+      }
+    }
+  }
+  ComputeBackwardDependencies(node, save_inputs, save_outputs);
+  if (entries != nullptr && entries->size() < 64) {
+    entries->push_back(Entry{node->attrs.dict, node->inputs.size(), *save_inputs, *save_outputs});
+  }
+}
+
 const char* kNotInGraph =
     "Cannot differentiate node because it is not in a computational graph. You need to set "
     "is_recording to true or use autograd.record() to save computational graphs for backward. "
@@ -153,9 +236,27 @@ void Imperative::RecordOp(const nnvm::NodeAttrs& attrs, const std::vector<NDArra
     if (!IsRecorded(*in)) in->entry_ = ConstantEntry(*in, "null");
     node->inputs.push_back(in->entry_);
   }
+  // Keep only the values backward reads: an output nobody's gradient needs is kept as a
+  // shape-only placeholder, so its buffer is freed as soon as the caller drops it (an FC
+  // output consumed by relu, whose gradient reads relu's output, in a deep MLP).
+  std::vector<bool> save_inputs, save_outputs;
+  BackwardDependencies(node, &save_inputs, &save_outputs);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (!save_inputs[k]) continue;
+    const nnvm::NodeEntry& e = node->inputs[k];
+    AGInfo* producer = AGInfo::Find(e.node.get());
+    if (producer != nullptr && !e.node->is_variable() && e.index < producer->outputs.size()) {
+      producer->outputs[e.index] = inputs[k]->Detach();
+    }
+  }
   info.outputs.reserve(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
-    info.outputs.push_back(outputs[i]->Detach());
+    if (save_outputs[i]) {
+      info.outputs.push_back(outputs[i]->Detach());
+    } else {
+      info.outputs.emplace_back(outputs[i]->shape(), outputs[i]->ctx(), true,
+                                outputs[i]->dtype());
+    }
     outputs[i]->entry_ = nnvm::NodeEntry(node, static_cast<uint32_t>(i), 0);
   }
 }

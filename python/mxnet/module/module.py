@@ -176,6 +176,26 @@ class Module(BaseModule):
                 initializer(name, arr)
 
         attrs = self._symbol.attr_dict()
+        if self._arg_params is None:
+            # No host copies yet: initialize the first device's arrays in place and copy them
+            # to the other devices. The host copies (a second full set of weights) are made
+            # only when get_params() or a kvstore needs them.
+            group = self._exec_group
+            for names, blocks, given in ((group.param_names, group.param_arrays, arg_params),
+                                         (group.aux_names, group.aux_arrays, aux_params)):
+                for name, block in sorted(zip(names, blocks), key=lambda nb: nb[0]):
+                    _impl(InitDesc(name, attrs.get(name, None)), block[0], given)
+                    for dst in block[1:]:
+                        block[0].copyto(dst)
+            # Given arrays for non-parameter arguments (and unknown names) behave as in
+            # set_params: copied, or an error unless allow_extra.
+            group.set_params({k: v for k, v in (arg_params or {}).items()
+                              if k not in group.param_names},
+                             {k: v for k, v in (aux_params or {}).items()
+                              if k not in group.aux_names}, allow_extra=allow_extra)
+            self.params_initialized = True
+            self._params_dirty = True
+            return
         for name, arr in sorted(self._arg_params.items()):
             _impl(InitDesc(name, attrs.get(name, None)), arr, arg_params)
         for name, arr in sorted(self._aux_params.items()):
@@ -202,6 +222,8 @@ class Module(BaseModule):
         self.params_initialized = True
 
     def _sync_params_from_devices(self):
+        if self._arg_params is None:
+            self._allocate_host_params()
         self._exec_group.get_params(self._arg_params, self._aux_params)
         if self._kvstore and self._update_on_kvstore:
             for param_name, param_val in sorted(self._arg_params.items()):
@@ -210,11 +232,20 @@ class Module(BaseModule):
                     self._kvstore.row_sparse_pull(param_name, param_val, row_ids=row_ids)
         self._params_dirty = False
 
+    def _allocate_host_params(self):
+        group = self._exec_group
+        self._arg_params = {name: nd.zeros(block[0].shape, dtype=block[0].dtype)
+                            for name, block in zip(self._param_names, group.param_arrays)}
+        self._aux_params = {name: nd.zeros(block[0].shape, dtype=block[0].dtype)
+                            for name, block in zip(self._aux_names, group.aux_arrays)}
+
     # ---- binding ------------------------------------------------------------------------
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
         """Allocates executors for these input shapes (DataDesc or ``(name, shape)`` lists)."""
         if force_rebind:
+            if self.binded and self.params_initialized and self._params_dirty:
+                self._sync_params_from_devices()
             self._reset_bind()
         if self.binded:
             self.logger.warning("Already bound, ignoring bind()")
@@ -240,21 +271,16 @@ class Module(BaseModule):
             grad_req=grad_req, state_names=self._state_names, group2ctxs=self._group2ctxs)
         self.binded = True
         if shared_module is not None:
+            if shared_module._arg_params is None:
+                shared_module._sync_params_from_devices()
             self.params_initialized = True
             self._arg_params = shared_module._arg_params
             self._aux_params = shared_module._aux_params
         elif self.params_initialized:
             # Re-binding (or parameters from Module.load): copy them to the new executors.
             self._exec_group.set_params(self._arg_params, self._aux_params)
-        else:
-            if self._arg_params is None:
-                self._arg_params = {
-                    name: nd.zeros(block[0].shape, dtype=block[0].dtype)
-                    for name, block in zip(self._param_names, self._exec_group.param_arrays)}
-            if self._aux_params is None:
-                self._aux_params = {
-                    name: nd.zeros(block[0].shape, dtype=block[0].dtype)
-                    for name, block in zip(self._aux_names, self._exec_group.aux_arrays)}
+        # Otherwise the host copies (self._arg_params) are made lazily: init_params writes
+        # straight into the executors' arrays.
         if shared_module is not None and shared_module.optimizer_initialized:
             self.borrow_optimizer(shared_module)
 
@@ -277,10 +303,12 @@ class Module(BaseModule):
         if self.optimizer_initialized and not force_init:
             self.logger.warning("optimizer already initialized, ignoring...")
             return
-        if self._params_dirty:
-            self._sync_params_from_devices()
+        device_params = {name: block[0] for name, block in
+                         zip(self._exec_group.param_names, self._exec_group.param_arrays)}
         (kvstore, update_on_kvstore) = _create_kvstore(kvstore, len(self._context),
-                                                       self._arg_params)
+                                                       device_params)
+        if kvstore and self._params_dirty:
+            self._sync_params_from_devices()
         batch_size = self._exec_group.batch_size
         if kvstore and "dist" in kvstore.type and "_sync" in kvstore.type:
             batch_size *= kvstore.num_workers

@@ -89,6 +89,35 @@ def test_init_params_get_set_params():
     assert (args["fc1_weight"].asnumpy() == 0).all() and (args["fc2_weight"].asnumpy() == 1).all()
 
 
+def test_host_parameter_copies_are_made_on_demand():
+    """init_params writes straight into the executor (no second set of weights on the host);
+    get_params, force_rebind and save/load still see the trained values."""
+    x, y = _blobs(n=8, dim=5)
+    mod = _bound(_mlp(), batch=8, dim=5)
+    mod.init_params(initializer=mx.init.Constant(0.25))
+    assert mod._arg_params is None
+    exe_weight = mod._exec_group.param_arrays[mod._param_names.index("fc2_weight")][0]
+    assert (exe_weight.asnumpy() == 0.25).all()
+    mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.5})
+    assert mod._arg_params is None
+    batch = mx.io.DataBatch(data=[mx.nd.array(x)], label=[mx.nd.array(y)])
+    mod.forward_backward(batch)
+    mod.update()
+    trained = exe_weight.asnumpy()
+    assert not (trained == 0.25).all()
+    np.testing.assert_array_equal(mod.get_params()[0]["fc2_weight"].asnumpy(), trained)
+    mod.forward_backward(batch)
+    mod.update()
+    trained2 = mod._exec_group.param_arrays[mod._param_names.index("fc2_weight")][0].asnumpy()
+    np.testing.assert_array_equal(mod.get_params()[0]["fc2_weight"].asnumpy(), trained2)
+    mod.bind(data_shapes=[("data", (4, 5))], label_shapes=[("softmax_label", (4,))],
+             force_rebind=True)
+    np.testing.assert_array_equal(mod.get_params()[0]["fc2_weight"].asnumpy(), trained2)
+    with pytest.raises(ValueError, match="not in the arguments"):
+        _bound(_mlp(), batch=8, dim=5).init_params(
+            arg_params={"nope": mx.nd.zeros((1,))}, allow_missing=True)
+
+
 def test_forward_backward_update_match_numpy():
     rng = np.random.RandomState(1)
     x = rng.uniform(-1, 1, (4, 5)).astype(np.float32)
