@@ -52,11 +52,14 @@ class MXNET_DLL Imperative {
    * \brief Invoke without recording, for attributes owned by something else (a graph node):
    *        `keep_alive` is held until the pushed kernel has run. `state` is the forward state
    *        for a stateful backward op (nullptr otherwise); a stateful forward op stores the
-   *        state it creates in `*created_state` when that is not nullptr.
+   *        state it creates in `*created_state` when that is not nullptr. Outputs flagged in
+   *        `*unused_outputs` get request kNullOp (nobody reads them: e.g. autograd's gradient of
+   *        an input that needs none), so the kernel may skip computing them.
    */
   void InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const void> keep_alive,
                 const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs,
-                const OpStatePtr* state = nullptr, OpStatePtr* created_state = nullptr);
+                const OpStatePtr* state = nullptr, OpStatePtr* created_state = nullptr,
+                const std::vector<bool>* unused_outputs = nullptr);
 
   // ---- autograd (src/imperative/autograd.cc)
 

@@ -380,6 +380,17 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       direct_target.emplace(grads[j], j);
     }
   }
+  // Outputs of executed nodes that nothing reads (e.g. FullyConnected's data gradient when the
+  // data needs none) are requested as kNullOp, so their kernels can skip them (MXNet does too).
+  nnvm::NodeEntryMap<int> read_entries;
+  if (!create_graph) {
+    for (const nnvm::ObjectPtr& n : order) {
+      if (AGInfo::Find(n.get()) != nullptr) continue;
+      for (const nnvm::NodeEntry& e : n->inputs) ++read_entries[e];
+    }
+    for (const nnvm::NodeEntry& g : grads) ++read_entries[g];
+  }
+  std::vector<bool> unused_outputs;
   static auto& fis_backward = nnvm::Op::GetAttr<nnvm::TIsBackward>("TIsBackward");
   std::vector<NDArray*> in_ptrs, out_ptrs;
   for (const nnvm::ObjectPtr& n : order) {
@@ -428,7 +439,14 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     if (custom_function::IsBackwardOp(n->op())) {
       custom_function::RunBackward(n, in_ptrs, out_ptrs, is_train);
     } else {
-      InvokeOp(n->attrs, n, in_ptrs, out_ptrs, fwd_state);
+      unused_outputs.assign(outs.size(), false);
+      if (!create_graph) {
+        for (size_t i = 0; i < outs.size(); ++i) {
+          unused_outputs[i] =
+              read_entries.count(nnvm::NodeEntry(n, static_cast<uint32_t>(i), 0)) == 0;
+        }
+      }
+      InvokeOp(n->attrs, n, in_ptrs, out_ptrs, fwd_state, nullptr, &unused_outputs);
     }
     if (create_graph) {
       // Keep the backward computation as part of the graph: its outputs can be differentiated.

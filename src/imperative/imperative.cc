@@ -150,7 +150,8 @@ void Imperative::Invoke(const std::shared_ptr<const nnvm::NodeAttrs>& attrs_ptr,
 
 void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const void> keep_alive,
                           const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs,
-                          const OpStatePtr* backward_state, OpStatePtr* created_state) {
+                          const OpStatePtr* backward_state, OpStatePtr* created_state,
+                          const std::vector<bool>* unused_outputs) {
   const nnvm::Op* op = attrs.op;
   const uint32_t num_inputs = NumInputs(attrs);
   if (inputs.size() != num_inputs) {
@@ -229,6 +230,9 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       for (NDArray* in : inputs) {
         if (in->IsSame(*out)) req[i] = kWriteInplace;
       }
+    }
+    if (unused_outputs != nullptr && i < unused_outputs->size() && (*unused_outputs)[i]) {
+      req[i] = kNullOp;
     }
   }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../tensor/elemwise_unary_op-inl.h"
+#include "./relu_backward-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -67,7 +68,7 @@ void ActivationGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const std::vector<TBlob> on_out{inputs[0], inputs[1]};
   switch (nnvm::get<ActivationParam>(attrs.parsed).act_type) {
     case activation::kReLU:
-      UnaryOp::Backward<xpu, unary_grad::relu>(attrs, ctx, on_out, req, outputs);
+      ReluBackwardCompute<xpu>(attrs, ctx, on_out, req, outputs);
       break;
     case activation::kSigmoid:
       UnaryOp::Backward<xpu, unary_grad::sigmoid>(attrs, ctx, on_out, req, outputs);

@@ -6,6 +6,7 @@
  *        elemwise_unary_op_math.cc.
  */
 #include "./elemwise_unary_op-inl.h"
+#include "../nn/relu_backward-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -337,7 +338,9 @@ MXNET_OPERATOR_REGISTER_UNARY(relu)
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::relu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_relu"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_relu, unary_grad::relu);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_relu, unary_grad::relu)
+// the vectorised float loop overrides the macro's generic kernel (higher plevel)
+.set_attr<FCompute>("FCompute<cpu>", ReluBackwardCompute<cpu>, 11);
 
 MXNET_OPERATOR_REGISTER_UNARY(sigmoid)
 .add_alias("_sparse_sigmoid")
