@@ -1,0 +1,407 @@
+/*!
+ * \file la_op-inl.h
+ * \brief The linear-algebra operator family (`_linalg_*`): parameters, shape/type inference and
+ *        the dense-matrix helpers the kernels share.
+ *
+ * Every operator works on a batch of matrices: the last two dimensions of a tensor (gemm and
+ * gemm2 also accept the row axis elsewhere, see LaAxisView). gemm/gemm2 call BLAS GEMM in the
+ * input dtype straight on the tensor buffers. All other ops load one matrix at a time into a
+ * column-major double buffer (DMat), run cblas/LAPACK in double (OpenBLAS ships LAPACK) and
+ * store the result in the output dtype: LAPACK is column-major and float32 inputs then get
+ * double-precision factorizations for free. Batches run in parallel with OpenMP; errors found
+ * inside the parallel loop (matrix not positive definite, singular) are collected and thrown
+ * after it, naming the operator and the batch index.
+ */
+#ifndef MXNET_OPERATOR_TENSOR_LA_OP_INL_H_
+#define MXNET_OPERATOR_TENSOR_LA_OP_INL_H_
+
+#include <dmlc/parameter.h>
+#include <mxnet/op_attr_types.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../blas_gemm.h"
+#include "../elemwise_op_common.h"
+#include "../mxnet_op.h"
+#include "../operator_common.h"
+
+// LAPACK (Fortran ABI, shipped inside OpenBLAS). Trailing size_t arguments are the hidden
+// lengths of the character arguments.
+extern "C" {
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work,
+             const int* lwork, int* info);
+void dgelqf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work,
+             const int* lwork, int* info);
+void dorglq_(const int* m, const int* n, const int* k, double* a, const int* lda,
+             const double* tau, double* work, const int* lwork, int* info);
+void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
+             double* w, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
+             size_t, size_t);
+}
+
+namespace mxnet {
+namespace op {
+
+// ------------------------------------------------------------------------------- parameters
+
+struct LaMatrixMacParam : public dmlc::Parameter<LaMatrixMacParam> {
+  bool transpose_a, transpose_b;
+  double alpha, beta;
+  int axis;
+  DMLC_DECLARE_PARAMETER(LaMatrixMacParam) {
+    DMLC_DECLARE_FIELD(transpose_a).set_default(false)
+        .describe("Multiply with transposed of first input (A).");
+    DMLC_DECLARE_FIELD(transpose_b).set_default(false)
+        .describe("Multiply with transposed of second input (B).");
+    DMLC_DECLARE_FIELD(alpha).set_default(1.0).describe("Scalar factor multiplied with A*B.");
+    DMLC_DECLARE_FIELD(beta).set_default(1.0).describe("Scalar factor multiplied with C.");
+    DMLC_DECLARE_FIELD(axis).set_default(-2).describe("Axis corresponding to the matrix rows.");
+  }
+};
+
+struct LaMatrixMultParam : public dmlc::Parameter<LaMatrixMultParam> {
+  bool transpose_a, transpose_b;
+  double alpha;
+  int axis;
+  DMLC_DECLARE_PARAMETER(LaMatrixMultParam) {
+    DMLC_DECLARE_FIELD(transpose_a).set_default(false)
+        .describe("Multiply with transposed of first input (A).");
+    DMLC_DECLARE_FIELD(transpose_b).set_default(false)
+        .describe("Multiply with transposed of second input (B).");
+    DMLC_DECLARE_FIELD(alpha).set_default(1.0).describe("Scalar factor multiplied with A*B.");
+    DMLC_DECLARE_FIELD(axis).set_default(-2)
+        .describe("Axis corresponding to the matrix row indices.");
+  }
+};
+
+struct LaTriangMatrixMultParam : public dmlc::Parameter<LaTriangMatrixMultParam> {
+  bool transpose, rightside, lower;
+  double alpha;
+  DMLC_DECLARE_PARAMETER(LaTriangMatrixMultParam) {
+    DMLC_DECLARE_FIELD(transpose).set_default(false)
+        .describe("Use transposed of the triangular matrix");
+    DMLC_DECLARE_FIELD(rightside).set_default(false)
+        .describe("Multiply triangular matrix from the right to non-triangular one.");
+    DMLC_DECLARE_FIELD(lower).set_default(true)
+        .describe("True if the triangular matrix is lower triangular, false if it is upper "
+                  "triangular.");
+    DMLC_DECLARE_FIELD(alpha).set_default(1.0)
+        .describe("Scalar factor to be applied to the result.");
+  }
+};
+
+struct LaSyrkParam : public dmlc::Parameter<LaSyrkParam> {
+  bool transpose;
+  double alpha;
+  DMLC_DECLARE_PARAMETER(LaSyrkParam) {
+    DMLC_DECLARE_FIELD(transpose).set_default(false).describe("Use transpose of input matrix.");
+    DMLC_DECLARE_FIELD(alpha).set_default(1.0)
+        .describe("Scalar factor to be applied to the result.");
+  }
+};
+
+struct LaDiagParam : public dmlc::Parameter<LaDiagParam> {
+  int offset;
+  DMLC_DECLARE_PARAMETER(LaDiagParam) {
+    DMLC_DECLARE_FIELD(offset).set_default(0)
+        .describe("Offset of the diagonal versus the main diagonal. 0 corresponds to the main "
+                  "diagonal, a negative/positive value to diagonals below/above the main "
+                  "diagonal.");
+  }
+};
+
+struct LaTrianParam : public dmlc::Parameter<LaTrianParam> {
+  int offset;
+  bool lower;
+  DMLC_DECLARE_PARAMETER(LaTrianParam) {
+    DMLC_DECLARE_FIELD(offset).set_default(0)
+        .describe("Offset of the diagonal versus the main diagonal. 0 corresponds to the main "
+                  "diagonal, a negative/positive value to diagonals below/above the main "
+                  "diagonal.");
+    DMLC_DECLARE_FIELD(lower).set_default(true)
+        .describe("Refer to the lower triangular matrix if lower=true, refer to the upper "
+                  "otherwise. Only relevant when offset=0");
+  }
+};
+
+// --------------------------------------------------------------------------- shape helpers
+
+/*! \brief The operator's registered name for messages ("linalg_gemm2" rather than the internal). */
+inline std::string LaName(const nnvm::NodeAttrs& attrs) {
+  if (attrs.op == nullptr) return "linalg";
+  const std::string& n = attrs.op->name;
+  return n.rfind("_linalg_", 0) == 0 ? n.substr(1) : n;
+}
+
+/*! \brief Checks that `s` is a batch of matrices (ndim >= 2), square if asked. */
+inline void LaCheckMatrices(const nnvm::NodeAttrs& attrs, const char* arg,
+                            const mxnet::TShape& s, bool square) {
+  if (s.ndim() < 2) {
+    MX_THROW(ValueError) << LaName(attrs) << ": input " << arg
+                         << " must be a tensor of matrices (ndim >= 2), got shape " << s;
+  }
+  if (square && s[s.ndim() - 1] >= 0 && s[s.ndim() - 2] >= 0 &&
+      s[s.ndim() - 1] != s[s.ndim() - 2]) {
+    MX_THROW(ValueError) << LaName(attrs) << ": input " << arg
+                         << " must be a tensor of square matrices, got shape " << s;
+  }
+}
+
+/*! \brief Checks that the leading (batch) dimensions of a and b agree. */
+inline void LaCheckSameBatch(const nnvm::NodeAttrs& attrs, const char* an,
+                             const mxnet::TShape& a, const char* bn, const mxnet::TShape& b,
+                             int a_trailing, int b_trailing) {
+  const int na = a.ndim() - a_trailing, nb = b.ndim() - b_trailing;
+  bool ok = na == nb;
+  for (int i = 0; ok && i < na; ++i) ok = a[i] < 0 || b[i] < 0 || a[i] == b[i];
+  if (!ok) {
+    MX_THROW(ValueError) << LaName(attrs) << ": inputs " << an << " " << a << " and " << bn
+                         << " " << b << " must have the same batch (leading) dimensions";
+  }
+}
+
+/*! \brief Batch shape of s (all but the last `trailing` dims); (1,) if that is empty. */
+inline mxnet::TShape LaBatchShape(const mxnet::TShape& s, int trailing) {
+  if (s.ndim() == trailing) return mxnet::TShape(1, 1);
+  return mxnet::TShape(s.begin(), s.begin() + (s.ndim() - trailing));
+}
+
+/*! \brief s with its last `trailing` dims replaced by `tail`. */
+inline mxnet::TShape LaReplaceTail(const mxnet::TShape& s, int trailing,
+                                   std::vector<dim_t> tail) {
+  std::vector<dim_t> d(s.begin(), s.begin() + (s.ndim() - trailing));
+  d.insert(d.end(), tail.begin(), tail.end());
+  return mxnet::TShape(d.begin(), d.end());
+}
+
+/*! \brief Type inference: all inputs and outputs share one dtype, float32 or float64. */
+inline bool LaType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attrs,
+                   std::vector<int>* out_attrs) {
+  int dtype = -1;
+  for (int t : *in_attrs) if (t != -1) { dtype = t; break; }
+  if (dtype == -1) {
+    for (int t : *out_attrs) if (t != -1) { dtype = t; break; }
+  }
+  if (dtype == -1) return false;
+  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64) {
+    MX_THROW(TypeError) << LaName(attrs) << ": only float32 and float64 are supported, got "
+                        << mshadow::dtype_string(dtype);
+  }
+  for (size_t i = 0; i < in_attrs->size(); ++i) TYPE_ASSIGN_CHECK(*in_attrs, i, dtype);
+  for (size_t i = 0; i < out_attrs->size(); ++i) TYPE_ASSIGN_CHECK(*out_attrs, i, dtype);
+  return true;
+}
+
+#define LA_REAL_TYPE_SWITCH(type, DType, ...)                                             \
+  switch (type) {                                                                         \
+    case mshadow::kFloat32: { typedef float DType; {__VA_ARGS__} } break;                 \
+    case mshadow::kFloat64: { typedef double DType; {__VA_ARGS__} } break;                \
+    default:                                                                              \
+      MX_THROW(::dmlc::TypeError) << "linalg: only float32 and float64 are supported, got " \
+                                  << mshadow::dtype_string(type);                         \
+  }
+
+// ----------------------------------------------------------------------- dense double helpers
+
+/*! \brief A column-major double matrix: element (i, j) at v[j * rows + i]. */
+struct DMat {
+  int rows = 0, cols = 0;
+  std::vector<double> v;
+  DMat() = default;
+  DMat(int r, int c) : rows(r), cols(c), v(static_cast<size_t>(r) * c, 0.0) {}
+  double& operator()(int i, int j) { return v[static_cast<size_t>(j) * rows + i]; }
+  double operator()(int i, int j) const { return v[static_cast<size_t>(j) * rows + i]; }
+  double* data() { return v.data(); }
+  const double* data() const { return v.data(); }
+};
+
+/*! \brief Matrix b of a batch of row-major (rows, cols) matrices stored at p. */
+template <typename DType>
+inline DMat LaLoad(const DType* p, index_t b, int rows, int cols) {
+  DMat m(rows, cols);
+  const DType* src = p + b * static_cast<index_t>(rows) * cols;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) m(i, j) = static_cast<double>(src[i * cols + j]);
+  return m;
+}
+
+/*! \brief Stores m as matrix b of a row-major batch at p, honouring req (write or add). */
+template <typename DType>
+inline void LaStore(const DMat& m, DType* p, index_t b, OpReqType req) {
+  if (req == kNullOp) return;
+  DType* dst = p + b * static_cast<index_t>(m.rows) * m.cols;
+  for (int i = 0; i < m.rows; ++i)
+    for (int j = 0; j < m.cols; ++j) {
+      if (req == kAddTo) {
+        dst[i * m.cols + j] += static_cast<DType>(m(i, j));
+      } else {
+        dst[i * m.cols + j] = static_cast<DType>(m(i, j));
+      }
+    }
+}
+
+/*! \brief Stores one scalar per batch entry. */
+template <typename DType>
+inline void LaStoreScalar(double x, DType* p, index_t b, OpReqType req) {
+  if (req == kNullOp) return;
+  if (req == kAddTo) {
+    p[b] += static_cast<DType>(x);
+  } else {
+    p[b] = static_cast<DType>(x);
+  }
+}
+
+/*! \brief op(A) op(B) * alpha (+ beta C when C is given with matching size). */
+inline DMat LaMul(const DMat& a, bool ta, const DMat& b, bool tb, double alpha = 1.0) {
+  const int m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
+  const int n = tb ? b.rows : b.cols;
+  DMat c(m, n);
+  if (m == 0 || n == 0) return c;
+  if (k == 0) return c;
+  InitBlasThreads();
+  cblas_dgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m,
+              n, k, alpha, a.data(), std::max(1, a.rows), b.data(), std::max(1, b.rows), 0.0,
+              c.data(), std::max(1, m));
+  return c;
+}
+
+inline DMat LaTranspose(const DMat& a) {
+  DMat t(a.cols, a.rows);
+  for (int i = 0; i < a.rows; ++i)
+    for (int j = 0; j < a.cols; ++j) t(j, i) = a(i, j);
+  return t;
+}
+
+/*! \brief Zeroes the triangle not referenced (keeps lower incl. diagonal, or upper). */
+inline void LaKeepTriangle(DMat* a, bool lower) {
+  for (int j = 0; j < a->cols; ++j)
+    for (int i = 0; i < a->rows; ++i)
+      if (lower ? (i < j) : (i > j)) (*a)(i, j) = 0.0;
+}
+
+/*! \brief Copies the lower triangle onto the upper one (a symmetric matrix from its lower part). */
+inline void LaSymmetrizeFromLower(DMat* a) {
+  for (int j = 0; j < a->cols; ++j)
+    for (int i = 0; i < j; ++i) (*a)(i, j) = (*a)(j, i);
+}
+
+/*! \brief In place: B = alpha op(A) B (left) or alpha B op(A) (right), A triangular. */
+inline void LaTrmm(const DMat& a, bool rightside, bool lower, bool transpose, double alpha,
+                   DMat* b) {
+  if (b->rows == 0 || b->cols == 0) return;
+  InitBlasThreads();
+  cblas_dtrmm(CblasColMajor, rightside ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
+              transpose ? CblasTrans : CblasNoTrans, CblasNonUnit, b->rows, b->cols, alpha,
+              a.data(), std::max(1, a.rows), b->data(), std::max(1, b->rows));
+}
+
+/*! \brief In place: B = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right), A triangular. */
+inline void LaTrsm(const DMat& a, bool rightside, bool lower, bool transpose, double alpha,
+                   DMat* b) {
+  if (b->rows == 0 || b->cols == 0) return;
+  InitBlasThreads();
+  cblas_dtrsm(CblasColMajor, rightside ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
+              transpose ? CblasTrans : CblasNoTrans, CblasNonUnit, b->rows, b->cols, alpha,
+              a.data(), std::max(1, a.rows), b->data(), std::max(1, b->rows));
+}
+
+/*! \brief Cholesky factor (lower, upper part zeroed) of the symmetric matrix given by the
+ *         lower triangle of a. Returns false if a is not positive definite. */
+inline bool LaCholesky(DMat* a) {
+  const int n = a->rows;
+  int info = 0;
+  if (n > 0) dpotrf_("L", &n, a->data(), &n, &info, 1);
+  LaKeepTriangle(a, true);
+  return info == 0;
+}
+
+/*! \brief LU factorization in place; returns the pivots (1-based, LAPACK) and info. */
+inline int LaLU(DMat* a, std::vector<int>* ipiv) {
+  const int n = a->rows;
+  ipiv->assign(std::max(1, n), 0);
+  int info = 0;
+  if (n > 0) dgetrf_(&n, &n, a->data(), &n, ipiv->data(), &info);
+  return info;
+}
+
+/*! \brief Inverse of a general square matrix; false if it is singular. */
+inline bool LaInverse(DMat* a) {
+  const int n = a->rows;
+  if (n == 0) return true;
+  std::vector<int> ipiv;
+  if (LaLU(a, &ipiv) != 0) return false;
+  int lwork = -1, info = 0;
+  double query = 0;
+  dgetri_(&n, a->data(), &n, ipiv.data(), &query, &lwork, &info);
+  lwork = std::max(1, static_cast<int>(query));
+  std::vector<double> work(lwork);
+  dgetri_(&n, a->data(), &n, ipiv.data(), work.data(), &lwork, &info);
+  return info == 0;
+}
+
+/*! \brief sign and log|det| of a square matrix via LU (sign 0, log -inf when singular). */
+inline void LaSlogdet(DMat a, double* sign, double* logabs) {
+  std::vector<int> ipiv;
+  LaLU(&a, &ipiv);
+  double s = 1.0, l = 0.0;
+  for (int i = 0; i < a.rows; ++i) {
+    const double d = a(i, i);
+    if (ipiv[i] != i + 1) s = -s;
+    if (d < 0) s = -s;
+    if (d == 0) {
+      s = 0.0;
+      l = -std::numeric_limits<double>::infinity();
+      break;
+    }
+    l += std::log(std::fabs(d));
+  }
+  *sign = s;
+  *logabs = l;
+}
+
+/*!
+ * \brief Runs f(b) for every batch index in parallel. f returns an empty string on success or
+ *        an error message; the first error (lowest batch index) is thrown after the loop.
+ */
+template <typename F>
+inline void LaForEachBatch(index_t batch, const std::string& op, F f) {
+  std::vector<std::string> errors(batch);
+#pragma omp parallel for if (batch > 1)
+  for (index_t b = 0; b < batch; ++b) {
+    try {
+      errors[b] = f(b);
+    } catch (const std::exception& e) {
+      errors[b] = e.what();
+    }
+  }
+  for (index_t b = 0; b < batch; ++b) {
+    if (!errors[b].empty()) {
+      MX_THROW(ValueError) << op << ": " << errors[b]
+                           << (batch > 1 ? " (batch index " + std::to_string(b) + ")" : "");
+    }
+  }
+}
+
+/*! \brief Number of matrices in a batch of (rows, cols) matrices of total size n. */
+inline index_t LaBatchCount(const TBlob& blob, int trailing) {
+  index_t n = 1;
+  for (int i = 0; i < blob.ndim() - trailing; ++i) n *= blob.shape_[i];
+  return n;
+}
+
+inline int LaDim(const TBlob& blob, int from_end) {
+  return static_cast<int>(blob.shape_[blob.ndim() - from_end]);
+}
+
+}  // namespace op
+}  // namespace mxnet
+
+#endif  // MXNET_OPERATOR_TENSOR_LA_OP_INL_H_

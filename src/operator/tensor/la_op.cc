@@ -1,0 +1,1023 @@
+/*!
+ * \file la_op.cc
+ * \brief linalg gemm, gemm2, syrk, trmm, trsm and the diagonal/triangle copies (extractdiag,
+ *        makediag, extracttrian, maketrian) with their backward operators. The factorizations
+ *        (potrf, potri, gelqf, syevd, inverse, det, ...) are in la_op_factor.cc.
+ */
+#include "./la_op-inl.h"
+
+namespace mxnet {
+namespace op {
+
+DMLC_REGISTER_PARAMETER(LaMatrixMacParam);
+DMLC_REGISTER_PARAMETER(LaMatrixMultParam);
+DMLC_REGISTER_PARAMETER(LaTriangMatrixMultParam);
+DMLC_REGISTER_PARAMETER(LaSyrkParam);
+DMLC_REGISTER_PARAMETER(LaDiagParam);
+DMLC_REGISTER_PARAMETER(LaTrianParam);
+
+namespace {
+
+// ------------------------------------------------------------------------------ gemm, gemm2
+
+/*!
+ * \brief A tensor seen as a batch of matrices whose rows run along `axis` and columns along the
+ *        last axis. The dims before the axis (outer) and between it and the last one (inner)
+ *        form the batch; matrix (o, i) starts at o * R * inner * C + i * C, row stride
+ *        inner * C, so BLAS works on the tensor in place for any axis.
+ */
+struct LaAxisView {
+  index_t outer = 1, rows = 0, inner = 1, cols = 0;
+  index_t batch() const { return outer * inner; }
+  index_t ld() const { return inner * cols; }
+  index_t offset(index_t b) const {
+    const index_t o = b / inner, i = b % inner;
+    return o * rows * inner * cols + i * cols;
+  }
+};
+
+inline int LaNormalizeAxis(const nnvm::NodeAttrs& attrs, int axis, const mxnet::TShape& s) {
+  const int nd = s.ndim();
+  const int ax = axis < 0 ? axis + nd : axis;
+  if (ax < 0 || ax > nd - 2) {
+    MX_THROW(ValueError) << LaName(attrs) << ": axis " << axis << " is invalid for input shape "
+                         << s << " (the row axis must come before the last, column, axis)";
+  }
+  return ax;
+}
+
+inline LaAxisView LaMakeView(const mxnet::TShape& s, int ax) {
+  LaAxisView v;
+  const int nd = s.ndim();
+  for (int i = 0; i < ax; ++i) v.outer *= s[i];
+  v.rows = s[ax];
+  for (int i = ax + 1; i < nd - 1; ++i) v.inner *= s[i];
+  v.cols = s[nd - 1];
+  return v;
+}
+
+template <typename Param>
+bool LaGemmShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                 mxnet::ShapeVector* out_attrs) {
+  const Param& param = nnvm::get<Param>(attrs.parsed);
+  const mxnet::TShape& a = (*in_attrs)[0];
+  const mxnet::TShape& b = (*in_attrs)[1];
+  if (!ndim_is_known(a) || !ndim_is_known(b)) return false;
+  LaCheckMatrices(attrs, "A", a, false);
+  LaCheckMatrices(attrs, "B", b, false);
+  if (a.ndim() != b.ndim()) {
+    MX_THROW(ValueError) << LaName(attrs) << ": inputs A " << a << " and B " << b
+                         << " must have the same number of dimensions";
+  }
+  const int nd = a.ndim();
+  const int ax = LaNormalizeAxis(attrs, param.axis, a);
+  for (int i = 0; i < nd - 1; ++i) {
+    if (i != ax && a[i] >= 0 && b[i] >= 0 && a[i] != b[i]) {
+      MX_THROW(ValueError) << LaName(attrs) << ": inputs A " << a << " and B " << b
+                           << " must have the same shape except on the row axis " << ax
+                           << " and the last (column) axis";
+    }
+  }
+  const dim_t ka = param.transpose_a ? a[ax] : a[nd - 1];
+  const dim_t kb = param.transpose_b ? b[nd - 1] : b[ax];
+  if (ka >= 0 && kb >= 0 && ka != kb) {
+    MX_THROW(ValueError) << LaName(attrs) << ": shape mismatch: A " << a
+                         << (param.transpose_a ? " (transposed)" : "") << " and B " << b
+                         << (param.transpose_b ? " (transposed)" : "")
+                         << ": the inner dimensions " << ka << " and " << kb << " differ";
+  }
+  mxnet::TShape out(a);
+  out[ax] = param.transpose_a ? a[nd - 1] : a[ax];
+  out[nd - 1] = param.transpose_b ? b[ax] : b[nd - 1];
+  if (in_attrs->size() == 3) {
+    const mxnet::TShape& c = (*in_attrs)[2];
+    if (ndim_is_known(c) && shape_is_known(out) && shape_is_known(c) && c != out) {
+      MX_THROW(ValueError) << LaName(attrs) << ": input C has shape " << c
+                           << " but A " << a << " times B " << b << " gives " << out;
+    }
+    SHAPE_ASSIGN_CHECK(*in_attrs, 2, out);
+  }
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, out);
+  return shape_is_known(a) && shape_is_known(b);
+}
+
+/*! \brief The matrix sizes of a gemm of A and B (rows on axis ax): op(A) is (M, K). */
+struct LaGemmDims {
+  LaAxisView a, b, out;
+  index_t M, N, K;
+};
+
+inline LaGemmDims LaGemmSizes(const mxnet::TShape& as, const mxnet::TShape& bs, int ax, bool ta,
+                              bool tb) {
+  LaGemmDims d;
+  d.a = LaMakeView(as, ax);
+  d.b = LaMakeView(bs, ax);
+  d.M = ta ? d.a.cols : d.a.rows;
+  d.K = ta ? d.a.rows : d.a.cols;
+  d.N = tb ? d.b.rows : d.b.cols;
+  d.out = d.a;
+  d.out.rows = d.M;
+  d.out.cols = d.N;
+  return d;
+}
+
+/*! \brief C_b = alpha op(A_b) op(B_b) + beta C_b for every matrix of the batch. */
+template <typename DType>
+void LaBatchedGemm(bool ta, bool tb, index_t M, index_t N, index_t K, DType alpha,
+                   const DType* a, const LaAxisView& av, const DType* b, const LaAxisView& bv,
+                   DType beta, DType* c, const LaAxisView& cv) {
+  const index_t batch = cv.batch();
+  // Many small products: one per thread; few large ones: let BLAS thread each.
+  const bool per_thread = batch > 1 && M * N * K < (index_t(1) << 18);
+#pragma omp parallel for if (per_thread)
+  for (index_t i = 0; i < batch; ++i) {
+    BlasGemm<DType>(ta, tb, M, N, K, alpha, a + av.offset(i), av.ld(), b + bv.offset(i), bv.ld(),
+                    beta, c + cv.offset(i), cv.ld());
+  }
+}
+
+/*! \brief out = scale * in (+ out when add); a helper so the OpenMP pragma is not inside a macro. */
+template <typename DType>
+void LaScaleInto(double scale, const DType* in, index_t n, bool add, DType* out) {
+#pragma omp parallel for if (n > (1 << 16))
+  for (index_t i = 0; i < n; ++i) {
+    out[i] = static_cast<DType>(scale * in[i] + (add ? static_cast<double>(out[i]) : 0.0));
+  }
+}
+
+/*! \brief Forward of gemm (3 inputs, out = alpha op(A) op(B) + beta C) and gemm2 (2 inputs). */
+template <typename Param>
+void LaGemmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const Param& param = nnvm::get<Param>(attrs.parsed);
+  const int ax = LaNormalizeAxis(attrs, param.axis, inputs[0].shape_);
+  const LaGemmDims d = LaGemmSizes(inputs[0].shape_, inputs[1].shape_, ax, param.transpose_a,
+                                   param.transpose_b);
+  LA_REAL_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+    DType* out = outputs[0].dptr<DType>();
+    DType gemm_beta = DType(req[0] == kAddTo ? 1 : 0);
+    if (inputs.size() == 3) {  // fold beta * C into the output first, then accumulate A*B
+      const double beta = nnvm::get<LaMatrixMacParam>(attrs.parsed).beta;
+      const DType* c = inputs[2].dptr<DType>();
+      LaScaleInto<DType>(beta, c, outputs[0].Size(), req[0] == kAddTo, out);
+      gemm_beta = DType(1);
+    }
+    LaBatchedGemm<DType>(param.transpose_a, param.transpose_b, d.M, d.N, d.K,
+                         static_cast<DType>(param.alpha), inputs[0].dptr<DType>(), d.a,
+                         inputs[1].dptr<DType>(), d.b, gemm_beta, out, d.out);
+  });
+}
+
+/*!
+ * \brief Backward of gemm/gemm2. inputs: (dOut, A, B); outputs: (dA, dB[, dC]).
+ *        dA = alpha dOut op(B)^T (stored transposed when transpose_a),
+ *        dB = alpha op(A)^T dOut (stored transposed when transpose_b), dC = beta dOut.
+ */
+template <typename Param>
+void LaGemmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const Param& param = nnvm::get<Param>(attrs.parsed);
+  const int ax = LaNormalizeAxis(attrs, param.axis, inputs[1].shape_);
+  const bool ta = param.transpose_a, tb = param.transpose_b;
+  const LaGemmDims d = LaGemmSizes(inputs[1].shape_, inputs[2].shape_, ax, ta, tb);
+  const index_t M = d.M, N = d.N, K = d.K;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* g = inputs[0].dptr<DType>();
+    const DType* a = inputs[1].dptr<DType>();
+    const DType* b = inputs[2].dptr<DType>();
+    const DType alpha = static_cast<DType>(param.alpha);
+    if (req[0] != kNullOp) {
+      const DType beta = DType(req[0] == kAddTo ? 1 : 0);
+      DType* da = outputs[0].dptr<DType>();
+      if (!ta) {  // dA (M, K) = G (M, N) op(B)^T (N, K)
+        LaBatchedGemm<DType>(false, !tb, M, K, N, alpha, g, d.out, b, d.b, beta, da, d.a);
+      } else {    // dA^T (K, M) = op(B) (K, N) G^T (N, M)
+        LaBatchedGemm<DType>(tb, true, K, M, N, alpha, b, d.b, g, d.out, beta, da, d.a);
+      }
+    }
+    if (req[1] != kNullOp) {
+      const DType beta = DType(req[1] == kAddTo ? 1 : 0);
+      DType* db = outputs[1].dptr<DType>();
+      if (!tb) {  // dB (K, N) = op(A)^T (K, M) G (M, N)
+        LaBatchedGemm<DType>(!ta, false, K, N, M, alpha, a, d.a, g, d.out, beta, db, d.b);
+      } else {    // dB^T (N, K) = G^T (N, M) op(A) (M, K)
+        LaBatchedGemm<DType>(true, ta, N, K, M, alpha, g, d.out, a, d.a, beta, db, d.b);
+      }
+    }
+    if (outputs.size() == 3 && req[2] != kNullOp) {
+      const double beta = nnvm::get<LaMatrixMacParam>(attrs.parsed).beta;
+      LaScaleInto<DType>(beta, g, outputs[2].Size(), req[2] == kAddTo, outputs[2].dptr<DType>());
+    }
+  });
+}
+
+bool LaGemmBackwardShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                         mxnet::ShapeVector* out_attrs) {
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[1]);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 1, (*in_attrs)[2]);
+  if (out_attrs->size() == 3) SHAPE_ASSIGN_CHECK(*out_attrs, 2, (*in_attrs)[0]);
+  for (const auto& s : *out_attrs) if (!shape_is_known(s)) return false;
+  return true;
+}
+
+/*! \brief Gradient node (ograd, A, B) -> backward op. */
+nnvm::FGradient LaGradUsingInputs(const char* backward, std::vector<int> input_ids,
+                                  std::vector<int> output_ids) {
+  return [backward, input_ids, output_ids](const nnvm::ObjectPtr& n,
+                                           const std::vector<nnvm::NodeEntry>& ograds) {
+    std::vector<nnvm::NodeEntry> heads(ograds.begin(), ograds.end());
+    for (int i : input_ids) heads.push_back(n->inputs[i]);
+    for (int i : output_ids) heads.emplace_back(n, i, 0);
+    return MakeGradNode(backward, n, heads, n->attrs.dict);
+  };
+}
+
+// ------------------------------------------------------------------------------------ syrk
+
+bool LaSyrkShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                 mxnet::ShapeVector* out_attrs) {
+  const LaSyrkParam& param = nnvm::get<LaSyrkParam>(attrs.parsed);
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, false);
+  const dim_t k = param.transpose ? a[a.ndim() - 1] : a[a.ndim() - 2];
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, LaReplaceTail(a, 2, {k, k}));
+  return shape_is_known(a);
+}
+
+void LaSyrkForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const LaSyrkParam& param = nnvm::get<LaSyrkParam>(attrs.parsed);
+  const int m = LaDim(inputs[0], 2), n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* a = inputs[0].dptr<DType>();
+    DType* out = outputs[0].dptr<DType>();
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      const DMat am = LaLoad(a, b, m, n);
+      // op(A) op(A)^T with op(A) = A^T when transposed.
+      LaStore(LaMul(am, param.transpose, am, !param.transpose, param.alpha), out, b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dOut, A); dA = alpha (G + G^T) A, or alpha A (G + G^T) when transposed. */
+void LaSyrkBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const LaSyrkParam& param = nnvm::get<LaSyrkParam>(attrs.parsed);
+  const int m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
+  const int k = param.transpose ? n : m;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      DMat g = LaLoad(inputs[0].dptr<DType>(), b, k, k);
+      const DMat am = LaLoad(inputs[1].dptr<DType>(), b, m, n);
+      DMat gs(k, k);
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j) gs(i, j) = g(i, j) + g(j, i);
+      const DMat da = param.transpose ? LaMul(am, false, gs, false, param.alpha)
+                                      : LaMul(gs, false, am, false, param.alpha);
+      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ trmm, trsm
+
+bool LaTriangShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                   mxnet::ShapeVector* out_attrs) {
+  const LaTriangMatrixMultParam& param = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  const mxnet::TShape& a = (*in_attrs)[0];
+  const mxnet::TShape& b = (*in_attrs)[1];
+  if (!ndim_is_known(a) || !ndim_is_known(b)) return false;
+  LaCheckMatrices(attrs, "A", a, true);
+  LaCheckMatrices(attrs, "B", b, false);
+  LaCheckSameBatch(attrs, "A", a, "B", b, 2, 2);
+  const dim_t k = a[a.ndim() - 1];
+  const dim_t kb = param.rightside ? b[b.ndim() - 1] : b[b.ndim() - 2];
+  if (k >= 0 && kb >= 0 && k != kb) {
+    MX_THROW(ValueError) << LaName(attrs) << ": shape mismatch: triangular A " << a
+                         << " cannot multiply B " << b << " from the "
+                         << (param.rightside ? "right" : "left") << " (" << k << " vs " << kb
+                         << ")";
+  }
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, b);
+  return shape_is_known(a) && shape_is_known(b);
+}
+
+void LaTrmmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  const int k = LaDim(inputs[0], 1), m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      const DMat am = LaLoad(inputs[0].dptr<DType>(), b, k, k);
+      DMat bm = LaLoad(inputs[1].dptr<DType>(), b, m, n);
+      LaTrmm(am, p.rightside, p.lower, p.transpose, p.alpha, &bm);
+      LaStore(bm, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*!
+ * \brief inputs (dOut, A, B); out = alpha op(A) B or alpha B op(A).
+ *        d op(A) = alpha G B^T (left) or alpha B^T G (right), transposed back when op is the
+ *        transpose and restricted to A's triangle; dB = alpha op(A)^T G or alpha G op(A)^T.
+ */
+void LaTrmmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  const int k = LaDim(inputs[1], 1), m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
+      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, m, n);
+      DMat am = LaLoad(inputs[1].dptr<DType>(), b, k, k);
+      const DMat bm = LaLoad(inputs[2].dptr<DType>(), b, m, n);
+      if (req[0] != kNullOp) {
+        DMat dop = p.rightside ? LaMul(bm, true, g, false, p.alpha)
+                               : LaMul(g, false, bm, true, p.alpha);
+        if (p.transpose) dop = LaTranspose(dop);
+        LaKeepTriangle(&dop, p.lower);
+        LaStore(dop, outputs[0].dptr<DType>(), b, req[0]);
+      }
+      if (req[1] != kNullOp) {
+        DMat db = g;  // op(A)^T G (left) or G op(A)^T (right): trmm with the opposite transpose
+        LaTrmm(am, p.rightside, p.lower, !p.transpose, p.alpha, &db);
+        LaStore(db, outputs[1].dptr<DType>(), b, req[1]);
+      }
+      return std::string();
+    });
+  });
+}
+
+void LaTrsmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  const int k = LaDim(inputs[0], 1), m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      const DMat am = LaLoad(inputs[0].dptr<DType>(), b, k, k);
+      DMat bm = LaLoad(inputs[1].dptr<DType>(), b, m, n);
+      LaTrsm(am, p.rightside, p.lower, p.transpose, p.alpha, &bm);
+      LaStore(bm, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*!
+ * \brief inputs (dOut, A, X) with X = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right).
+ *        dB = alpha op(A)^-T G (left) or alpha G op(A)^-T (right); with Y = dB / alpha,
+ *        d op(A) = -Y X^T (left) or -X^T Y (right), restricted to A's triangle.
+ */
+void LaTrsmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  const int k = LaDim(inputs[1], 1), m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
+      DMat y = LaLoad(inputs[0].dptr<DType>(), b, m, n);
+      const DMat am = LaLoad(inputs[1].dptr<DType>(), b, k, k);
+      const DMat x = LaLoad(inputs[2].dptr<DType>(), b, m, n);
+      LaTrsm(am, p.rightside, p.lower, !p.transpose, 1.0, &y);
+      if (req[0] != kNullOp) {
+        DMat dop = p.rightside ? LaMul(x, true, y, false, -1.0) : LaMul(y, false, x, true, -1.0);
+        if (p.transpose) dop = LaTranspose(dop);
+        LaKeepTriangle(&dop, p.lower);
+        LaStore(dop, outputs[0].dptr<DType>(), b, req[0]);
+      }
+      if (req[1] != kNullOp) {
+        for (double& v : y.v) v *= p.alpha;
+        LaStore(y, outputs[1].dptr<DType>(), b, req[1]);
+      }
+      return std::string();
+    });
+  });
+}
+
+bool LaBackwardShapeFromInputs12(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                                 mxnet::ShapeVector* out_attrs) {
+  // outputs (dA, dB) have the shapes of A (input 1) and B (= dOut, input 0).
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[1]);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 1, (*in_attrs)[0]);
+  return shape_is_known((*out_attrs)[0]) && shape_is_known((*out_attrs)[1]);
+}
+
+// ------------------------------------------------------------- diagonal and triangle copies
+
+/*! \brief Flat positions (row * n + col) in an n x n matrix of the copied diagonal. */
+std::vector<index_t> LaDiagPositions(int n, int offset) {
+  std::vector<index_t> pos;
+  const int r0 = std::max(0, -offset), c0 = std::max(0, offset);
+  for (int i = 0; r0 + i < n && c0 + i < n; ++i) pos.push_back((r0 + i) * index_t(n) + c0 + i);
+  return pos;
+}
+
+/*!
+ * \brief Flat positions in an n x n matrix of the triangle extracttrian copies, in its order.
+ *        A lower triangle (offset < 0, or 0 with lower) is read row by row; an upper one is read
+ *        column by column (the lower triangle of the transpose, row by row).
+ */
+std::vector<index_t> LaTrianPositions(int n, int offset, bool lower) {
+  const bool upper = offset > 0 || (offset == 0 && !lower);
+  const int k = std::abs(offset);
+  std::vector<index_t> pos;
+  for (int r = 0; r + k < n; ++r) {
+    for (int c = 0; c <= r; ++c) {
+      const index_t row = r + k, col = c;  // in the lower-triangle orientation
+      pos.push_back(upper ? col * n + row : row * n + col);
+    }
+  }
+  return pos;
+}
+
+bool LaExtractDiagShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                        mxnet::ShapeVector* out_attrs) {
+  const int offset = nnvm::get<LaDiagParam>(attrs.parsed).offset;
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, true);
+  const dim_t n = a[a.ndim() - 1];
+  if (n >= 0 && std::abs(offset) >= n) {
+    MX_THROW(ValueError) << LaName(attrs) << ": offset " << offset
+                         << " is outside the matrices of input A " << a;
+  }
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, LaReplaceTail(a, 2, {n < 0 ? -1 : n - std::abs(offset)}));
+  return shape_is_known(a);
+}
+
+bool LaMakeDiagShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                     mxnet::ShapeVector* out_attrs) {
+  const int offset = nnvm::get<LaDiagParam>(attrs.parsed).offset;
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  if (a.ndim() < 1) {
+    MX_THROW(ValueError) << LaName(attrs) << ": input A must have at least 1 dimension, got "
+                         << a;
+  }
+  const dim_t m = a[a.ndim() - 1];
+  const dim_t n = m < 0 ? -1 : m + std::abs(offset);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, LaReplaceTail(a, 1, {n, n}));
+  return shape_is_known(a);
+}
+
+bool LaExtractTrianShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                         mxnet::ShapeVector* out_attrs) {
+  const int offset = nnvm::get<LaTrianParam>(attrs.parsed).offset;
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, true);
+  const dim_t n = a[a.ndim() - 1];
+  if (n >= 0 && std::abs(offset) >= n) {
+    MX_THROW(ValueError) << LaName(attrs) << ": offset " << offset
+                         << " is outside the matrices of input A " << a;
+  }
+  const dim_t p = n - std::abs(offset);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, LaReplaceTail(a, 2, {n < 0 ? -1 : p * (p + 1) / 2}));
+  return shape_is_known(a);
+}
+
+bool LaMakeTrianShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                      mxnet::ShapeVector* out_attrs) {
+  const int offset = nnvm::get<LaTrianParam>(attrs.parsed).offset;
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  if (a.ndim() < 1) {
+    MX_THROW(ValueError) << LaName(attrs) << ": input A must have at least 1 dimension, got "
+                         << a;
+  }
+  const dim_t len = a[a.ndim() - 1];
+  if (len < 0) return false;
+  // len = p (p + 1) / 2 for the triangle's side p.
+  dim_t p = static_cast<dim_t>(std::floor((std::sqrt(8.0 * len + 1) - 1) / 2 + 0.5));
+  if (p * (p + 1) / 2 != len || len == 0) {
+    MX_THROW(ValueError) << LaName(attrs) << ": the last dimension of input A " << a
+                         << " must be a triangular number p*(p+1)/2 > 0, got " << len;
+  }
+  const dim_t n = p + std::abs(offset);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, LaReplaceTail(a, 1, {n, n}));
+  return shape_is_known(a);
+}
+
+/*!
+ * \brief Gather (matrix -> vector) or scatter (vector -> zero-filled matrix) along a list of
+ *        positions in each n x n matrix of the batch.
+ */
+template <typename DType>
+void LaGatherScatter(bool gather, const std::vector<index_t>& pos, index_t n2, index_t batch,
+                     const DType* in, DType* out, OpReqType req) {
+  if (req == kNullOp) return;
+  const index_t len = static_cast<index_t>(pos.size());
+#pragma omp parallel for if (batch * n2 > (1 << 16))
+  for (index_t b = 0; b < batch; ++b) {
+    if (gather) {
+      const DType* m = in + b * n2;
+      DType* v = out + b * len;
+      for (index_t i = 0; i < len; ++i) {
+        v[i] = req == kAddTo ? v[i] + m[pos[i]] : m[pos[i]];
+      }
+    } else {
+      const DType* v = in + b * len;
+      DType* m = out + b * n2;
+      if (req != kAddTo) std::fill(m, m + n2, DType(0));
+      for (index_t i = 0; i < len; ++i) m[pos[i]] += v[i];
+    }
+  }
+}
+
+/*! \brief The positions an op with the given params copies, for matrices of side n. */
+std::vector<index_t> LaCopyPositions(const nnvm::NodeAttrs& attrs, bool trian, int n) {
+  if (trian) {
+    const LaTrianParam& p = nnvm::get<LaTrianParam>(attrs.parsed);
+    return LaTrianPositions(n, p.offset, p.lower);
+  }
+  return LaDiagPositions(n, nnvm::get<LaDiagParam>(attrs.parsed).offset);
+}
+
+/*!
+ * \brief extractdiag / extracttrian (gather, matrix input) and makediag / maketrian (scatter,
+ *        matrix output); their backward ops are the opposite direction on the same positions.
+ */
+template <bool kTrian, bool kGather>
+void LaCopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const TBlob& mat = kGather ? inputs[0] : outputs[0];
+  const int n = LaDim(mat, 1);
+  const std::vector<index_t> pos = LaCopyPositions(attrs, kTrian, n);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaGatherScatter<DType>(kGather, pos, index_t(n) * n, LaBatchCount(mat, 2),
+                           inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
+  });
+}
+
+bool LaSameShapeAsInput1(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                         mxnet::ShapeVector* out_attrs) {
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[1]);
+  return shape_is_known((*out_attrs)[0]);
+}
+
+}  // namespace
+
+// -------------------------------------------------------------------------- registrations
+
+NNVM_REGISTER_OP(_linalg_gemm)
+.add_alias("linalg_gemm")
+.describe(R"doc(Performs general matrix multiplication and accumulation.
+Input are tensors *A*, *B*, *C*, each of dimension *n >= 2* and having the same shape
+on the leading *n-2* dimensions.
+
+If *n=2*, the BLAS3 function *gemm* is performed:
+
+   *out* = *alpha* \* *op*\ (*A*) \* *op*\ (*B*) + *beta* \* *C*
+
+Here, *alpha* and *beta* are scalar parameters, and *op()* is either the identity or
+matrix transposition (depending on *transpose_a*, *transpose_b*).
+
+If *n>2*, *gemm* is performed separately for a batch of matrices. The column indices of the
+matrices are given by the last dimensions of the tensors, the row indices by the axis specified
+with the *axis* parameter. By default, the trailing two dimensions will be used for matrix
+encoding.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1.0, 1.0], [1.0, 1.0]]
+   B = [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+   C = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+   gemm(A, B, C, transpose_b=True, alpha=2.0, beta=10.0)
+           = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(3)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaMatrixMacParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A", "B", "C"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaGemmShape<LaMatrixMacParam>)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaGemmForward<LaMatrixMacParam>)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_gemm", {0, 1}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
+.add_argument("B", "NDArray-or-Symbol", "Tensor of input matrices")
+.add_argument("C", "NDArray-or-Symbol", "Tensor of input matrices")
+.add_arguments(LaMatrixMacParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_gemm)
+.describe("Backward of linalg_gemm: (out_grad, A, B) -> (A_grad, B_grad, C_grad).")
+.set_num_inputs(3)
+.set_num_outputs(3)
+.set_attr_parser(ParamParser<LaMatrixMacParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaGemmBackwardShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaGemmBackward<LaMatrixMacParam>)
+.add_arguments(LaMatrixMacParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_gemm2)
+.add_alias("linalg_gemm2")
+.describe(R"doc(Performs general matrix multiplication.
+Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+on the leading *n-2* dimensions.
+
+If *n=2*, the BLAS3 function *gemm* is performed:
+
+   *out* = *alpha* \* *op*\ (*A*) \* *op*\ (*B*)
+
+Here *alpha* is a scalar parameter and *op()* is either the identity or the matrix
+transposition (depending on *transpose_a*, *transpose_b*).
+
+If *n>2*, *gemm* is performed separately for a batch of matrices. The column indices of the
+matrices are given by the last dimensions of the tensors, the row indices by the axis specified
+with the *axis* parameter. By default, the trailing two dimensions will be used for matrix
+encoding.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1.0, 1.0], [1.0, 1.0]]
+   B = [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+   gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaMatrixMultParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A", "B"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaGemmShape<LaMatrixMultParam>)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaGemmForward<LaMatrixMultParam>)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_gemm2", {0, 1}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
+.add_argument("B", "NDArray-or-Symbol", "Tensor of input matrices")
+.add_arguments(LaMatrixMultParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_gemm2)
+.describe("Backward of linalg_gemm2: (out_grad, A, B) -> (A_grad, B_grad).")
+.set_num_inputs(3)
+.set_num_outputs(2)
+.set_attr_parser(ParamParser<LaMatrixMultParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaGemmBackwardShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaGemmBackward<LaMatrixMultParam>)
+.add_arguments(LaMatrixMultParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_syrk)
+.add_alias("linalg_syrk")
+.describe(R"doc(Multiplication of matrix with its transpose.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, the operator performs the BLAS3 function *syrk*:
+
+  *out* = *alpha* \* *A* \* *A*\ :sup:`T`
+
+if *transpose=False*, or
+
+  *out* = *alpha* \* *A*\ :sup:`T` \ \* *A*
+
+if *transpose=True*.
+
+If *n>2*, *syrk* is performed separately on the trailing two dimensions of *A* (batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1., 2., 3.], [4., 5., 6.]]
+   syrk(A, alpha=1., transpose=False) = [[14., 32.], [32., 77.]]
+   syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaSyrkParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaSyrkShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaSyrkForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_syrk", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
+.add_arguments(LaSyrkParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_syrk)
+.describe("Backward of linalg_syrk: (out_grad, A) -> A_grad.")
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaSyrkParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaSyrkBackward)
+.add_arguments(LaSyrkParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_trmm)
+.add_alias("linalg_trmm")
+.describe(R"doc(Performs multiplication with a lower triangular matrix.
+Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+on the leading *n-2* dimensions.
+
+If *n=2*, *A* must be triangular. The operator performs the BLAS3 function
+*trmm*:
+
+   *out* = *alpha* \* *op*\ (*A*) \* *B*
+
+if *rightside=False*, or
+
+   *out* = *alpha* \* *B* \* *op*\ (*A*)
+
+if *rightside=True*. Here, *alpha* is a scalar parameter, and *op()* is either the
+identity or the matrix transposition (depending on *transpose*). Only the triangle of *A*
+selected by *lower* is read (and receives gradient).
+
+If *n>2*, *trmm* is performed separately on the trailing two dimensions for all inputs
+(batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1.0, 0], [1.0, 1.0]]
+   B = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+   trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaTriangMatrixMultParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A", "B"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaTriangShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaTrmmForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_trmm", {0, 1}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices")
+.add_argument("B", "NDArray-or-Symbol", "Tensor of matrices")
+.add_arguments(LaTriangMatrixMultParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_trmm)
+.describe("Backward of linalg_trmm: (out_grad, A, B) -> (A_grad, B_grad).")
+.set_num_inputs(3)
+.set_num_outputs(2)
+.set_attr_parser(ParamParser<LaTriangMatrixMultParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaBackwardShapeFromInputs12)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaTrmmBackward)
+.add_arguments(LaTriangMatrixMultParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_trsm)
+.add_alias("linalg_trsm")
+.describe(R"doc(Solves matrix equation involving a lower triangular matrix.
+Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+on the leading *n-2* dimensions.
+
+If *n=2*, *A* must be triangular. The operator performs the BLAS3 function
+*trsm*, solving for *out* in:
+
+   *op*\ (*A*) \* *out* = *alpha* \* *B*
+
+if *rightside=False*, or
+
+   *out* \* *op*\ (*A*) = *alpha* \* *B*
+
+if *rightside=True*. Here, *alpha* is a scalar parameter, and *op()* is either the
+identity or the matrix transposition (depending on *transpose*). A zero on the diagonal of *A*
+gives infinite or NaN entries, as BLAS does.
+
+If *n>2*, *trsm* is performed separately on the trailing two dimensions for all inputs
+(batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1.0, 0], [1.0, 1.0]]
+   B = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+   trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaTriangMatrixMultParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A", "B"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaTriangShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaTrsmForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_trsm", {0}, {0}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices")
+.add_argument("B", "NDArray-or-Symbol", "Tensor of matrices")
+.add_arguments(LaTriangMatrixMultParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_trsm)
+.describe("Backward of linalg_trsm: (out_grad, A, out) -> (A_grad, B_grad).")
+.set_num_inputs(3)
+.set_num_outputs(2)
+.set_attr_parser(ParamParser<LaTriangMatrixMultParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaBackwardShapeFromInputs12)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaTrsmBackward)
+.add_arguments(LaTriangMatrixMultParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_extractdiag)
+.add_alias("linalg_extractdiag")
+.describe(R"doc(Extracts the diagonal entries of a square matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, then *A* represents a single square matrix which diagonal elements get extracted as a
+1-dimensional tensor. If *n>2*, then *A* represents a batch of square matrices on the trailing
+two dimensions. The extracted diagonals are returned as an *n-1*-dimensional tensor.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1.0, 2.0], [3.0, 4.0]]
+   extractdiag(A) = [1.0, 4.0]
+   extractdiag(A, 1) = [2.0]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaDiagParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaExtractDiagShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, true>)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_extractdiag", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices")
+.add_arguments(LaDiagParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_extractdiag)
+.describe("Backward of linalg_extractdiag: (out_grad, A) -> A_grad.")
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaDiagParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, false>)
+.add_arguments(LaDiagParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_makediag)
+.add_alias("linalg_makediag")
+.describe(R"doc(Constructs a square matrix with the input as diagonal.
+Input is a tensor *A* of dimension *n >= 1*.
+
+If *n=1*, then *A* represents the diagonal entries of a single square matrix. This matrix will
+be returned as a 2-dimensional tensor. If *n>1*, then *A* represents a batch of diagonals of
+square matrices. The batch of diagonal matrices will be returned as an *n+1*-dimensional tensor.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+    A = [1.0, 2.0]
+    makediag(A) = [[1.0, 0.0], [0.0, 2.0]]
+    makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaDiagParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaMakeDiagShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, false>)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_makediag", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of diagonal entries")
+.add_arguments(LaDiagParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_makediag)
+.describe("Backward of linalg_makediag: (out_grad, A) -> A_grad.")
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaDiagParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, true>)
+.add_arguments(LaDiagParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_extracttrian)
+.add_alias("linalg_extracttrian")
+.describe(R"doc(Extracts a triangular sub-matrix from a square matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, then *A* represents a single square matrix from which a triangular sub-matrix is
+extracted as a 1-dimensional tensor. If *n>2*, then *A* represents a batch of square matrices
+on the trailing two dimensions. The extracted triangular sub-matrices are returned as an
+*n-1*-dimensional tensor.
+
+The *offset* and *lower* parameters determine the triangle to be extracted:
+
+- When *offset = 0* either the lower or upper triangle with respect to the main diagonal is
+  extracted depending on the value of parameter *lower*.
+- When *offset = k > 0* the upper triangle with respect to the k-th diagonal above the main
+  diagonal is extracted.
+- When *offset = k < 0* the lower triangle with respect to the k-th diagonal below the main
+  diagonal is extracted.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+    A = [[1.0, 2.0], [3.0, 4.0]]
+    extracttrian(A) = [1.0, 3.0, 4.0]
+    extracttrian(A, lower=False) = [1.0, 2.0, 4.0]
+    extracttrian(A, 1) = [2.0]
+    extracttrian(A, -1) = [3.0]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaTrianParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaExtractTrianShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, true>)
+.set_attr<nnvm::FGradient>("FGradient",
+                           LaGradUsingInputs("_backward_linalg_extracttrian", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices")
+.add_arguments(LaTrianParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_extracttrian)
+.describe("Backward of linalg_extracttrian: (out_grad, A) -> A_grad.")
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaTrianParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, false>)
+.add_arguments(LaTrianParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_linalg_maketrian)
+.add_alias("linalg_maketrian")
+.describe(R"doc(Constructs a square matrix with the input representing a specific triangular
+sub-matrix. This is basically the inverse of *linalg.extracttrian*. Input is a tensor *A* of
+dimension *n >= 1*.
+
+If *n=1*, then *A* represents the entries of a triangular matrix which is lower triangular if
+*offset<0* or *offset=0*, *lower=true*. The resulting matrix is derived by first constructing
+the square matrix with the entries outside the triangle set to zero and then adding *offset*-times
+an additional diagonal with zero entries to the square matrix.
+
+If *n>1*, then *A* represents a batch of triangular sub-matrices. The batch of corresponding
+square matrices is returned as an *n+1*-dimensional tensor.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+    A = [1.0, 2.0, 3.0]
+    maketrian(A) = [[1.0, 0.0], [2.0, 3.0]]
+    maketrian(A, lower=false) = [[1.0, 2.0], [0.0, 3.0]]
+    maketrian(A, offset=1) = [[0.0, 1.0, 2.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0]]
+    maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaTrianParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"A"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaMakeTrianShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, false>)
+.set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_maketrian", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of triangular matrices stored as vectors")
+.add_arguments(LaTrianParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_linalg_maketrian)
+.describe("Backward of linalg_maketrian: (out_grad, A) -> A_grad.")
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<LaTrianParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, true>)
+.add_arguments(LaTrianParam::__FIELDS__());
+
+}  // namespace op
+}  // namespace mxnet

@@ -1,0 +1,759 @@
+/*!
+ * \file la_op_factor.cc
+ * \brief linalg factorizations and the quantities derived from them: potrf, potri, sumlogdiag,
+ *        gelqf, syevd, inverse, det, slogdet, with their backward operators (la_op-inl.h has
+ *        the shared helpers; gemm & co. are in la_op.cc).
+ *
+ * Gradient formulas (G = the head gradient, all matrices per batch entry):
+ *   potrf  A = L L^T:    S = L^-T Phi(L^T G) L^-1 (Phi: lower triangle, diagonal halved),
+ *                        dA = (S + S^T) / 2 (the gradient with respect to a symmetric A)
+ *   potri  O = (L L^T)^-1: dL = -tril(O (G + G^T) O L)
+ *   gelqf  A = L Q:      M = L^T dL - dQ Q^T, dA = L^-T (dQ + sym_from_lower(M) Q)
+ *   syevd  A = U^T diag(w) U: dA = sym(U^T (diag(dw) + F o (U dU^T)) U), F_ij = 1/(w_j - w_i)
+ *   inverse O = A^-1:    dA = -O^T G O^T
+ *   det / slogdet:       dA = G det A^-T  /  dA = G_logabsdet A^-T (the sign has no gradient)
+ */
+#include "./la_op-inl.h"
+
+namespace mxnet {
+namespace op {
+
+namespace {
+
+std::string LaShapeText(const TBlob& blob) {
+  std::ostringstream os;
+  os << blob.shape_;
+  return os.str();
+}
+
+// ------------------------------------------------------------------------------ shapes
+
+/*! \brief Square matrices in, same shape out (potrf, potri, inverse). */
+bool LaSquareShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                   mxnet::ShapeVector* out_attrs) {
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, true);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, a);
+  return shape_is_known(a);
+}
+
+/*! \brief Square matrices in, one scalar per matrix out, for every output (det, slogdet, ...). */
+bool LaScalarPerMatrixShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                            mxnet::ShapeVector* out_attrs) {
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, true);
+  for (size_t i = 0; i < out_attrs->size(); ++i) {
+    SHAPE_ASSIGN_CHECK(*out_attrs, i, LaBatchShape(a, 2));
+  }
+  return shape_is_known(a);
+}
+
+bool LaGelqfShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                  mxnet::ShapeVector* out_attrs) {
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, false);
+  const dim_t m = a[a.ndim() - 2], n = a[a.ndim() - 1];
+  if (m >= 0 && n >= 0 && m > n) {
+    MX_THROW(ValueError) << LaName(attrs) << ": input A " << a
+                         << " must have no more rows than columns (LQ of a wide matrix)";
+  }
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, a);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 1, LaReplaceTail(a, 2, {m, m}));
+  return shape_is_known(a);
+}
+
+bool LaSyevdShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                  mxnet::ShapeVector* out_attrs) {
+  const mxnet::TShape& a = (*in_attrs)[0];
+  if (!ndim_is_known(a)) return false;
+  LaCheckMatrices(attrs, "A", a, true);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, a);
+  SHAPE_ASSIGN_CHECK(*out_attrs, 1, LaReplaceTail(a, 2, {a[a.ndim() - 1]}));
+  return shape_is_known(a);
+}
+
+/*! \brief Backward ops with one output shaped like input `kIdx`. */
+template <int kIdx>
+bool LaGradShapeLike(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
+                     mxnet::ShapeVector* out_attrs) {
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[kIdx]);
+  return shape_is_known((*out_attrs)[0]);
+}
+
+nnvm::FGradient LaGradNode(const char* backward, std::vector<int> input_ids,
+                           std::vector<int> output_ids) {
+  return [backward, input_ids, output_ids](const nnvm::ObjectPtr& n,
+                                           const std::vector<nnvm::NodeEntry>& ograds) {
+    std::vector<nnvm::NodeEntry> heads(ograds.begin(), ograds.end());
+    for (int i : input_ids) heads.push_back(n->inputs[i]);
+    for (int i : output_ids) heads.emplace_back(n, i, 0);
+    return MakeGradNode(backward, n, heads, n->attrs.dict);
+  };
+}
+
+// ------------------------------------------------------------------------------ potrf, potri
+
+void LaPotrfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      if (!LaCholesky(&a)) {
+        return "input A of shape " + LaShapeText(inputs[0]) +
+               " is not (symmetric) positive definite: Cholesky factorization failed";
+      }
+      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dL, L) -> dA. */
+void LaPotrfBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[1], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      const DMat l = LaLoad(inputs[1].dptr<DType>(), b, n, n);
+      DMat p = LaMul(l, true, g, false);
+      LaKeepTriangle(&p, true);
+      for (int i = 0; i < n; ++i) p(i, i) *= 0.5;
+      LaTrsm(l, false, true, true, 1.0, &p);   // L^-T P
+      LaTrsm(l, true, true, false, 1.0, &p);   // (L^-T P) L^-1
+      DMat da(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) da(i, j) = 0.5 * (p(i, j) + p(j, i));
+      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+void LaPotriForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      int info = 0;
+      if (n > 0) dpotri_("L", &n, a.data(), &n, &info, 1);
+      if (info != 0) {
+        return "input A of shape " + LaShapeText(inputs[0]) +
+               " is not an invertible Cholesky factor (zero on the diagonal)";
+      }
+      LaSymmetrizeFromLower(&a);
+      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dO, L, O) -> dL. */
+void LaPotriBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[1], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      DMat l = LaLoad(inputs[1].dptr<DType>(), b, n, n);
+      LaKeepTriangle(&l, true);
+      const DMat o = LaLoad(inputs[2].dptr<DType>(), b, n, n);
+      DMat gs(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) gs(i, j) = g(i, j) + g(j, i);
+      DMat dl = LaMul(LaMul(LaMul(o, false, gs, false), false, o, false), false, l, false, -1.0);
+      LaKeepTriangle(&dl, true);
+      LaStore(dl, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ sumlogdiag
+
+void LaSumlogdiagForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* a = inputs[0].dptr<DType>();
+    DType* out = outputs[0].dptr<DType>();
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      double s = 0.0;
+      for (int i = 0; i < n; ++i) s += std::log(static_cast<double>(a[(b * n + i) * n + i]));
+      LaStoreScalar(s, out, b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dOut, A) -> dA = diag(g / A_ii). */
+void LaSumlogdiagBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                          const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[1], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* g = inputs[0].dptr<DType>();
+    const DType* a = inputs[1].dptr<DType>();
+    DType* da = outputs[0].dptr<DType>();
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      DMat d(n, n);
+      for (int i = 0; i < n; ++i) {
+        d(i, i) = static_cast<double>(g[b]) / static_cast<double>(a[(b * n + i) * n + i]);
+      }
+      LaStore(d, da, b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ gelqf
+
+void LaGelqfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const int m = LaDim(inputs[0], 2), n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      DMat a = LaLoad(inputs[0].dptr<DType>(), b, m, n);
+      if (m == 0) return std::string();
+      std::vector<double> tau(m);
+      int info = 0, lwork = -1;
+      double query = 0;
+      const int lda = m;
+      dgelqf_(&m, &n, a.data(), &lda, tau.data(), &query, &lwork, &info);
+      lwork = std::max(1, static_cast<int>(query));
+      std::vector<double> work(lwork);
+      dgelqf_(&m, &n, a.data(), &lda, tau.data(), work.data(), &lwork, &info);
+      if (info != 0) return std::string("LAPACK gelqf failed");
+      DMat l(m, m);
+      for (int j = 0; j < m; ++j)
+        for (int i = j; i < m; ++i) l(i, j) = a(i, j);
+      lwork = -1;
+      dorglq_(&m, &n, &m, a.data(), &lda, tau.data(), &query, &lwork, &info);
+      lwork = std::max(1, static_cast<int>(query));
+      work.assign(lwork, 0.0);
+      dorglq_(&m, &n, &m, a.data(), &lda, tau.data(), work.data(), &lwork, &info);
+      if (info != 0) return std::string("LAPACK orglq failed");
+      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
+      LaStore(l, outputs[1].dptr<DType>(), b, req[1]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dQ, dL, Q, L) -> dA. */
+void LaGelqfBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  const int m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
+      const DMat dq = LaLoad(inputs[0].dptr<DType>(), b, m, n);
+      DMat dl = LaLoad(inputs[1].dptr<DType>(), b, m, m);
+      LaKeepTriangle(&dl, true);
+      const DMat q = LaLoad(inputs[2].dptr<DType>(), b, m, n);
+      const DMat l = LaLoad(inputs[3].dptr<DType>(), b, m, m);
+      DMat mm = LaMul(l, true, dl, false);
+      const DMat dqq = LaMul(dq, false, q, true);
+      for (size_t i = 0; i < mm.v.size(); ++i) mm.v[i] -= dqq.v[i];
+      LaSymmetrizeFromLower(&mm);
+      DMat x = LaMul(mm, false, q, false);
+      for (size_t i = 0; i < x.v.size(); ++i) x.v[i] += dq.v[i];
+      LaTrsm(l, false, true, true, 1.0, &x);  // L^-T X
+      LaStore(x, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ syevd
+
+void LaSyevdForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      if (n == 0) return std::string();
+      DMat w(n, 1);
+      int info = 0, lwork = -1, liwork = -1, iquery = 0;
+      double query = 0;
+      dsyevd_("V", "L", &n, a.data(), &n, w.data(), &query, &lwork, &iquery, &liwork, &info, 1,
+              1);
+      lwork = std::max(1, static_cast<int>(query));
+      liwork = std::max(1, iquery);
+      std::vector<double> work(lwork);
+      std::vector<int> iwork(liwork);
+      dsyevd_("V", "L", &n, a.data(), &n, w.data(), work.data(), &lwork, iwork.data(), &liwork,
+              &info, 1, 1);
+      if (info != 0) {
+        return "eigenvalue computation did not converge for input A of shape " +
+               LaShapeText(inputs[0]);
+      }
+      // Rows of U are the eigenvectors (columns of LAPACK's result), each signed so that its
+      // entry of largest magnitude is positive (a deterministic choice, as MXNet makes).
+      DMat u = LaTranspose(a);
+      for (int i = 0; i < n; ++i) {
+        int best = 0;
+        for (int j = 1; j < n; ++j)
+          if (std::fabs(u(i, j)) > std::fabs(u(i, best))) best = j;
+        if (u(i, best) < 0)
+          for (int j = 0; j < n; ++j) u(i, j) = -u(i, j);
+      }
+      LaStore(u, outputs[0].dptr<DType>(), b, req[0]);
+      LaStore(w, outputs[1].dptr<DType>(), b, req[1]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dU, dw, U, w) -> dA. */
+void LaSyevdBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[2], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
+      const DMat du = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      const DMat dw = LaLoad(inputs[1].dptr<DType>(), b, n, 1);
+      const DMat u = LaLoad(inputs[2].dptr<DType>(), b, n, n);
+      const DMat w = LaLoad(inputs[3].dptr<DType>(), b, n, 1);
+      DMat inner = LaMul(u, false, du, true);  // U dU^T
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+          inner(i, j) = i == j ? dw(i, 0) : inner(i, j) / (w(j, 0) - w(i, 0));
+        }
+      }
+      const DMat full = LaMul(LaMul(u, true, inner, false), false, u, false);
+      DMat da(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) da(i, j) = 0.5 * (full(i, j) + full(j, i));
+      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ inverse, det
+
+void LaInverseForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[0], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      if (!LaInverse(&a)) {
+        return "input A of shape " + LaShapeText(inputs[0]) + " is singular (not invertible)";
+      }
+      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief inputs (dO, O) -> dA = -O^T G O^T. */
+void LaInverseBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[1], 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
+      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, n, n);
+      const DMat o = LaLoad(inputs[1].dptr<DType>(), b, n, n);
+      LaStore(LaMul(LaMul(o, true, g, false), false, o, true, -1.0), outputs[0].dptr<DType>(), b,
+              req[0]);
+      return std::string();
+    });
+  });
+}
+
+/*! \brief det (one output) or slogdet (sign, log|det|). */
+void LaDetForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& outputs) {
+  const int n = LaDim(inputs[0], 1);
+  const bool slog = outputs.size() == 2;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
+      double sign = 0, logabs = 0;
+      LaSlogdet(LaLoad(inputs[0].dptr<DType>(), b, n, n), &sign, &logabs);
+      if (slog) {
+        LaStoreScalar(sign, outputs[0].dptr<DType>(), b, req[0]);
+        LaStoreScalar(logabs, outputs[1].dptr<DType>(), b, req[1]);
+      } else {
+        LaStoreScalar(sign == 0 ? 0.0 : sign * std::exp(logabs), outputs[0].dptr<DType>(), b,
+                      req[0]);
+      }
+      return std::string();
+    });
+  });
+}
+
+/*!
+ * \brief det backward: inputs (dDet, A, det) -> dA = g det A^-T;
+ *        slogdet backward: inputs (dSign, dLogabs, A) -> dA = g A^-T.
+ */
+template <bool kSlog>
+void LaDetBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const TBlob& ablob = kSlog ? inputs[2] : inputs[1];
+  const int n = LaDim(ablob, 1);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaForEachBatch(LaBatchCount(ablob, 2), LaName(attrs), [&](index_t b) {
+      DMat a = LaLoad(ablob.dptr<DType>(), b, n, n);
+      if (!LaInverse(&a)) {
+        return "the gradient at a singular input A of shape " + LaShapeText(ablob) +
+               " is not supported";
+      }
+      const double scale = kSlog ? static_cast<double>(inputs[1].dptr<DType>()[b])
+                                 : static_cast<double>(inputs[0].dptr<DType>()[b]) *
+                                       static_cast<double>(inputs[2].dptr<DType>()[b]);
+      DMat da = LaTranspose(a);
+      for (double& v : da.v) v *= scale;
+      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
+      return std::string();
+    });
+  });
+}
+
+}  // namespace
+
+// -------------------------------------------------------------------------- registrations
+
+#define LA_REGISTER_BACKWARD(name, nin, fshape, fcompute, doc)                    \
+  NNVM_REGISTER_OP(name)                                                          \
+  .describe(doc)                                                                  \
+  .set_num_inputs(nin)                                                            \
+  .set_num_outputs(1)                                                             \
+  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                               \
+  .set_attr<mxnet::FInferShape>("FInferShape", fshape)                            \
+  .set_attr<nnvm::FInferType>("FInferType", LaType)                               \
+  .set_attr<FCompute>("FCompute<cpu>", fcompute)
+
+#define LA_UNARY_INPUT_NAMES                                                      \
+  set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) { \
+    return std::vector<std::string>{"A"};                                         \
+  })
+
+NNVM_REGISTER_OP(_linalg_potrf)
+.add_alias("linalg_potrf")
+.describe(R"doc(Performs Cholesky factorization of a symmetric positive-definite matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, the Cholesky factor *B* of the symmetric, positive definite matrix *A* is
+computed. *B* is triangular (entries of upper or lower triangle are all zero), has
+positive diagonal entries, and:
+
+  *A* = *B* \* *B*\ :sup:`T`  if *lower* = *true*
+
+Only the lower triangle of *A* is read. The gradient is the one with respect to a symmetric
+*A* (it is symmetric).
+
+If *n>2*, *potrf* is performed separately on the trailing two dimensions for all inputs
+(batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[4.0, 1.0], [1.0, 4.25]]
+   potrf(A) = [[2.0, 0], [0.5, 2.0]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.LA_UNARY_INPUT_NAMES
+.set_attr<mxnet::FInferShape>("FInferShape", LaSquareShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaPotrfForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_potrf", {}, {0}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be decomposed");
+
+LA_REGISTER_BACKWARD(_backward_linalg_potrf, 2, LaGradShapeLike<1>, LaPotrfBackward,
+                     "Backward of linalg_potrf: (out_grad, L) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_potri)
+.add_alias("linalg_potri")
+.describe(R"doc(Performs matrix inversion from a Cholesky factorization.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, *A* is a triangular matrix (entries of upper or lower triangle are all zero)
+with positive diagonal. We compute:
+
+  *out* = *A*\ :sup:`-T` \* *A*\ :sup:`-1` if *lower* = *true*
+
+In other words, if *A* is the Cholesky factor of a symmetric positive definite matrix
+*B* (obtained by *potrf*), then
+
+  *out* = *B*\ :sup:`-1`
+
+Only the lower triangle of *A* is read (and receives gradient).
+
+If *n>2*, *potri* is performed separately on the trailing two dimensions for all inputs
+(batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[2.0, 0], [0.5, 2.0]]
+   potri(A) = [[0.26563, -0.0625], [-0.0625, 0.25]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.LA_UNARY_INPUT_NAMES
+.set_attr<mxnet::FInferShape>("FInferShape", LaSquareShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaPotriForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_potri", {0}, {0}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices");
+
+LA_REGISTER_BACKWARD(_backward_linalg_potri, 3, LaGradShapeLike<1>, LaPotriBackward,
+                     "Backward of linalg_potri: (out_grad, A, out) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_sumlogdiag)
+.add_alias("linalg_sumlogdiag")
+.describe(R"doc(Computes the sum of the logarithms of the diagonal elements of a square matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, *A* must be square with positive diagonal entries. We sum the natural
+logarithms of the diagonal elements, the result has shape (1,).
+
+If *n>2*, *sumlogdiag* is performed separately on the trailing two dimensions for all
+inputs (batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1.0, 1.0], [1.0, 7.0]]
+   sumlogdiag(A) = [1.9459]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.LA_UNARY_INPUT_NAMES
+.set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaSumlogdiagForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_sumlogdiag", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices");
+
+LA_REGISTER_BACKWARD(_backward_linalg_sumlogdiag, 2, LaGradShapeLike<1>, LaSumlogdiagBackward,
+                     "Backward of linalg_sumlogdiag: (out_grad, A) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_gelqf)
+.add_alias("linalg_gelqf")
+.describe(R"doc(LQ factorization for general matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, we compute the LQ factorization (LAPACK *gelqf*, followed by *orglq*). *A*
+must have shape *(x, y)* with *x <= y*, and must have full rank *=x*. The LQ
+factorization consists of *L* with shape *(x, x)* and *Q* with shape *(x, y)*, so
+that:
+
+   *A* = *L* \* *Q*
+
+Here, *L* is lower triangular (upper triangle equal to zero) with nonzero diagonal,
+and *Q* is row-orthonormal, meaning that
+
+   *Q* \* *Q*\ :sup:`T`
+
+is equal to the identity matrix of shape *(x, x)*.
+
+If *n>2*, *gelqf* is performed separately on the trailing two dimensions for all
+inputs (batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1., 2., 3.], [4., 5., 6.]]
+   Q, L = gelqf(A)
+   Q = [[-0.26726124, -0.53452248, -0.80178373],
+        [0.87287156, 0.21821789, -0.43643578]]
+   L = [[-3.74165739, 0.],
+        [-8.55235974, 1.96396101]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(2)
+.LA_UNARY_INPUT_NAMES
+.set_attr<nnvm::FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"Q", "L"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaGelqfShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaGelqfForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_gelqf", {}, {0, 1}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be factorized");
+
+LA_REGISTER_BACKWARD(_backward_linalg_gelqf, 4, LaGradShapeLike<2>, LaGelqfBackward,
+                     "Backward of linalg_gelqf: (Q_grad, L_grad, Q, L) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_syevd)
+.add_alias("linalg_syevd")
+.describe(R"doc(Eigendecomposition for symmetric matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, *A* must be symmetric, of shape *(x, x)*. We compute the eigendecomposition,
+resulting in the orthonormal matrix *U* of eigenvectors, shape *(x, x)*, and the
+vector *L* of eigenvalues, shape *(x,)*, so that:
+
+   *U* \* *A* = *diag(L)* \* *U*
+
+Here:
+
+   *U* \* *U*\ :sup:`T` = *U*\ :sup:`T` \* *U* = *I*
+
+where *I* is the identity matrix. Also, *L(0) <= L(1) <= L(2) <= ...* (ascending order).
+Only the lower triangle of *A* is read; each row of *U* is signed so that its entry of largest
+magnitude is positive.
+
+If *n>2*, *syevd* is performed separately on the trailing two dimensions of *A* (batch
+mode). In this case, *U* has *n* dimensions like *A*, and *L* has *n-1* dimensions.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+.. note:: Derivatives for this operator are defined only if *A* is such that all its
+          eigenvalues are distinct, and the eigengaps are not too small. If you need
+          gradients, do not apply this operator to matrices with multiple eigenvalues.
+
+Examples::
+
+   A = [[1., 2.], [2., 4.]]
+   U, L = syevd(A)
+   U = [[0.89442719, -0.4472136],
+        [0.4472136, 0.89442719]]
+   L = [0., 5.]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(2)
+.LA_UNARY_INPUT_NAMES
+.set_attr<nnvm::FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"U", "L"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaSyevdShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaSyevdForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_syevd", {}, {0, 1}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be factorized");
+
+LA_REGISTER_BACKWARD(_backward_linalg_syevd, 4, LaGradShapeLike<2>, LaSyevdBackward,
+                     "Backward of linalg_syevd: (U_grad, L_grad, U, L) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_inverse)
+.add_alias("linalg_inverse")
+.describe(R"doc(Compute the inverse of a matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, *A* is a square matrix. We compute:
+
+  *out* = *A*\ :sup:`-1`
+
+If *n>2*, *inverse* is performed separately on the trailing two dimensions
+for all inputs (batch mode). A singular matrix is an error.
+
+.. note:: The operator supports float32 and float64 data types only.
+
+Examples::
+
+   A = [[1., 4.], [2., 3.]]
+   inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.LA_UNARY_INPUT_NAMES
+.set_attr<mxnet::FInferShape>("FInferShape", LaSquareShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaInverseForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_inverse", {}, {0}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix");
+
+LA_REGISTER_BACKWARD(_backward_linalg_inverse, 2, LaGradShapeLike<1>, LaInverseBackward,
+                     "Backward of linalg_inverse: (out_grad, out) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_det)
+.add_alias("linalg_det")
+.describe(R"doc(Compute the determinant of a matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, *A* is a square matrix. We compute:
+
+  *out* = *det(A)*
+
+If *n>2*, *det* is performed separately on the trailing two dimensions
+for all inputs (batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+.. note:: There is no gradient backwarded when A is non-invertible.
+
+Examples::
+
+   A = [[1., 4.], [2., 3.]]
+   det(A) = [-5.]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.LA_UNARY_INPUT_NAMES
+.set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaDetForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_det", {0}, {0}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix");
+
+LA_REGISTER_BACKWARD(_backward_linalg_det, 3, LaGradShapeLike<1>, LaDetBackward<false>,
+                     "Backward of linalg_det: (out_grad, A, det) -> A_grad.");
+
+NNVM_REGISTER_OP(_linalg_slogdet)
+.add_alias("linalg_slogdet")
+.describe(R"doc(Compute the sign and log of the determinant of a matrix.
+Input is a tensor *A* of dimension *n >= 2*.
+
+If *n=2*, *A* is a square matrix. We compute:
+
+  *sign* = *sign(det(A))*
+  *logabsdet* = *log(abs(det(A)))*
+
+If *n>2*, *slogdet* is performed separately on the trailing two dimensions
+for all inputs (batch mode).
+
+.. note:: The operator supports float32 and float64 data types only.
+.. note:: The gradient is not properly defined on sign, so the gradient of
+          it is not backwarded.
+.. note:: No gradient is backwarded when A is non-invertible.
+
+Examples::
+
+   A = [[2., 3.], [1., 4.]]
+   sign, logabsdet = slogdet(A)
+   sign = [1.]
+   logabsdet = [1.609438]
+)doc" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(2)
+.LA_UNARY_INPUT_NAMES
+.set_attr<nnvm::FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"sign", "logabsdet"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
+.set_attr<nnvm::FInferType>("FInferType", LaType)
+.set_attr<FCompute>("FCompute<cpu>", LaDetForward)
+.set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_slogdet", {0}, {}))
+.add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix");
+
+LA_REGISTER_BACKWARD(_backward_linalg_slogdet, 3, LaGradShapeLike<2>, LaDetBackward<true>,
+                     "Backward of linalg_slogdet: (sign_grad, logabsdet_grad, A) -> A_grad.");
+
+}  // namespace op
+}  // namespace mxnet
