@@ -7,4 +7,815 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = []
+__all__ = ['det', 'extractdiag', 'extracttrian', 'gelqf', 'gemm', 'gemm2', 'inverse', 'makediag', 'maketrian', 'potrf', 'potri', 'slogdet', 'sumlogdiag', 'syevd', 'syrk', 'trmm', 'trsm']
+
+
+def det(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the determinant of a matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a square matrix. We compute:
+
+      *out* = *det(A)*
+
+    If *n>2*, *det* is performed separately on the trailing two dimensions
+    for all inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+    .. note:: There is no gradient backwarded when A is non-invertible.
+
+    Examples::
+
+       A = [[1., 4.], [2., 3.]]
+       det(A) = [-5.]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L705
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrix
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Extracts the diagonal entries of a square matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, then *A* represents a single square matrix which diagonal elements get extracted as a
+    1-dimensional tensor. If *n>2*, then *A* represents a batch of square matrices on the trailing
+    two dimensions. The extracted diagonals are returned as an *n-1*-dimensional tensor.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 2.0], [3.0, 4.0]]
+       extractdiag(A) = [1.0, 4.0]
+       extractdiag(A, 1) = [2.0]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L854
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrices
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Extracts a triangular sub-matrix from a square matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, then *A* represents a single square matrix from which a triangular sub-matrix is
+    extracted as a 1-dimensional tensor. If *n>2*, then *A* represents a batch of square matrices
+    on the trailing two dimensions. The extracted triangular sub-matrices are returned as an
+    *n-1*-dimensional tensor.
+
+    The *offset* and *lower* parameters determine the triangle to be extracted:
+
+    - When *offset = 0* either the lower or upper triangle with respect to the main diagonal is
+      extracted depending on the value of parameter *lower*.
+    - When *offset = k > 0* the upper triangle with respect to the k-th diagonal above the main
+      diagonal is extracted.
+    - When *offset = k < 0* the lower triangle with respect to the k-th diagonal below the main
+      diagonal is extracted.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+        A = [[1.0, 2.0], [3.0, 4.0]]
+        extracttrian(A) = [1.0, 3.0, 4.0]
+        extracttrian(A, lower=False) = [1.0, 2.0, 4.0]
+        extracttrian(A, 1) = [2.0]
+        extracttrian(A, -1) = [3.0]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L948
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrices
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+    lower : boolean, optional, default=1
+        Refer to the lower triangular matrix if lower=true, refer to the upper otherwise. Only relevant when offset=0
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def gelqf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    LQ factorization for general matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, we compute the LQ factorization (LAPACK *gelqf*, followed by *orglq*). *A*
+    must have shape *(x, y)* with *x <= y*, and must have full rank *=x*. The LQ
+    factorization consists of *L* with shape *(x, x)* and *Q* with shape *(x, y)*, so
+    that:
+
+       *A* = *L* \\* *Q*
+
+    Here, *L* is lower triangular (upper triangle equal to zero) with nonzero diagonal,
+    and *Q* is row-orthonormal, meaning that
+
+       *Q* \\* *Q*\\ :sup:`T`
+
+    is equal to the identity matrix of shape *(x, x)*.
+
+    If *n>2*, *gelqf* is performed separately on the trailing two dimensions for all
+    inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1., 2., 3.], [4., 5., 6.]]
+       Q, L = gelqf(A)
+       Q = [[-0.26726124, -0.53452248, -0.80178373],
+            [0.87287156, 0.21821789, -0.43643578]]
+       L = [[-3.74165739, 0.],
+            [-8.55235974, 1.96396101]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L588
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices to be factorized
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optional[NDArray] = ..., transpose_a: Optional[bool] = ..., transpose_b: Optional[bool] = ..., alpha: Optional[float] = ..., beta: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs general matrix multiplication and accumulation.
+    Input are tensors *A*, *B*, *C*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, the BLAS3 function *gemm* is performed:
+
+       *out* = *alpha* \\* *op*\\ (*A*) \\* *op*\\ (*B*) + *beta* \\* *C*
+
+    Here, *alpha* and *beta* are scalar parameters, and *op()* is either the identity or
+    matrix transposition (depending on *transpose_a*, *transpose_b*).
+
+    If *n>2*, *gemm* is performed separately for a batch of matrices. The column indices of the
+    matrices are given by the last dimensions of the tensors, the row indices by the axis specified
+    with the *axis* parameter. By default, the trailing two dimensions will be used for matrix
+    encoding.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 1.0], [1.0, 1.0]]
+       B = [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+       C = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+       gemm(A, B, C, transpose_b=True, alpha=2.0, beta=10.0)
+               = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L601
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices
+    B : NDArray
+        Tensor of input matrices
+    C : NDArray
+        Tensor of input matrices
+    transpose_a : boolean, optional, default=0
+        Multiply with transposed of first input (A).
+    transpose_b : boolean, optional, default=0
+        Multiply with transposed of second input (B).
+    alpha : double, optional, default=1
+        Scalar factor multiplied with A*B.
+    beta : double, optional, default=1
+        Scalar factor multiplied with C.
+    axis : int, optional, default='-2'
+        Axis corresponding to the matrix rows.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose_a: Optional[bool] = ..., transpose_b: Optional[bool] = ..., alpha: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs general matrix multiplication.
+    Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, the BLAS3 function *gemm* is performed:
+
+       *out* = *alpha* \\* *op*\\ (*A*) \\* *op*\\ (*B*)
+
+    Here *alpha* is a scalar parameter and *op()* is either the identity or the matrix
+    transposition (depending on *transpose_a*, *transpose_b*).
+
+    If *n>2*, *gemm* is performed separately for a batch of matrices. The column indices of the
+    matrices are given by the last dimensions of the tensors, the row indices by the axis specified
+    with the *axis* parameter. By default, the trailing two dimensions will be used for matrix
+    encoding.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 1.0], [1.0, 1.0]]
+       B = [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+       gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L653
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices
+    B : NDArray
+        Tensor of input matrices
+    transpose_a : boolean, optional, default=0
+        Multiply with transposed of first input (A).
+    transpose_b : boolean, optional, default=0
+        Multiply with transposed of second input (B).
+    alpha : double, optional, default=1
+        Scalar factor multiplied with A*B.
+    axis : int, optional, default='-2'
+        Axis corresponding to the matrix row indices.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def inverse(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the inverse of a matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a square matrix. We compute:
+
+      *out* = *A*\\ :sup:`-1`
+
+    If *n>2*, *inverse* is performed separately on the trailing two dimensions
+    for all inputs (batch mode). A singular matrix is an error.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1., 4.], [2., 3.]]
+       inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L673
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrix
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Constructs a square matrix with the input as diagonal.
+    Input is a tensor *A* of dimension *n >= 1*.
+
+    If *n=1*, then *A* represents the diagonal entries of a single square matrix. This matrix will
+    be returned as a 2-dimensional tensor. If *n>1*, then *A* represents a batch of diagonals of
+    square matrices. The batch of diagonal matrices will be returned as an *n+1*-dimensional tensor.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+        A = [1.0, 2.0]
+        makediag(A) = [[1.0, 0.0], [0.0, 2.0]]
+        makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L895
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of diagonal entries
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Constructs a square matrix with the input representing a specific triangular
+    sub-matrix. This is basically the inverse of *linalg.extracttrian*. Input is a tensor *A* of
+    dimension *n >= 1*.
+
+    If *n=1*, then *A* represents the entries of a triangular matrix which is lower triangular if
+    *offset<0* or *offset=0*, *lower=true*. The resulting matrix is derived by first constructing
+    the square matrix with the entries outside the triangle set to zero and then adding *offset*-times
+    an additional diagonal with zero entries to the square matrix.
+
+    If *n>1*, then *A* represents a batch of triangular sub-matrices. The batch of corresponding
+    square matrices is returned as an *n+1*-dimensional tensor.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+        A = [1.0, 2.0, 3.0]
+        maketrian(A) = [[1.0, 0.0], [2.0, 3.0]]
+        maketrian(A, lower=false) = [[1.0, 2.0], [0.0, 3.0]]
+        maketrian(A, offset=1) = [[0.0, 1.0, 2.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0]]
+        maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L997
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of triangular matrices stored as vectors
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+    lower : boolean, optional, default=1
+        Refer to the lower triangular matrix if lower=true, refer to the upper otherwise. Only relevant when offset=0
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def potrf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs Cholesky factorization of a symmetric positive-definite matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, the Cholesky factor *B* of the symmetric, positive definite matrix *A* is
+    computed. *B* is triangular (entries of upper or lower triangle are all zero), has
+    positive diagonal entries, and:
+
+      *A* = *B* \\* *B*\\ :sup:`T`  if *lower* = *true*
+
+    Only the lower triangle of *A* is read. The gradient is the one with respect to a symmetric
+    *A* (it is symmetric).
+
+    If *n>2*, *potrf* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[4.0, 1.0], [1.0, 4.25]]
+       potrf(A) = [[2.0, 0], [0.5, 2.0]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L474
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices to be decomposed
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def potri(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs matrix inversion from a Cholesky factorization.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a triangular matrix (entries of upper or lower triangle are all zero)
+    with positive diagonal. We compute:
+
+      *out* = *A*\\ :sup:`-T` \\* *A*\\ :sup:`-1` if *lower* = *true*
+
+    In other words, if *A* is the Cholesky factor of a symmetric positive definite matrix
+    *B* (obtained by *potrf*), then
+
+      *out* = *B*\\ :sup:`-1`
+
+    Only the lower triangle of *A* is read (and receives gradient).
+
+    If *n>2*, *potri* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[2.0, 0], [0.5, 2.0]]
+       potri(A) = [[0.26563, -0.0625], [-0.0625, 0.25]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L513
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of lower triangular matrices
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def slogdet(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the sign and log of the determinant of a matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a square matrix. We compute:
+
+      *sign* = *sign(det(A))*
+      *logabsdet* = *log(abs(det(A)))*
+
+    If *n>2*, *slogdet* is performed separately on the trailing two dimensions
+    for all inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+    .. note:: The gradient is not properly defined on sign, so the gradient of
+              it is not backwarded.
+    .. note:: No gradient is backwarded when A is non-invertible.
+
+    Examples::
+
+       A = [[2., 3.], [1., 4.]]
+       sign, logabsdet = slogdet(A)
+       sign = [1.]
+       logabsdet = [1.609438]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L742
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrix
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def sumlogdiag(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the sum of the logarithms of the diagonal elements of a square matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* must be square with positive diagonal entries. We sum the natural
+    logarithms of the diagonal elements, the result has shape (1,).
+
+    If *n>2*, *sumlogdiag* is performed separately on the trailing two dimensions for all
+    inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 1.0], [1.0, 7.0]]
+       sumlogdiag(A) = [1.9459]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L543
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrices
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def syevd(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Eigendecomposition for symmetric matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* must be symmetric, of shape *(x, x)*. We compute the eigendecomposition,
+    resulting in the orthonormal matrix *U* of eigenvectors, shape *(x, x)*, and the
+    vector *L* of eigenvalues, shape *(x,)*, so that:
+
+       *U* \\* *A* = *diag(L)* \\* *U*
+
+    Here:
+
+       *U* \\* *U*\\ :sup:`T` = *U*\\ :sup:`T` \\* *U* = *I*
+
+    where *I* is the identity matrix. Also, *L(0) <= L(1) <= L(2) <= ...* (ascending order).
+    Only the lower triangle of *A* is read; each row of *U* is signed so that its entry of largest
+    magnitude is positive.
+
+    If *n>2*, *syevd* is performed separately on the trailing two dimensions of *A* (batch
+    mode). In this case, *U* has *n* dimensions like *A*, and *L* has *n-1* dimensions.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    .. note:: Derivatives for this operator are defined only if *A* is such that all its
+              eigenvalues are distinct, and the eigengaps are not too small. If you need
+              gradients, do not apply this operator to matrices with multiple eigenvalues.
+
+    Examples::
+
+       A = [[1., 2.], [2., 4.]]
+       U, L = syevd(A)
+       U = [[0.89442719, -0.4472136],
+            [0.4472136, 0.89442719]]
+       L = [0., 5.]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L639
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices to be factorized
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Multiplication of matrix with its transpose.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, the operator performs the BLAS3 function *syrk*:
+
+      *out* = *alpha* \\* *A* \\* *A*\\ :sup:`T`
+
+    if *transpose=False*, or
+
+      *out* = *alpha* \\* *A*\\ :sup:`T` \\ \\* *A*
+
+    if *transpose=True*.
+
+    If *n>2*, *syrk* is performed separately on the trailing two dimensions of *A* (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1., 2., 3.], [4., 5., 6.]]
+       syrk(A, alpha=1., transpose=False) = [[14., 32.], [32., 77.]]
+       syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L703
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices
+    transpose : boolean, optional, default=0
+        Use transpose of input matrix.
+    alpha : double, optional, default=1
+        Scalar factor to be applied to the result.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Optional[bool] = ..., rightside: Optional[bool] = ..., lower: Optional[bool] = ..., alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs multiplication with a lower triangular matrix.
+    Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, *A* must be triangular. The operator performs the BLAS3 function
+    *trmm*:
+
+       *out* = *alpha* \\* *op*\\ (*A*) \\* *B*
+
+    if *rightside=False*, or
+
+       *out* = *alpha* \\* *B* \\* *op*\\ (*A*)
+
+    if *rightside=True*. Here, *alpha* is a scalar parameter, and *op()* is either the
+    identity or the matrix transposition (depending on *transpose*). Only the triangle of *A*
+    selected by *lower* is read (and receives gradient).
+
+    If *n>2*, *trmm* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 0], [1.0, 1.0]]
+       B = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+       trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L757
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of lower triangular matrices
+    B : NDArray
+        Tensor of matrices
+    transpose : boolean, optional, default=0
+        Use transposed of the triangular matrix
+    rightside : boolean, optional, default=0
+        Multiply triangular matrix from the right to non-triangular one.
+    lower : boolean, optional, default=1
+        True if the triangular matrix is lower triangular, false if it is upper triangular.
+    alpha : double, optional, default=1
+        Scalar factor to be applied to the result.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Optional[bool] = ..., rightside: Optional[bool] = ..., lower: Optional[bool] = ..., alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Solves matrix equation involving a lower triangular matrix.
+    Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, *A* must be triangular. The operator performs the BLAS3 function
+    *trsm*, solving for *out* in:
+
+       *op*\\ (*A*) \\* *out* = *alpha* \\* *B*
+
+    if *rightside=False*, or
+
+       *out* \\* *op*\\ (*A*) = *alpha* \\* *B*
+
+    if *rightside=True*. Here, *alpha* is a scalar parameter, and *op()* is either the
+    identity or the matrix transposition (depending on *transpose*). A zero on the diagonal of *A*
+    gives infinite or NaN entries, as BLAS does.
+
+    If *n>2*, *trsm* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 0], [1.0, 1.0]]
+       B = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+       trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L812
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of lower triangular matrices
+    B : NDArray
+        Tensor of matrices
+    transpose : boolean, optional, default=0
+        Use transposed of the triangular matrix
+    rightside : boolean, optional, default=0
+        Multiply triangular matrix from the right to non-triangular one.
+    lower : boolean, optional, default=1
+        True if the triangular matrix is lower triangular, false if it is upper triangular.
+    alpha : double, optional, default=1
+        Scalar factor to be applied to the result.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
