@@ -589,9 +589,6 @@ Examples::
 .set_num_inputs(1)
 .set_num_outputs(2)
 .LA_UNARY_INPUT_NAMES
-.set_attr<nnvm::FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
-  return std::vector<std::string>{"Q", "L"};
-})
 .set_attr<mxnet::FInferShape>("FInferShape", LaGelqfShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
 .set_attr<FCompute>("FCompute<cpu>", LaGelqfForward)
@@ -640,9 +637,6 @@ Examples::
 .set_num_inputs(1)
 .set_num_outputs(2)
 .LA_UNARY_INPUT_NAMES
-.set_attr<nnvm::FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
-  return std::vector<std::string>{"U", "L"};
-})
 .set_attr<mxnet::FInferShape>("FInferShape", LaSyevdShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
 .set_attr<FCompute>("FCompute<cpu>", LaSyevdForward)
@@ -743,9 +737,6 @@ Examples::
 .set_num_inputs(1)
 .set_num_outputs(2)
 .LA_UNARY_INPUT_NAMES
-.set_attr<nnvm::FListOutputNames>("FListOutputNames", [](const NodeAttrs& attrs) {
-  return std::vector<std::string>{"sign", "logabsdet"};
-})
 .set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
 .set_attr<FCompute>("FCompute<cpu>", LaDetForward)
