@@ -136,7 +136,7 @@ void LaBatchedGemm(bool ta, bool tb, index_t M, index_t N, index_t K, DType alph
   }
 }
 
-/*! \brief out = scale * in (+ out when add); a helper so the OpenMP pragma is not inside a macro. */
+/*! \brief out = scale * in (+ out when add). A function: OpenMP pragmas cannot sit in a macro. */
 template <typename DType>
 void LaScaleInto(double scale, const DType* in, index_t n, bool add, DType* out) {
 #pragma omp parallel for if (n > (1 << 16))
@@ -209,7 +209,8 @@ void LaGemmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     }
     if (outputs.size() == 3 && req[2] != kNullOp) {
       const double beta = nnvm::get<LaMatrixMacParam>(attrs.parsed).beta;
-      LaScaleInto<DType>(beta, g, outputs[2].Size(), req[2] == kAddTo, outputs[2].dptr<DType>());
+      LaScaleInto<DType>(beta, g, outputs[2].Size(), req[2] == kAddTo,
+                         outputs[2].dptr<DType>());
     }
   });
 }

@@ -163,7 +163,8 @@ def _shifted(shapes, shift):
 def _spd(shape):
     def build(rng, dtype):
         a = rng.uniform(-1, 1, size=shape)
-        return [(np.matmul(a, np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)]
+        spd = np.matmul(a, np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])
+        return [spd.astype(dtype)]
     return build
 
 
