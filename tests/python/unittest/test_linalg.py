@@ -175,12 +175,13 @@ def test_diag_and_trian_round_trips():
     ("gemm", [(3, 4), (4, 2), (3, 2)], dict(beta=3.0)),
     ("trsm", [(3, 3), (3, 2)], dict(rightside=False)),
     ("potri", [(3, 3)], {}),
+    ("potrf", [(2, 3, 3)], {}),
     ("extracttrian", [(2, 3, 3)], dict(offset=-1)),
 ])
 def test_executor_grad_req_add_accumulates(op, shapes, kwargs):
     rng = np.random.RandomState(7)
     arrays = [rng.uniform(-1, 1, size=s) for s in shapes]
-    arrays[0] = arrays[0] + (3 * np.eye(shapes[0][-1]) if op in ("trsm", "potri") else 0)
+    arrays[0] = arrays[0] + (3 * np.eye(shapes[0][-1]) if op in ("trsm", "potri", "potrf") else 0)
     names = ["x%d" % i for i in range(len(shapes))]
     net = getattr(mx.sym.linalg, op)(*[mx.sym.var(n) for n in names], **kwargs)
     args = {n: mx.nd.array(a, dtype="float64") for n, a in zip(names, arrays)}
