@@ -31,7 +31,7 @@ def det(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None]
        det(A) = [-5.]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L705
+    Defined in ../src/operator/tensor/la_op_factor.cc:L699
 
     Parameters
     ----------
@@ -67,7 +67,7 @@ def extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Un
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L854
+    Defined in ../src/operator/tensor/la_op.cc:L855
 
     Parameters
     ----------
@@ -117,7 +117,7 @@ def extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower:
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L948
+    Defined in ../src/operator/tensor/la_op.cc:L949
 
     Parameters
     ----------
@@ -220,7 +220,7 @@ def gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optional[NDA
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L601
+    Defined in ../src/operator/tensor/la_op.cc:L602
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose_a: O
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L653
+    Defined in ../src/operator/tensor/la_op.cc:L654
 
     Parameters
     ----------
@@ -327,7 +327,7 @@ def inverse(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
        inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L673
+    Defined in ../src/operator/tensor/la_op_factor.cc:L667
 
     Parameters
     ----------
@@ -363,7 +363,7 @@ def makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L895
+    Defined in ../src/operator/tensor/la_op.cc:L896
 
     Parameters
     ----------
@@ -408,7 +408,7 @@ def maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Op
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L997
+    Defined in ../src/operator/tensor/la_op.cc:L998
 
     Parameters
     ----------
@@ -545,7 +545,7 @@ def slogdet(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
        logabsdet = [1.609438]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L742
+    Defined in ../src/operator/tensor/la_op_factor.cc:L736
 
     Parameters
     ----------
@@ -637,7 +637,7 @@ def syevd(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        L = [0., 5.]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L639
+    Defined in ../src/operator/tensor/la_op_factor.cc:L636
 
     Parameters
     ----------
@@ -681,7 +681,7 @@ def syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alpha: Opt
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L703
+    Defined in ../src/operator/tensor/la_op.cc:L704
 
     Parameters
     ----------
@@ -734,7 +734,7 @@ def trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Opti
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L757
+    Defined in ../src/operator/tensor/la_op.cc:L758
 
     Parameters
     ----------
@@ -793,7 +793,7 @@ def trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Opti
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L812
+    Defined in ../src/operator/tensor/la_op.cc:L813
 
     Parameters
     ----------
