@@ -31,7 +31,7 @@ def det(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None]
        det(A) = [-5.]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L699
+    Defined in ../src/operator/tensor/la_op_factor.cc:L700
 
     Parameters
     ----------
@@ -173,7 +173,7 @@ def gelqf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
             [-8.55235974, 1.96396101]]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L588
+    Defined in ../src/operator/tensor/la_op_factor.cc:L589
 
     Parameters
     ----------
@@ -327,7 +327,7 @@ def inverse(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
        inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L667
+    Defined in ../src/operator/tensor/la_op_factor.cc:L668
 
     Parameters
     ----------
@@ -455,7 +455,7 @@ def potrf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        potrf(A) = [[2.0, 0], [0.5, 2.0]]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L474
+    Defined in ../src/operator/tensor/la_op_factor.cc:L475
 
     Parameters
     ----------
@@ -501,7 +501,7 @@ def potri(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        potri(A) = [[0.26563, -0.0625], [-0.0625, 0.25]]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L513
+    Defined in ../src/operator/tensor/la_op_factor.cc:L514
 
     Parameters
     ----------
@@ -545,7 +545,7 @@ def slogdet(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
        logabsdet = [1.609438]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L736
+    Defined in ../src/operator/tensor/la_op_factor.cc:L737
 
     Parameters
     ----------
@@ -582,7 +582,7 @@ def sumlogdiag(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
        sumlogdiag(A) = [1.9459]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L543
+    Defined in ../src/operator/tensor/la_op_factor.cc:L544
 
     Parameters
     ----------
@@ -637,7 +637,7 @@ def syevd(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        L = [0., 5.]
 
 
-    Defined in ../src/operator/tensor/la_op_factor.cc:L636
+    Defined in ../src/operator/tensor/la_op_factor.cc:L637
 
     Parameters
     ----------

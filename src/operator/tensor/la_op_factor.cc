@@ -11,7 +11,8 @@
  *   gelqf  A = L Q:      M = L^T dL - dQ Q^T, dA = L^-T (dQ + sym_from_lower(M) Q)
  *   syevd  A = U^T diag(w) U: dA = sym(U^T (diag(dw) + F o (U dU^T)) U), F_ij = 1/(w_j - w_i)
  *   inverse O = A^-1:    dA = -O^T G O^T
- *   det / slogdet:       dA = G det A^-T  /  dA = G_logabsdet A^-T (the sign has no gradient)
+ *   det / slogdet:       dA = G det A^-T  /  dA = G_logabsdet A^-T (the sign has no gradient;
+ *                        a singular A gets a zero gradient, as in MXNet 1.9.1)
  */
 #include "./la_op-inl.h"
 
@@ -414,9 +415,9 @@ void LaDetBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
     LaForEachBatch(LaBatchCount(ablob, 2), LaName(attrs), [&](index_t b) {
       DMat a = LaLoad(ablob.dptr<DType>(), b, n, n);
-      if (!LaInverse(&a)) {
-        return "the gradient at a singular input A of shape " + LaShapeText(ablob) +
-               " is not supported";
+      if (!LaInverse(&a)) {  // no gradient flows back from a singular matrix (as in MXNet 1.9.1)
+        LaStore(DMat(n, n), outputs[0].dptr<DType>(), b, req[0]);
+        return std::string();
       }
       const double scale = kSlog ? static_cast<double>(inputs[1].dptr<DType>()[b])
                                  : static_cast<double>(inputs[0].dptr<DType>()[b]) *
