@@ -39,6 +39,8 @@ from . import library
 from . import operator
 from . import random
 from . import random as rnd
+from . import profiler
+from . import log
 
 
 def _library_version():
