@@ -44,6 +44,8 @@ from . import log
 from . import error
 from . import util
 from . import runtime
+from . import monitor
+from . import monitor as mon
 from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
 from .util import is_np_array, np_array, use_np_array, use_np
 
