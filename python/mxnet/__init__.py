@@ -46,6 +46,8 @@ from . import util
 from . import runtime
 from . import monitor
 from . import monitor as mon
+from . import visualization
+from . import visualization as viz
 from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
 from .util import is_np_array, np_array, use_np_array, use_np
 
