@@ -85,9 +85,6 @@ class MXNET_DLL Profiler {
   void RecordCounter(const std::string& category, const std::string& name, int64_t value);
   void RecordMarker(const std::string& category, const std::string& name,
                     const std::string& scope);
-  /*! \brief Make a category appear in the statistics even before it has events. */
-  void DeclareCategory(const std::string& category);
-
   /*! \brief Drop all recorded events and statistics (tests). */
   void Clear();
 

@@ -9,7 +9,6 @@
     mx.profiler.dump()                   # Chrome tracing JSON in `filename`
 """
 import ctypes
-import contextlib
 
 from .base import _LIB, check_call, c_str, c_str_array, py_str, KVStoreHandle
 
@@ -17,7 +16,7 @@ ProfileHandle = ctypes.c_void_p
 
 __all__ = ['set_config', 'set_state', 'dump', 'dumps', 'pause', 'resume', 'Domain', 'Task',
            'Frame', 'Event', 'Counter', 'Marker', 'profiler_set_config', 'profiler_set_state',
-           'dump_profile', 'set_kvstore_handle', 'scope']
+           'dump_profile', 'set_kvstore_handle']
 
 profiler_kvstore_handle = KVStoreHandle()
 
@@ -127,12 +126,6 @@ def resume(profile_process='worker'):
     """Resume recording after pause."""
     check_call(_LIB.MXProcessProfilePause(ctypes.c_int(0), _process_code(profile_process),
                                           profiler_kvstore_handle))
-
-
-@contextlib.contextmanager
-def scope(name='<unk>:', append_mode=False):  # pylint: disable=unused-argument
-    """Accepted for compatibility: operator scopes are not recorded separately."""
-    yield
 
 
 class Domain(object):
@@ -262,6 +255,6 @@ class Marker(object):
         self.name = name
         self.domain = domain
 
-    def mark(self, scope='process'):  # pylint: disable=redefined-outer-name
+    def mark(self, scope='process'):
         """scope: 'global', 'process', 'thread', 'task' or 'marker'."""
         check_call(_LIB.MXProfileSetMarker(self.domain.handle, c_str(self.name), c_str(scope)))

@@ -20,7 +20,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <sstream>
 
 namespace mxnet {
@@ -67,7 +66,6 @@ const char* const kOperatorCategory = "operator";
 struct State {
   std::mutex mu;  // guards everything below and buffer registration
   std::vector<std::shared_ptr<ThreadBuffer>> buffers;
-  std::set<std::string> declared_categories;
   int mode = kSymbolic | kImperative | kMemory | kAPI;
   bool aggregate_stats = false;
   std::string filename = "profile.json";
@@ -130,7 +128,8 @@ std::string JSONString(const std::string& s) {
 
 /*!
  * \brief Events of every thread, each tagged with its thread id: for the statistics
- *        (since the last reset) or for a dump (since the last dump; `consume` advances it).
+ *        (since the last reset) or for a dump (since the last dump). `consume` moves that
+ *        start past the returned events (a reset, or a dump) in the same critical section.
  */
 std::vector<std::pair<uint32_t, Event>> SnapshotEvents(bool for_stats, bool consume) {
   State& s = GlobalState();
@@ -147,7 +146,7 @@ std::vector<std::pair<uint32_t, Event>> SnapshotEvents(bool for_stats, bool cons
       out.emplace_back(b->tid, b->events[i - b->offset]);
     }
     if (consume) {
-      b->dump_start = end;
+      (for_stats ? b->stats_start : b->dump_start) = end;
       b->Compact();
     }
   }
@@ -302,19 +301,12 @@ void Profiler::RecordMarker(const std::string& category, const std::string& name
   Append(std::move(e));
 }
 
-void Profiler::DeclareCategory(const std::string& category) {
-  State& s = GlobalState();
-  std::lock_guard<std::mutex> g(s.mu);
-  s.declared_categories.insert(category);
-}
-
 void Profiler::Clear() {
   State& s = GlobalState();
   std::vector<std::shared_ptr<ThreadBuffer>> buffers;
   {
     std::lock_guard<std::mutex> g(s.mu);
     buffers = s.buffers;
-    s.declared_categories.clear();
   }
   for (auto& b : buffers) {
     std::lock_guard<std::mutex> g(b->mu);
@@ -412,11 +404,10 @@ std::string Profiler::AggregateStats(bool json, int sort_by, bool ascending, boo
     State& s = GlobalState();
     std::lock_guard<std::mutex> g(s.mu);
     if (!s.aggregate_stats) return std::string();  // as 1.9.1: nothing was aggregated
-    for (const auto& c : s.declared_categories) stats[c];
   }
-  for (const auto& te : SnapshotEvents(true, false)) {
+  for (const auto& te : SnapshotEvents(true, reset)) {
     const Event& e = te.second;
-    auto& cat = stats[e.category];
+    auto& cat = stats[e.category];  // markers/counters only make their category appear
     if (e.kind != EventKind::kOperator && e.kind != EventKind::kDuration) continue;
     const double ms = static_cast<double>(e.end_us - e.start_us) / 1000.0;
     Stat& st = cat[e.name];
@@ -425,20 +416,6 @@ std::string Profiler::AggregateStats(bool json, int sort_by, bool ascending, boo
     st.total += ms;
     ++st.count;
   }
-  if (reset) {
-    State& s = GlobalState();
-    std::vector<std::shared_ptr<ThreadBuffer>> buffers;
-    {
-      std::lock_guard<std::mutex> g(s.mu);
-      buffers = s.buffers;
-    }
-    for (auto& b : buffers) {
-      std::lock_guard<std::mutex> g(b->mu);
-      b->stats_start = b->offset + b->events.size();
-      b->Compact();
-    }
-  }
-
   std::ostringstream os;
   if (json) {
     // 1.9.1 lists names alphabetically in the JSON form, whatever sort_by says.

@@ -232,3 +232,15 @@ def test_domain_objects_in_trace(trace_file):
     assert stats['mydom,frame']['myframe']['Count'] == 1
     with pytest.raises(mx.MXNetError, match='not started'):
         dom.new_task('never').stop()
+
+
+def test_dumps_empty_without_aggregate_stats(trace_file):
+    # MXNet 1.9.1 returns '' when aggregate_stats is off.
+    mx.profiler.set_config(aggregate_stats=False)
+    try:
+        mx.profiler.set_state('run')
+        mx.nd.ones((2, 2)).wait_to_read()
+        mx.profiler.set_state('stop')
+        assert mx.profiler.dumps() == ''
+    finally:
+        mx.profiler.set_config(aggregate_stats=True)
