@@ -45,6 +45,13 @@ MXNET_DLL uint64_t NowMicros();
 MXNET_DLL void RecordOperator(const char* name, uint64_t start_us, uint64_t end_us);
 
 /*!
+ * \brief Storage allocated (delta > 0) or freed (delta < 0) on device `ctx` while memory
+ *        profiling runs: updates the "Memory: <dev>/<id>" counter of category
+ *        "Device Storage" (bytes in use counted from when recording started).
+ */
+MXNET_DLL void RecordMemory(const Context& ctx, int64_t delta_bytes);
+
+/*!
  * \brief Profiler configuration and state. All methods are thread-safe.
  *
  * Configuration keys (strings, as the Python frontend passes them): profile_all,

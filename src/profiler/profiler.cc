@@ -62,6 +62,7 @@ struct ThreadBuffer {
 };
 
 const char* const kOperatorCategory = "operator";
+const char* const kMemoryCategory = "Device Storage";
 
 struct State {
   std::mutex mu;  // guards everything below and buffer registration
@@ -71,6 +72,9 @@ struct State {
   std::string filename = "profile.json";
   bool running = false;
   bool paused = false;
+  // Bytes in use per (dev_type, dev_id), counted from when recording last started.
+  std::mutex memory_mu;
+  std::map<std::pair<int, int>, int64_t> memory_in_use;
 };
 
 State& GlobalState() {
@@ -166,6 +170,9 @@ std::string ShortNumber(double v) {
   return os.str();
 }
 
+/*! \brief MXNet 1.9.1 prints (max - min) / 2 as the "average" use of a memory counter. */
+double MemoryAvg(const Stat& st) { return (st.max - st.min) / 2.0; }
+
 }  // namespace
 
 uint64_t NowMicros() {
@@ -182,6 +189,27 @@ void RecordOperator(const char* name, uint64_t start_us, uint64_t end_us) {
   e.start_us = start_us;
   e.end_us = end_us;
   Append(std::move(e));
+}
+
+void RecordMemory(const Context& ctx, int64_t delta_bytes) {
+  State& s = GlobalState();
+  int64_t now;
+  {
+    std::lock_guard<std::mutex> g(s.memory_mu);
+    int64_t& v = s.memory_in_use[{static_cast<int>(ctx.dev_type), ctx.real_dev_id()}];
+    // Memory allocated before recording started may be freed now: never go below zero.
+    v = std::max<int64_t>(0, v + delta_bytes);
+    now = v;
+  }
+  const char* dev = ctx.dev_type == Context::kGPU ? "gpu" : (ctx.dev_type == Context::kCPUPinned
+                                                                   ? "cpu_pinned"
+                                                                   : (ctx.dev_type == Context::kCPUShared
+                                                                          ? "cpu_shared"
+                                                                          : "cpu"));
+  Profiler::Get()->RecordCounter(kMemoryCategory,
+                                 std::string("Memory: ") + dev + "/" +
+                                     std::to_string(ctx.real_dev_id()),
+                                 now);
 }
 
 Profiler* Profiler::Get() {
@@ -250,6 +278,10 @@ void Profiler::SetState(int state) {
   }
   State& s = GlobalState();
   std::lock_guard<std::mutex> g(s.mu);
+  if (state == 1 && !s.running) {
+    std::lock_guard<std::mutex> gm(s.memory_mu);
+    s.memory_in_use.clear();
+  }
   s.running = state == 1;
   if (s.running) s.paused = false;
   UpdateMask();
@@ -400,6 +432,7 @@ std::string Profiler::AggregateStats(bool json, int sort_by, bool ascending, boo
                                   "count), got " << sort_by;
   }
   std::map<std::string, std::map<std::string, Stat>> stats;
+  std::map<std::string, Stat> memory;  // "Device Storage" counters, in kB
   {
     State& s = GlobalState();
     std::lock_guard<std::mutex> g(s.mu);
@@ -407,6 +440,14 @@ std::string Profiler::AggregateStats(bool json, int sort_by, bool ascending, boo
   }
   for (const auto& te : SnapshotEvents(true, reset)) {
     const Event& e = te.second;
+    if (e.kind == EventKind::kCounter && e.category == kMemoryCategory) {
+      const double kb = static_cast<double>(e.value) / 1000.0;
+      Stat& st = memory[e.name];
+      if (st.count == 0 || kb < st.min) st.min = kb;
+      if (st.count == 0 || kb > st.max) st.max = kb;
+      ++st.count;
+      continue;
+    }
     auto& cat = stats[e.category];  // markers/counters only make their category appear
     if (e.kind != EventKind::kOperator && e.kind != EventKind::kDuration) continue;
     const double ms = static_cast<double>(e.end_us - e.start_us) / 1000.0;
@@ -440,11 +481,42 @@ std::string Profiler::AggregateStats(bool json, int sort_by, bool ascending, boo
       }
       os << "        }\n";
     }
-    os << "    }\n,\n    \"Unit\": {\n        \"Time\": \"ms\",\n        \"Memory\": \"kB\"\n"
+    os << "    }\n";
+    if (!memory.empty()) {
+      os << "    ,\n    \"Memory\": {\n        \"" << kMemoryCategory << "\": {\n";
+      bool first = true;
+      for (const auto& ns : memory) {
+        if (!first) os << "            ,\n";
+        first = false;
+        os << "            " << JSONString(ns.first) << ": {\n"
+           << "                \"Count\": " << ns.second.count << ",\n"
+           << "                \"Min\": " << ShortNumber(ns.second.min) << ",\n"
+           << "                \"Max\": " << ShortNumber(ns.second.max) << ",\n"
+           << "                \"Avg\": " << ShortNumber(MemoryAvg(ns.second)) << "\n"
+           << "            }\n";
+      }
+      os << "        }\n    }\n";
+    }
+    os << ",\n    \"Unit\": {\n        \"Time\": \"ms\",\n        \"Memory\": \"kB\"\n"
        << "    }\n}\n";
     return os.str();
   }
   os << "\nProfile Statistics:\n\tNote the difference in units for different entries.\n";
+  if (!memory.empty()) {  // sorts before every lower-case category name, as in 1.9.1
+    os << kMemoryCategory << "\n=================\n"
+       << "Name                          Total Count    Min Use  (kB)    Max Use  (kB)    "
+          "Avg Use  (kB)\n"
+       << "----                          -----------    -------------    -------------    "
+          "-------------\n";
+    for (const auto& ns : memory) {
+      os << std::left << std::setw(25) << ns.first << std::right << std::setw(16)
+         << ns.second.count << std::fixed << std::setprecision(4) << std::setw(17)
+         << ns.second.min << std::setw(17) << ns.second.max << std::setw(17)
+         << MemoryAvg(ns.second) << "\n";
+      os.unsetf(std::ios::fixed);
+    }
+    os << "\n";
+  }
   for (const auto& cat : stats) {
     os << cat.first << "\n=================\n"
        << "Name                          Total Count        Time (ms)    Min Time (ms)    "

@@ -244,3 +244,25 @@ def test_dumps_empty_without_aggregate_stats(trace_file):
         assert mx.profiler.dumps() == ''
     finally:
         mx.profiler.set_config(aggregate_stats=True)
+
+
+def test_memory_counter_tracks_allocated_bytes(trace_file):
+    mx.profiler.set_state('run')
+    keep = [mx.nd.ones((10, 10)), mx.nd.ones((5, 5), dtype='float64'),
+            mx.nd.zeros((3,), dtype='int32')]
+    mx.nd.waitall()
+    mx.profiler.set_state('stop')
+    mx.profiler.dump()
+    with open(trace_file) as f:
+        events = [e for e in json.load(f)['traceEvents']
+                  if e.get('cat') == 'Device Storage' and e['ph'] == 'C']
+    assert [e['args']['Memory: cpu/0'] for e in events] == [400, 600, 612]
+    stats = json.loads(mx.profiler.dumps(format='json'))['Memory']['Device Storage']
+    # (max - min) / 2 is what MXNet 1.9.1 prints as the average use
+    assert stats['Memory: cpu/0'] == {'Count': 3, 'Min': 0.4, 'Max': 0.612, 'Avg': 0.106}
+    table = mx.profiler.dumps()
+    assert ('Name                          Total Count    Min Use  (kB)    Max Use  (kB)    '
+            'Avg Use  (kB)') in table
+    assert 'Memory: cpu/0                           3           0.4000           0.6120' \
+        '           0.1060' in table
+    del keep
