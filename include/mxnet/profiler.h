@@ -44,6 +44,25 @@ MXNET_DLL uint64_t NowMicros();
 /*! \brief Record one engine operator run on the calling thread (category "operator"). */
 MXNET_DLL void RecordOperator(const char* name, uint64_t start_us, uint64_t end_us);
 
+/*! \brief Record one C API call (category "MXNET_C_API"). */
+MXNET_DLL void RecordAPICall(const char* name, uint64_t start_us, uint64_t end_us);
+
+/*! \brief Times the enclosing C API function when API profiling runs (see API_BEGIN). */
+class APICallScope {
+ public:
+  explicit APICallScope(const char* name)
+      : name_(name), start_((RecordingMask() & kAPI) ? NowMicros() : 0) {}
+  ~APICallScope() {
+    if (start_ != 0) RecordAPICall(name_, start_, NowMicros());
+  }
+  APICallScope(const APICallScope&) = delete;
+  APICallScope& operator=(const APICallScope&) = delete;
+
+ private:
+  const char* name_;
+  uint64_t start_;
+};
+
 /*!
  * \brief Storage allocated (delta > 0) or freed (delta < 0) on device `ctx` while memory
  *        profiling runs: updates the "Memory: <dev>/<id>" counter of category

@@ -63,6 +63,7 @@ struct ThreadBuffer {
 
 const char* const kOperatorCategory = "operator";
 const char* const kMemoryCategory = "Device Storage";
+const char* const kAPICategory = "MXNET_C_API";
 
 struct State {
   std::mutex mu;  // guards everything below and buffer registration
@@ -189,6 +190,10 @@ void RecordOperator(const char* name, uint64_t start_us, uint64_t end_us) {
   e.start_us = start_us;
   e.end_us = end_us;
   Append(std::move(e));
+}
+
+void RecordAPICall(const char* name, uint64_t start_us, uint64_t end_us) {
+  Profiler::Get()->RecordDuration(kAPICategory, name, start_us, end_us);
 }
 
 void RecordMemory(const Context& ctx, int64_t delta_bytes) {

@@ -266,3 +266,29 @@ def test_memory_counter_tracks_allocated_bytes(trace_file):
     assert 'Memory: cpu/0                           3           0.4000           0.6120' \
         '           0.1060' in table
     del keep
+
+
+def test_api_calls_counted(trace_file):
+    mx.profiler.set_state('run')
+    x = mx.nd.ones((3, 3))
+    ys = [mx.nd.relu(x) for _ in range(5)]
+    mx.nd.waitall()
+    mx.profiler.set_state('stop')
+    stats = json.loads(mx.profiler.dumps(format='json'))['Time']
+    assert stats['MXNET_C_API']['MXImperativeInvokeEx']['Count'] == 6
+    assert stats['MXNET_C_API']['MXNDArrayWaitAll']['Count'] == 1
+    # the profiler's own calls are not recorded (as 1.9.1)
+    assert not any(name.startswith(('MXSetProcessProfiler', 'MXAggregate'))
+                   for name in stats['MXNET_C_API'])
+    mx.profiler.dumps(reset=True)
+    mx.profiler.set_config(profile_all=False, profile_api=False)
+    try:
+        mx.profiler.set_state('run')
+        mx.nd.relu(x).wait_to_read()
+        mx.profiler.set_state('stop')
+        stats = json.loads(mx.profiler.dumps(format='json'))['Time']
+        assert 'MXNET_C_API' not in stats
+        assert stats['operator']['relu']['Count'] == 1
+    finally:
+        mx.profiler.set_config(profile_all=True)
+    del ys
