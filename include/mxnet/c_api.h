@@ -605,6 +605,49 @@ MXNET_DLL int MXCustomOpRegister(const char* op_type, CustomOpPropCreator creato
 /*! \brief Set the calling thread's last error (a callback reports its exception text). */
 MXNET_DLL void MXAPISetLastError(const char* msg);
 
+/* ---- profiler */
+/*! \brief Handle of a profiler domain, task, frame, event or counter. */
+typedef void* ProfileHandle;
+/*! \brief Profiler settings as string key/values (see mxnet/profiler.h); the kvstore handle
+ *         is for server-side profiling and must be NULL here. */
+MXNET_DLL int MXSetProcessProfilerConfig(int num_params, const char* const* keys,
+                                         const char* const* vals, KVStoreHandle kvstoreHandle);
+MXNET_DLL int MXSetProfilerConfig(int num_params, const char* const* keys,
+                                  const char* const* vals);
+/*! \brief state: 1 run, 0 stop; profile_process: 0 worker (1 server is not supported). */
+MXNET_DLL int MXSetProcessProfilerState(int state, int profile_process,
+                                        KVStoreHandle kvStoreHandle);
+MXNET_DLL int MXSetProfilerState(int state);
+/*! \brief Write the Chrome tracing JSON to the configured file. */
+MXNET_DLL int MXDumpProcessProfile(int finished, int profile_process, KVStoreHandle kvStoreHandle);
+MXNET_DLL int MXDumpProfile(int finished);
+/*! \brief *out_str (thread-local) = the aggregate statistics table. */
+MXNET_DLL int MXAggregateProfileStatsPrint(const char** out_str, int reset);
+/*! \brief format: 0 table, 1 json; sort_by: 0 total, 1 avg, 2 min, 3 max, 4 count. */
+MXNET_DLL int MXAggregateProfileStatsPrintEx(const char** out_str, int reset, int format,
+                                             int sort_by, int ascending);
+MXNET_DLL int MXProcessProfilePause(int paused, int profile_process, KVStoreHandle kvStoreHandle);
+MXNET_DLL int MXProfilePause(int paused);
+MXNET_DLL int MXProfileCreateDomain(const char* domain, ProfileHandle* out);
+MXNET_DLL int MXProfileCreateTask(ProfileHandle domain, const char* task_name, ProfileHandle* out);
+MXNET_DLL int MXProfileCreateFrame(ProfileHandle domain, const char* frame_name,
+                                   ProfileHandle* out);
+MXNET_DLL int MXProfileCreateEvent(const char* event_name, ProfileHandle* out);
+MXNET_DLL int MXProfileCreateCounter(ProfileHandle domain, const char* counter_name,
+                                     ProfileHandle* out);
+MXNET_DLL int MXProfileDestroyHandle(ProfileHandle frame_handle);
+MXNET_DLL int MXProfileDurationStart(ProfileHandle duration_handle);
+MXNET_DLL int MXProfileDurationStop(ProfileHandle duration_handle);
+MXNET_DLL int MXProfileSetCounter(ProfileHandle counter_handle, uint64_t value);
+MXNET_DLL int MXProfileAdjustCounter(ProfileHandle counter_handle, int64_t value);
+/*! \brief scope: "global", "process", "thread", "task" or "marker". */
+MXNET_DLL int MXProfileSetMarker(ProfileHandle domain, const char* instant_marker_name,
+                                 const char* scope);
+/*! \brief Environment variables of the process (c_api_test.h in 1.9.1; mx.util.getenv/setenv).
+ *         *value is NULL when the variable is unset; setting NULL unsets it. */
+MXNET_DLL int MXGetEnv(const char* name, const char** value);
+MXNET_DLL int MXSetEnv(const char* name, const char* value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,17 @@ from . import library
 from . import operator
 from . import random
 from . import random as rnd
+from . import profiler
+from . import log
+from . import error
+from . import util
+from . import runtime
+from . import monitor
+from . import monitor as mon
+from . import visualization
+from . import visualization as viz
+from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
+from .util import is_np_array, np_array, use_np_array, use_np
 
 
 def _library_version():

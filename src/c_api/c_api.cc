@@ -69,7 +69,7 @@ const LibFeature kFeatures[] = {
     {"MKLDNN", MXNET_USE_ONEDNN != 0},
     {"OPENCV", false},
     {"CAFFE", false},
-    {"PROFILER", false},
+    {"PROFILER", true},
     {"DIST_KVSTORE", false},
     {"CXX14", true},
     {"INT64_TENSOR_SIZE", true},

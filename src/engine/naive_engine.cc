@@ -11,6 +11,8 @@
 
 #include "./engine_impl.h"
 
+#include <mxnet/profiler.h>
+
 namespace mxnet {
 namespace engine {
 
@@ -68,6 +70,7 @@ class NaiveEngine final : public Engine {
   void PushSync(SyncFn exec_fn, Context exec_ctx, std::vector<VarHandle> const&,
                 std::vector<VarHandle> const& mutable_vars, FnProperty, int,
                 const char* opr_name) override {
+    ProfileScope profile(opr_name);
     try {
       exec_fn(MakeRunContext(exec_ctx));
     } catch (...) {
@@ -108,6 +111,20 @@ class NaiveEngine final : public Engine {
     c->cv.notify_all();
   }
 
+  /*! \brief Records a named function with the profiler (imperative kind) when it is on. */
+  struct ProfileScope {
+    explicit ProfileScope(const char* name)
+        : name(name),
+          start((profiler::RecordingMask() & profiler::kImperative) && name != nullptr
+                    ? profiler::NowMicros()
+                    : 0) {}
+    ~ProfileScope() {
+      if (start) profiler::RecordOperator(name, start, profiler::NowMicros());
+    }
+    const char* name;
+    uint64_t start;
+  };
+
   static RunContext MakeRunContext(Context ctx) {
     RunContext rctx;
     rctx.ctx = ctx;
@@ -123,6 +140,7 @@ class NaiveEngine final : public Engine {
                 const char* opr_name) {
     Completion c;
     c.name = opr_name;
+    ProfileScope profile(opr_name);
     try {
       fn(MakeRunContext(exec_ctx), CreateCallback(OnComplete, &c));
     } catch (...) {

@@ -1,6 +1,8 @@
 // Dependency tracking, error propagation and waiting shared by the threaded engines.
 #include "./threaded_engine.h"
 
+#include <mxnet/profiler.h>
+
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -329,6 +331,12 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
   RunContext rctx;
   rctx.ctx = b->ctx;
   if (b->ctx.dev_mask() == cpu::kDevMask) rctx.stream = &cpu_stream;
+  // Profiler: one relaxed load when off. Temporary (PushAsync/PushSync) operators are
+  // imperative calls, operators made once with NewOperator belong to executors (symbolic).
+  const int profile_kind = opr->temporary ? profiler::kImperative : profiler::kSymbolic;
+  const uint64_t profile_start =
+      (profiler::RecordingMask() & profile_kind) && opr->name() != nullptr ? profiler::NowMicros()
+                                                                            : 0;
   if (opr->is_sync) {
     try {
       if (opr->sync_fn) opr->sync_fn(rctx);
@@ -338,6 +346,7 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
       b->fresh_error = true;
     }
     if (opr->delete_var) opr->mutable_vars[0]->SetToDelete();
+    if (profile_start) profiler::RecordOperator(opr->name(), profile_start, profiler::NowMicros());
     OnComplete(b, nullptr);
   } else {
     // on_complete may run on another thread before fn returns: the block (and the function
@@ -352,6 +361,8 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
       b->fresh_error = true;
       OnComplete(b, nullptr);
     }
+    // Asynchronous functions are timed until they return (completion may come later).
+    if (profile_start) profiler::RecordOperator(opr->name(), profile_start, profiler::NowMicros());
     ReleaseBlock(b);
   }
 }

@@ -409,14 +409,24 @@ void GraphExecutor::RunMonitor(uint32_t nid) {
   const auto& inode = idx[nid];
   const nnvm::Node* n = inode.source;
   if (monitor_all_) {
-    std::vector<std::string> names = nnvm::ListOpInputNames(n->attrs, inode.inputs.size());
+    // As MXNet 1.9.1: an input that is a variable is reported under its own name first;
+    // every input is then reported as <node>_<input name>, the name coming from
+    // FListInputNames, else "input<i>".
+    static auto& flist_inputs = nnvm::Op::GetAttr<nnvm::FListInputNames>("FListInputNames");
+    std::vector<std::string> names;
+    if (flist_inputs.count(n->op())) names = flist_inputs[n->op()](n->attrs);
     for (size_t i = 0; i < inode.inputs.size(); ++i) {
-      const std::string name = n->attrs.name + "_" + (i < names.size() ? names[i] : std::to_string(i));
-      monitor_callback_(name.c_str(), data_entry_[idx.entry_id(inode.inputs[i])]);
+      const NDArray& arr = data_entry_[idx.entry_id(inode.inputs[i])];
+      const nnvm::Node* src = idx[inode.inputs[i].node_id].source;
+      if (src->is_variable()) monitor_callback_(src->attrs.name.c_str(), arr);
+      const std::string name =
+          n->attrs.name + "_" + (i < names.size() ? names[i] : "input" + std::to_string(i));
+      monitor_callback_(name.c_str(), arr);
     }
   }
+  // Every output, hidden ones included (BatchNorm's mean/var), as 1.9.1 reports them.
   nnvm::Symbol single;
-  const uint32_t nout = Imperative::NumVisibleOutputs(n->attrs);
+  const uint32_t nout = n->num_outputs();
   for (uint32_t i = 0; i < nout; ++i) single.outputs.emplace_back(inode.weak_ref.lock(), i, 0);
   std::vector<std::string> out_names = single.ListOutputNames();
   for (uint32_t i = 0; i < nout; ++i) {

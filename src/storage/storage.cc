@@ -4,6 +4,7 @@
 //   cpu_shared  POSIX shared memory (IPC with DataLoader workers), never pooled
 //   gpu         pooled device memory (MXNET_GPU_MEM_POOL_TYPE) in CUDA builds; an error otherwise
 // All CPU flavours use device id 0 (Context::real_dev_id), as MXNet 1.x.
+#include <mxnet/profiler.h>
 #include <mxnet/storage.h>
 
 #include <array>
@@ -28,7 +29,12 @@ class StorageImpl final : public Storage {
     }
   }
 
-  void Alloc(Handle* handle) override { Manager(handle->ctx)->Alloc(handle); }
+  void Alloc(Handle* handle) override {
+    Manager(handle->ctx)->Alloc(handle);
+    if (profiler::RecordingMask() & profiler::kMemory) {
+      profiler::RecordMemory(handle->ctx, static_cast<int64_t>(handle->size));
+    }
+  }
 
   void SharedIncrementRefCount(Handle handle) override {
     Manager(handle.ctx)->SharedIncrementRefCount(handle);
@@ -36,6 +42,9 @@ class StorageImpl final : public Storage {
 
   void Free(Handle handle) override {
     if (handle.dptr == nullptr) return;
+    if (profiler::RecordingMask() & profiler::kMemory) {
+      profiler::RecordMemory(handle.ctx, -static_cast<int64_t>(handle.size));
+    }
     Manager(handle.ctx)->Free(handle);
   }
 

@@ -1,0 +1,186 @@
+"""NumPy-semantics switches, environment access and small helpers (MXNet 1.9.1 names).
+
+This build implements MXNet's classic (legacy) shape semantics only: `is_np_shape()` and
+`is_np_array()` are False, and switching NumPy semantics on raises NotImplementedError, while
+switching them off (or scoping with active=False) works.
+"""
+import ctypes
+import functools
+import inspect
+import os
+import threading
+
+from .base import _LIB, check_call, c_str, py_str
+
+__all__ = ['is_np_shape', 'set_np_shape', 'np_shape', 'use_np_shape', 'is_np_array',
+           'set_np_array', 'np_array', 'use_np_array', 'use_np', 'set_np', 'reset_np',
+           'getenv', 'setenv', 'makedirs', 'get_gpu_count', 'get_gpu_memory', 'set_module']
+
+
+def makedirs(d):
+    """Create directory `d` and its parents if missing."""
+    os.makedirs(os.path.expanduser(d), exist_ok=True)
+
+
+def get_gpu_count():
+    size = ctypes.c_int()
+    check_call(_LIB.MXGetGPUCount(ctypes.byref(size)))
+    return size.value
+
+
+def get_gpu_memory(gpu_dev_id):
+    free_mem = ctypes.c_uint64(0)
+    total_mem = ctypes.c_uint64(0)
+    check_call(_LIB.MXGetGPUMemoryInformation64(gpu_dev_id, ctypes.byref(free_mem),
+                                                ctypes.byref(total_mem)))
+    return free_mem.value, total_mem.value
+
+
+def set_np_shape(active):
+    """Turn NumPy shape semantics on/off; returns the previous state (a bool)."""
+    prev = ctypes.c_int()
+    check_call(_LIB.MXSetIsNumpyShape(ctypes.c_int(1 if active else 0), ctypes.byref(prev)))
+    return bool(prev.value)
+
+
+def is_np_shape():
+    """Whether NumPy shape semantics (zero-size and scalar shapes) are on."""
+    curr = ctypes.c_int()
+    check_call(_LIB.MXIsNumpyShape(ctypes.byref(curr)))
+    return bool(curr.value)
+
+
+class _NumpyShapeScope(object):
+    """`with` scope setting NumPy shape semantics, restoring the previous state on exit."""
+
+    def __init__(self, is_np_shape):  # pylint: disable=redefined-outer-name
+        self._enter_is_np_shape = is_np_shape
+        self._prev_is_np_shape = None
+
+    def __enter__(self):
+        if self._enter_is_np_shape is not None:
+            self._prev_is_np_shape = set_np_shape(self._enter_is_np_shape)
+
+    def __exit__(self, ptype, value, trace):
+        if self._enter_is_np_shape is not None and \
+                self._prev_is_np_shape != self._enter_is_np_shape:
+            set_np_shape(self._prev_is_np_shape)
+
+
+def np_shape(active=True):
+    """Scope with NumPy shape semantics on (active=True) or off."""
+    return _NumpyShapeScope(active)
+
+
+def _scope_decorator(scope_factory, func, what):
+    """Run func (or every method of a class) inside scope_factory()."""
+    if inspect.isclass(func):
+        for name, method in inspect.getmembers(
+                func, predicate=lambda f: inspect.isfunction(f) or inspect.ismethod(f)
+                or isinstance(f, property)):
+            if isinstance(method, property):
+                setattr(func, name, property(_scope_decorator(scope_factory, method.__get__,
+                                                              what),
+                                             method.__set__, method.__delattr__))
+            else:
+                setattr(func, name, _scope_decorator(scope_factory, method, what))
+        return func
+    if callable(func):
+        @functools.wraps(func)
+        def _with_scope(*args, **kwargs):
+            with scope_factory():
+                return func(*args, **kwargs)
+        return _with_scope
+    raise TypeError('{} can only decorate classes and callable objects, while received a {}'
+                    .format(what, str(type(func))))
+
+
+def use_np_shape(func):
+    """Decorator: run func (or every method of a class) with NumPy shape semantics on."""
+    return _scope_decorator(lambda: np_shape(True), func, 'use_np_shape')
+
+
+_NP_ARRAY_STATE = threading.local()
+
+
+def is_np_array():
+    """Whether NumPy array semantics (mx.np arrays from Gluon and mx.sym.np) are on."""
+    return getattr(_NP_ARRAY_STATE, 'active', False)
+
+
+def set_np_array(active):
+    """Turn NumPy array semantics on/off; returns the previous state."""
+    if active:
+        raise NotImplementedError('NumPy array semantics (mx.np) are not supported by this '
+                                  'build; only the classic mx.nd/mx.sym semantics are')
+    prev = is_np_array()
+    _NP_ARRAY_STATE.active = False
+    return prev
+
+
+_set_np_array = set_np_array
+
+
+class _NumpyArrayScope(object):
+    """`with` scope setting NumPy array semantics, restoring the previous state on exit."""
+
+    def __init__(self, is_np_array):  # pylint: disable=redefined-outer-name
+        self._enter = is_np_array
+        self._prev = None
+
+    def __enter__(self):
+        self._prev = set_np_array(self._enter)
+
+    def __exit__(self, ptype, value, trace):
+        if self._prev != self._enter:
+            set_np_array(self._prev)
+
+
+def np_array(active=True):
+    """Scope with NumPy array semantics on (active=True) or off."""
+    return _NumpyArrayScope(active)
+
+
+def use_np_array(func):
+    """Decorator: run func (or every method of a class) with NumPy array semantics on."""
+    return _scope_decorator(lambda: np_array(True), func, 'use_np_array')
+
+
+def use_np(func):
+    """Decorator: use_np_shape and use_np_array together."""
+    return use_np_shape(use_np_array(func))
+
+
+def set_np(shape=True, array=True):
+    """Set NumPy shape and array semantics together (array without shape is an error)."""
+    if not shape and array:
+        raise ValueError('NumPy Shape semantics is required in using NumPy array semantics.')
+    set_np_array(array)
+    set_np_shape(shape)
+
+
+def reset_np():
+    """Back to classic MXNet semantics."""
+    set_np(shape=False, array=False)
+
+
+def set_module(module):
+    """Decorator overriding __module__ (for documentation)."""
+    def decorator(func):
+        if module is not None:
+            func.__module__ = module
+        return func
+    return decorator
+
+
+def getenv(name):
+    """The value of environment variable `name` as the library sees it, or None."""
+    ret = ctypes.c_char_p()
+    check_call(_LIB.MXGetEnv(c_str(name), ctypes.byref(ret)))
+    return None if ret.value is None else py_str(ret.value)
+
+
+def setenv(name, value):
+    """Set (or, with value None, unset) environment variable `name` inside the library."""
+    passed = None if value is None else c_str(value)
+    check_call(_LIB.MXSetEnv(c_str(name), passed))
