@@ -5,6 +5,8 @@
  */
 #include "./cached_op.h"
 
+#include <nnvm/graph.h>
+#include <nnvm/graph_passes.h>
 #include <nnvm/op_attr_types.h>
 
 #include <algorithm>
@@ -495,6 +497,45 @@ std::vector<nnvm::NodeEntry> Gradient(const nnvm::ObjectPtr& n,
   return ret;
 }
 
+/*! \brief Shape (or dtype) inference of the whole graph from the node's inputs. */
+template <typename Attr, typename Pass>
+bool InferGraphAttr(const nnvm::NodeAttrs& attrs, std::vector<Attr>* in, std::vector<Attr>* out,
+                    const Attr& unknown, Pass pass) {
+  const CachedOp& op = OpOf(attrs);
+  nnvm::Graph g;
+  g.outputs = op.symbol().outputs;
+  const nnvm::IndexedGraph& idx = g.indexed_graph();
+  std::vector<Attr> values(idx.num_node_entries(), unknown);
+  std::vector<nnvm::ObjectPtr> inputs = op.symbol().ListInputs(nnvm::Symbol::kAll);
+  for (size_t i = 0; i < inputs.size() && i < in->size(); ++i) {
+    values[idx.entry_id(idx.node_id(inputs[i].get()), 0)] = (*in)[i];
+  }
+  pass(idx, &values);
+  bool known = true;
+  for (size_t i = 0; i < inputs.size() && i < in->size(); ++i) {
+    (*in)[i] = values[idx.entry_id(idx.node_id(inputs[i].get()), 0)];
+  }
+  for (size_t i = 0; i < out->size(); ++i) {
+    (*out)[i] = values[idx.entry_id(idx.outputs()[i])];
+    known = known && !((*out)[i] == unknown);
+  }
+  return known;
+}
+
+bool InferShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  return InferGraphAttr<TShape>(attrs, in, out, TShape(), [](const nnvm::IndexedGraph& idx,
+                                                             mxnet::ShapeVector* v) {
+    nnvm::pass::InferShape(idx, v);
+  });
+}
+
+bool InferType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  return InferGraphAttr<int>(attrs, in, out, -1, [](const nnvm::IndexedGraph& idx,
+                                                    std::vector<int>* v) {
+    nnvm::pass::InferType(idx, v);
+  });
+}
+
 void OnlyThroughCachedOp(const nnvm::NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
                          const std::vector<OpReqType>&, const std::vector<TBlob>&) {
   MX_THROW(NotImplementedError) << "Operator " << attrs.op->name
@@ -512,6 +553,8 @@ NNVM_REGISTER_OP(_CachedOp)
 .set_num_outputs([](const nnvm::NodeAttrs& attrs) {
   return cached_op::OpOf(attrs).num_outputs();
 })
+.set_attr<mxnet::FInferShape>("FInferShape", cached_op::InferShape)
+.set_attr<nnvm::FInferType>("FInferType", cached_op::InferType)
 .set_attr<FCompute>("FCompute<cpu>", cached_op::OnlyThroughCachedOp)
 .set_attr<nnvm::FGradient>("FGradient", cached_op::Gradient);
 

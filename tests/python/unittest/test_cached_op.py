@@ -384,3 +384,20 @@ def test_op_hook_reports_every_operator():
     ops = [o for _, o, _ in seen]
     assert ops.count("FullyConnected") == 3 and ops.count("Activation") == 2
     assert ("out_output", "FullyConnected", (2, 5)) in seen
+
+
+def test_recorded_node_infers_shape_and_type():
+    a, b = mx.sym.var("a"), mx.sym.var("b")
+    sym = mx.sym.Group([mx.sym.FullyConnected(a, b, no_bias=True, num_hidden=3), a * 2])
+    op = nd.CachedOp(sym, [("inline_limit", 0)])
+    x, w = nd.ones((2, 4)), nd.ones((3, 4))
+    x.attach_grad()
+    w.attach_grad()
+    with autograd.record():
+        y = op(x, w)
+    tape = autograd.get_symbol(y[0])
+    names = tape.list_inputs()
+    _, out_shapes, _ = tape.infer_shape(**dict(zip(names, [(5, 4), (3, 4)])))
+    assert out_shapes == [(5, 3)]
+    _, out_types, _ = tape.infer_type(**dict(zip(names, ["float64", "float64"])))
+    assert out_types == [np.float64]
