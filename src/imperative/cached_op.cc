@@ -318,40 +318,49 @@ std::shared_ptr<CachedOp::Bound> CachedOp::BindNew(const std::vector<NDArray*>& 
     os << ": ";
     RethrowWithPrefix(e, os.str());
   }
-  if (hook_) {
-    // Executor monitor names are "<node>_<output>": map them back to the node's operator.
-    auto op_of = std::make_shared<std::unordered_map<std::string, std::string>>();
-    nnvm::DFSVisit(sym_.outputs, [&](const nnvm::ObjectPtr& node) {
-      if (!node->is_variable()) (*op_of)[node->attrs.name] = node->op()->name;
-    });
-    Hook hook = hook_;
-    b->exec->SetMonitorCallback(
-        [hook, op_of](const char* name, const NDArray& arr) {
-          std::string s(name), op_name;
-          size_t best = 0;
-          for (const auto& kv : *op_of) {
-            if (kv.first.size() > best && s.compare(0, kv.first.size(), kv.first) == 0) {
-              best = kv.first.size();
-              op_name = kv.second;
-            }
-          }
-          hook(name, op_name.c_str(), arr);
-        },
-        hook_all_);
-  }
+  InstallHook(b.get());
   return b;
+}
+
+void CachedOp::InstallHook(Bound* b) const {
+  if (!hook_) {
+    b->exec->SetMonitorCallback(nullptr, false);
+    return;
+  }
+  std::shared_ptr<HookState> hook = hook_;
+  b->exec->SetMonitorCallback(
+      [hook](const char* name, const NDArray& arr) {
+        // Executor monitor names are "<node>_<output>" (or "<node>_<input>"): the longest node
+        // name that prefixes it is the node, which gives the operator name.
+        const std::string s(name);
+        size_t best = 0;
+        const std::string* op_name = nullptr;
+        for (const auto& kv : hook->op_of_node) {
+          if (kv.first.size() > best && s.compare(0, kv.first.size(), kv.first) == 0) {
+            best = kv.first.size();
+            op_name = &kv.second;
+          }
+        }
+        hook->fn(name, op_name != nullptr ? op_name->c_str() : "", arr);
+      },
+      hook->monitor_all);
 }
 
 void CachedOp::RegisterOpHook(Hook hook, bool monitor_all) {
   std::lock_guard<std::mutex> lock(mutex_);
-  hook_ = std::move(hook);
-  hook_all_ = monitor_all;
-  // Executors bound before the hook have no callback: bind again on the next call.
-  std::vector<std::shared_ptr<Bound>> keep;
-  for (std::shared_ptr<Bound>& b : bound_) {
-    if (b.use_count() != 1) keep.push_back(std::move(b));
+  if (hook) {
+    auto state = std::make_shared<HookState>();
+    state->fn = std::move(hook);
+    state->monitor_all = monitor_all;
+    nnvm::DFSVisit(sym_.outputs, [&](const nnvm::ObjectPtr& node) {
+      if (!node->is_variable()) state->op_of_node[node->attrs.name] = node->op()->name;
+    });
+    hook_ = std::move(state);
+  } else {
+    hook_.reset();
   }
-  bound_.swap(keep);
+  // Gluon registers the hook again before every call: update the bound executors in place.
+  for (const std::shared_ptr<Bound>& b : bound_) InstallHook(b.get());
 }
 
 void CachedOp::InvokeInline(const std::vector<NDArray*>& inputs,

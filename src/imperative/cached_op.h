@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -103,8 +104,14 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   std::vector<bool> copy_input_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<Bound>> bound_;
-  Hook hook_;
-  bool hook_all_{false};
+  /*! \brief The registered hook, shared with the executors' monitor callbacks. */
+  struct HookState {
+    Hook fn;
+    bool monitor_all{false};
+    std::unordered_map<std::string, std::string> op_of_node;
+  };
+  void InstallHook(Bound* b) const;
+  std::shared_ptr<HookState> hook_;
 };
 
 namespace cached_op {

@@ -384,6 +384,34 @@ def test_op_hook_reports_every_operator():
     ops = [o for _, o, _ in seen]
     assert ops.count("FullyConnected") == 3 and ops.count("Activation") == 2
     assert ("out_output", "FullyConnected", (2, 5)) in seen
+    # Registering again (Gluon does it before every call) replaces the hook; None removes it.
+    second = []
+    op._register_op_hook(lambda name, op_name, arr: second.append(name), monitor_all=True)
+    n_before = len(seen)
+    op(*inputs).wait_to_read()
+    assert len(seen) == n_before
+    assert "fc0_data" in second and "fc0_weight" in second and "out_output" in second
+    op._register_op_hook(None)
+    n_second = len(second)
+    op(*inputs).wait_to_read()
+    assert len(second) == n_second
+
+
+def test_gluon_style_flags():
+    # What gluon.HybridBlock passes: index lists, bools and inline_limit.
+    sym = mlp_symbol()
+    flags = [("data_indices", [0]), ("param_indices", list(range(1, 7))),
+             ("static_alloc", False), ("static_shape", False), ("inline_limit", 2),
+             ("forward_bulk_size", 15), ("backward_bulk_size", 15)]
+    op = nd.CachedOp(sym, flags)
+    params = random_inputs(sym, (4, 7))[1:]
+    for step in range(3):
+        data = nd.array(np.random.RandomState(step).uniform(-1, 1, (4, 7)))
+        np.testing.assert_allclose(op(data, *params).asnumpy(),
+                                   np_mlp(data.asnumpy(), [p.asnumpy() for p in params]),
+                                   rtol=1e-4, atol=1e-5)
+    with pytest.raises(MXNetError, match="static_shape=True requires static_alloc=True"):
+        nd.CachedOp(sym, [("static_shape", True)])
 
 
 def test_recorded_node_infers_shape_and_type():
