@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <unordered_map>
 
@@ -115,6 +116,9 @@ struct CachedOp::Bound {
 struct CachedOp::RecordedCall {
   std::shared_ptr<CachedOp> op;
   std::shared_ptr<Bound> bound;
+  /*! \brief Per input: part of a recorded graph but not differentiated by the executor (an
+   *         auxiliary state): its gradient is zero. */
+  std::vector<bool> zero_grad;
 };
 
 CachedOp::CachedOp(const nnvm::Symbol& sym, const Flags& flags) : sym_(sym.Copy()) {
@@ -448,7 +452,12 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
     CopyFromTo(src, *outputs[i]);
   }
   if (any_grad) {
-    OpStatePtr state = OpStatePtr::Create<RecordedCall>(RecordedCall{shared_from_this(), b});
+    std::vector<bool> zero_grad(inputs.size(), false);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      zero_grad[i] = input_is_aux_[i] && Imperative::IsRecorded(*inputs[i]);
+    }
+    OpStatePtr state = OpStatePtr::Create<RecordedCall>(
+        RecordedCall{shared_from_this(), b, std::move(zero_grad)});
     nnvm::NodeAttrs attrs;
     attrs.op = CachedOpNode();
     attrs.name = "_cachedop";
@@ -469,6 +478,17 @@ void CachedOp::Backward(const OpStatePtr& state, const std::vector<NDArray*>& og
   for (NDArray* g : ograds) heads.push_back(g == nullptr ? NDArray() : g->Detach());
   b.exec->Backward(heads, is_train);
   for (size_t i = 0; i < igrads.size(); ++i) {
+    if (call.zero_grad[i]) {
+      const TShape shape = b.shapes[i];
+      NDArray zeros(shape, b.ctx, false, b.dtypes[i]);
+      Engine::Get()->PushSync(
+          [zeros](RunContext) {
+            TBlob blob = zeros.data();
+            std::memset(blob.dptr_, 0, blob.Size() * mshadow::mshadow_sizeof(blob.type_flag_));
+          },
+          b.ctx, {}, {zeros.var()}, FnProperty::kNormal, 0, "cached_op_zero_grad");
+      *igrads[i] = zeros;
+    }
     if (!b.need_grad[i]) continue;
     const NDArray& g = b.grads[i];
     if (fresh_grads) {

@@ -429,3 +429,51 @@ def test_recorded_node_infers_shape_and_type():
     assert out_shapes == [(5, 3)]
     _, out_types, _ = tape.infer_type(**dict(zip(names, ["float64", "float64"])))
     assert out_types == [np.float64]
+
+
+def test_all_inputs_recorded_including_aux_match_imperative():
+    # Aux states with attach_grad are recorded inputs: their gradient is zero, as imperatively.
+    sym = mx.sym.BatchNorm(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=3, name="fc"),
+                           name="bn") * 2
+    base = random_inputs(sym, (4, 5), seed=4)
+    ins_c = [a.copy() for a in base]
+    ins_i = [a.copy() for a in base]
+    for a in ins_c + ins_i:
+        a.attach_grad()
+        a.grad[:] = 7                       # stale values must be overwritten
+    op = nd.CachedOp(sym)
+    with autograd.record():
+        yc = op(*ins_c)
+    yc.backward(nd.array(np.random.RandomState(1).uniform(size=(4, 3))))
+    with autograd.record():
+        yi = nd.BatchNorm(nd.FullyConnected(ins_i[0], ins_i[1], ins_i[2], num_hidden=3),
+                          *ins_i[3:]) * 2
+    yi.backward(nd.array(np.random.RandomState(1).uniform(size=(4, 3))))
+    for c, i in zip(ins_c, ins_i):
+        np.testing.assert_allclose(c.grad.asnumpy(), i.grad.asnumpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(ins_c[5].grad.asnumpy(), np.zeros(3))
+
+
+def test_multi_output_partial_use_and_chained_calls():
+    a = mx.sym.var("a")
+    op = nd.CachedOp(mx.sym.Group([mx.sym.sin(a) * 2, mx.sym.cos(a) * 3]),
+                     [("inline_limit", 0)])
+    x = nd.array([0.1, 0.5, -0.3])
+    x.attach_grad()
+    with autograd.record():
+        y0, _ = op(x)
+        loss = (y0 * y0).sum()
+    loss.backward()
+    xn = x.asnumpy()
+    np.testing.assert_allclose(x.grad.asnumpy(), 8 * np.sin(xn) * np.cos(xn), rtol=1e-5)
+    op2 = nd.CachedOp(mx.sym.exp(a) * a, [("inline_limit", 0)])
+    with autograd.record():
+        z = op2(op2(x))
+    z.backward()
+
+    def f(v):
+        return np.exp(v) * v
+
+    def df(v):
+        return np.exp(v) * (1 + v)
+    np.testing.assert_allclose(x.grad.asnumpy(), df(f(xn)) * df(xn), rtol=1e-5)
