@@ -90,6 +90,19 @@ uint32_t EnvUint(const char* name, uint32_t fallback) {
   throw dmlc::Error(msg);
 }
 
+/*!
+ * \brief Whether the gradient of `arr` can be needed: a marked variable with a gradient request,
+ *        or the output of a recorded op. Arrays autograd turned into constants (inputs of an
+ *        earlier recorded call that needed no gradient) and aux states need none.
+ */
+bool RequiresGrad(const NDArray& arr) {
+  const nnvm::Node* node = arr.entry_.node.get();
+  const AGInfo* info = AGInfo::Find(node);
+  if (info == nullptr) return false;
+  if (!node->is_variable()) return true;
+  return info->grad_req != kNullOp && !info->out_grads.empty();
+}
+
 const nnvm::Op* CachedOpNode() {
   static const nnvm::Op* op = nnvm::Op::Get("_CachedOp");
   return op;
@@ -407,7 +420,7 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
   bool any_grad = false;
   if (recording) {
     for (size_t i = 0; i < inputs.size(); ++i) {
-      need_grad[i] = !input_is_aux_[i] && Imperative::IsRecorded(*inputs[i]);
+      need_grad[i] = !input_is_aux_[i] && RequiresGrad(*inputs[i]);
       any_grad = any_grad || need_grad[i];
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
@@ -454,7 +467,7 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
   if (any_grad) {
     std::vector<bool> zero_grad(inputs.size(), false);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      zero_grad[i] = input_is_aux_[i] && Imperative::IsRecorded(*inputs[i]);
+      zero_grad[i] = input_is_aux_[i] && RequiresGrad(*inputs[i]);
     }
     OpStatePtr state = OpStatePtr::Create<RecordedCall>(
         RecordedCall{shared_from_this(), b, std::move(zero_grad)});
