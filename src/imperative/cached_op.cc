@@ -432,7 +432,9 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
     }
   }
   bool outputs_from_ops = true;
-  for (const nnvm::NodeEntry& e : sym_.outputs) outputs_from_ops = outputs_from_ops && !e.node->is_variable();
+  for (const nnvm::NodeEntry& e : sym_.outputs) {
+    outputs_from_ops = outputs_from_ops && !e.node->is_variable();
+  }
   bool outputs_free = true;
   for (NDArray* o : outputs) outputs_free = outputs_free && o->is_none();
   if (any_grad && num_op_nodes_ <= config_.inline_limit && outputs_from_ops && outputs_free) {
@@ -441,6 +443,17 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
   }
 
   std::shared_ptr<Bound> b = GetBound(inputs, need_grad);
+  const std::vector<NDArray>& results = b->exec->outputs();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const NDArray& src = results[i];
+    if (!outputs[i]->is_none() &&
+        (outputs[i]->shape() != src.shape() || outputs[i]->dtype() != src.dtype())) {
+      MX_THROW(ValueError) << DisplayName() << ": output array " << i << " has shape "
+                           << outputs[i]->shape() << ' '
+                           << mshadow::dtype_string(outputs[i]->dtype()) << ", the result has "
+                           << src.shape() << ' ' << mshadow::dtype_string(src.dtype());
+    }
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!b->owned[i].is_none()) CopyFromTo(*inputs[i], b->owned[i]);
   }
@@ -451,17 +464,9 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
       if (input_is_aux_[i] && !b->owned[i].is_none()) CopyFromTo(b->owned[i], *inputs[i]);
     }
   }
-  const std::vector<NDArray>& results = b->exec->outputs();
   for (size_t i = 0; i < outputs.size(); ++i) {
     const NDArray& src = results[i];
-    if (outputs[i]->is_none()) {
-      *outputs[i] = NDArray(src.shape(), src.ctx(), false, src.dtype());
-    } else if (outputs[i]->shape() != src.shape() || outputs[i]->dtype() != src.dtype()) {
-      MX_THROW(ValueError) << DisplayName() << ": output array " << i << " has shape "
-                           << outputs[i]->shape() << ' '
-                           << mshadow::dtype_string(outputs[i]->dtype()) << ", the result has "
-                           << src.shape() << ' ' << mshadow::dtype_string(src.dtype());
-    }
+    if (outputs[i]->is_none()) *outputs[i] = NDArray(src.shape(), src.ctx(), false, src.dtype());
     CopyFromTo(src, *outputs[i]);
   }
   if (any_grad) {

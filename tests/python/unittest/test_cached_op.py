@@ -336,6 +336,11 @@ def test_errors():
         nd.CachedOp(sym, [("static_alloc", "maybe")])
     with pytest.raises(MXNetError, match="data_indices: index 9 out of range"):
         nd.CachedOp(sym, {"data_indices": [9]})
+    with pytest.raises(MXNetError, match=r"output array 0 has shape \[2,4\] float32, the result "
+                                         r"has \[2,5\] float32"):
+        op(*inputs, out=nd.zeros((2, 4)))
+    with pytest.raises(MXNetError, match=r"has 1 output\(s\), got 2 output arrays"):
+        op(*inputs, out=[nd.zeros((2, 5)), nd.zeros((2, 5))])
     # The op still works after the errors.
     np.testing.assert_allclose(op(*inputs).asnumpy(),
                                np_mlp(inputs[0].asnumpy(), [a.asnumpy() for a in inputs[1:]]),
