@@ -185,7 +185,8 @@ CachedOp::CachedOp(const nnvm::Symbol& sym, const Flags& flags) : sym_(sym.Copy(
       input_pos_.push_back(static_cast<uint32_t>(a - args.begin()));
     } else {
       auto x = std::find(aux.begin(), aux.end(), n);
-      CHECK(x != aux.end()) << "CachedOp: input " << n->attrs.name << " is neither argument nor aux";
+      CHECK(x != aux.end()) << "CachedOp: input " << n->attrs.name
+                            << " is neither an argument nor an auxiliary state";
       input_is_aux_.push_back(true);
       input_pos_.push_back(static_cast<uint32_t>(x - aux.begin()));
     }
