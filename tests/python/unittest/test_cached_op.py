@@ -483,3 +483,19 @@ def test_multi_output_partial_use_and_chained_calls():
     def df(v):
         return np.exp(v) * (1 + v)
     np.testing.assert_allclose(x.grad.asnumpy(), df(f(xn)) * df(xn), rtol=1e-5)
+
+
+def test_graph_without_inputs_and_input_passed_through():
+    op = nd.CachedOp(mx.sym.ones((2, 3)) * 3)
+    np.testing.assert_array_equal(op().asnumpy(), np.full((2, 3), 3.0))
+    a = mx.sym.var("a")
+    op = nd.CachedOp(mx.sym.Group([a, a * 2]))
+    x = nd.array([1.0, 2.0])
+    x.attach_grad()
+    with autograd.record():
+        y = op(x)
+        loss = (y[0] * y[1]).sum()
+    loss.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), 4 * x.asnumpy())
+    y[0][:] = 5                      # the output is a new array, not the input itself
+    np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
