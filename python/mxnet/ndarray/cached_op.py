@@ -26,7 +26,7 @@ def _flag_str(value):
 
 class CachedOp(object):
     """Cached operator handle; `flags` is a dict or a list of (key, value) pairs."""
-    __slots__ = ("handle", "_num_inputs", "_monitor_callback", "__weakref__")
+    __slots__ = ("handle", "_monitor_callback", "__weakref__")
 
     def __init__(self, sym, flags=(), thread_safe=False):
         from ..symbol import Symbol
@@ -40,7 +40,6 @@ class CachedOp(object):
         vals = c_str_array([_flag_str(v) for _, v in items])
         self.handle = None
         self._monitor_callback = None
-        self._num_inputs = len(sym.list_inputs())
         hdl = _c_void_p()
         check_call(_LIB.MXCreateCachedOpEX(sym.handle, len(items), keys, vals,
                                            ctypes.byref(hdl), ctypes.c_bool(thread_safe)))
