@@ -37,6 +37,7 @@ from . import module
 from . import module as mod
 from . import library
 from . import operator
+from . import gluon
 from . import random
 from . import random as rnd
 
