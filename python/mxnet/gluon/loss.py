@@ -114,9 +114,15 @@ class SoftmaxCrossEntropyLoss(Loss):
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
         if not self._from_logits:
-            pred = F.log_softmax(pred, self._axis)
+            pred = F.log_softmax(pred, axis=self._axis)
         if self._sparse_label:
-            loss = -F.pick(pred, label, axis=self._axis, keepdims=True)
+            # The index may come with or without the picked axis; pick it as reduced shape.
+            if F is ndarray:
+                axis = self._axis % pred.ndim
+                label = label.reshape(pred.shape[:axis] + pred.shape[axis + 1:])
+            else:
+                label = F.reshape_like(label, F.sum(pred, axis=self._axis))
+            loss = -F.pick(pred, label, axis=self._axis, keepdims=False)
         else:
             label = _reshape_like(F, label, pred)
             loss = -F.sum(pred * label, axis=self._axis, keepdims=True)
@@ -138,7 +144,7 @@ class KLDivLoss(Loss):
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
         if not self._from_logits:
-            pred = F.log_softmax(pred, self._axis)
+            pred = F.log_softmax(pred, axis=self._axis)
         loss = label * (F.log(label + 1e-12) - pred)
         loss = _apply_weighting(F, loss, self._weight, sample_weight)
         return F.mean(loss, axis=self._batch_axis, exclude=True)
