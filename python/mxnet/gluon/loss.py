@@ -25,7 +25,11 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
 
 
 def _reshape_like(F, x, y):
-    return x.reshape(y.shape) if F is ndarray else F.reshape_like(x, y)
+    if F is ndarray:
+        return x.reshape(y.shape)
+    # In a graph the shapes are unknown; without a reshape_like operator the label is used as
+    # given (it must then already have pred's shape).
+    return F.reshape_like(x, y) if hasattr(F, "reshape_like") else x
 
 
 class Loss(HybridBlock):
@@ -116,13 +120,7 @@ class SoftmaxCrossEntropyLoss(Loss):
         if not self._from_logits:
             pred = F.log_softmax(pred, axis=self._axis)
         if self._sparse_label:
-            # The index may come with or without the picked axis; pick it as reduced shape.
-            if F is ndarray:
-                axis = self._axis % pred.ndim
-                label = label.reshape(pred.shape[:axis] + pred.shape[axis + 1:])
-            else:
-                label = F.reshape_like(label, F.sum(pred, axis=self._axis))
-            loss = -F.pick(pred, label, axis=self._axis, keepdims=False)
+            loss = -F.pick(pred, label, axis=self._axis, keepdims=True)
         else:
             label = _reshape_like(F, label, pred)
             loss = -F.sum(pred * label, axis=self._axis, keepdims=True)
@@ -134,8 +132,8 @@ SoftmaxCELoss = SoftmaxCrossEntropyLoss
 
 
 class KLDivLoss(Loss):
-    """label * (log(label) - pred), pred being log-probabilities (or logits when
-    from_logits=False)."""
+    """sum over non-batch axes of label * (log(label) - pred), pred being log-probabilities
+    (or logits when from_logits=False)."""
 
     def __init__(self, from_logits=True, axis=-1, weight=None, batch_axis=0, **kwargs):
         super(KLDivLoss, self).__init__(weight, batch_axis, **kwargs)
@@ -147,7 +145,7 @@ class KLDivLoss(Loss):
             pred = F.log_softmax(pred, axis=self._axis)
         loss = label * (F.log(label + 1e-12) - pred)
         loss = _apply_weighting(F, loss, self._weight, sample_weight)
-        return F.mean(loss, axis=self._batch_axis, exclude=True)
+        return F.sum(loss, axis=self._batch_axis, exclude=True)
 
 
 class HuberLoss(Loss):
