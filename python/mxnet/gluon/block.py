@@ -257,7 +257,7 @@ class Block(object):
                 raise ValueError(
                     "Parameter '%s' loaded from file '%s' is not present in ParameterDict, "
                     "which contains parameters %s. Set ignore_extra=True to ignore. "
-                    % (name, filename, _brief_print_list(self._params.keys())))
+                    % (name, filename, _brief_print_list(params.keys())))
             if name in params:
                 params[name]._load_init(loaded[name], ctx, cast_dtype=cast_dtype,
                                         dtype_source=dtype_source)
