@@ -25,7 +25,6 @@ class Compose(Sequential):
                 hblock = HybridSequential()
                 for j in hybrid:
                     hblock.add(j)
-                hblock.hybridize()
                 self.add(hblock)
                 hybrid = []
             if i is not None:
@@ -45,7 +44,22 @@ class Cast(HybridBlock):
         return tuple(F.cast(x, self._dtype) for x in args)
 
 
-class ToTensor(HybridBlock):
+class _ImperativeTransform(HybridBlock):
+    """A transform that needs the input's shape, so it always runs imperatively (this build
+    has no image operators to put into a graph)."""
+
+    def hybridize(self, active=True, **kwargs):
+        self._active = False
+
+    def forward(self, x, *args):
+        from .... import symbol
+        if isinstance(x, symbol.Symbol):
+            raise NotImplementedError("%s cannot be used in a symbolic graph in this build"
+                                      % self.__class__.__name__)
+        return super(_ImperativeTransform, self).forward(x, *args)
+
+
+class ToTensor(_ImperativeTransform):
     """(H, W, C) or (N, H, W, C) uint8 in [0, 255] -> (C, H, W) / (N, C, H, W) float32 in
     [0, 1)."""
 
@@ -62,7 +76,7 @@ class ToTensor(HybridBlock):
                          "shape %s" % (x.shape,))
 
 
-class Normalize(HybridBlock):
+class Normalize(_ImperativeTransform):
     """(x - mean) / std per channel of a (C, H, W) or (N, C, H, W) tensor."""
 
     def __init__(self, mean=0.0, std=1.0):
