@@ -605,6 +605,39 @@ MXNET_DLL int MXCustomOpRegister(const char* op_type, CustomOpPropCreator creato
 /*! \brief Set the calling thread's last error (a callback reports its exception text). */
 MXNET_DLL void MXAPISetLastError(const char* msg);
 
+/* ---- cached op (CachedOp, the engine of Gluon's hybridize; branch cachedop) */
+/*! \brief Monitor hook of a cached op: (node output name, operator name, array). */
+typedef void (*CachedOpMonitorCallback)(const char* node_name, const char* op_name,
+                                        NDArrayHandle arr);
+/*! \brief MXCreateCachedOpEx without flags. */
+MXNET_DLL int MXCreateCachedOp(SymbolHandle handle, CachedOpHandle* out);
+/*!
+ * \brief Create a cached op from a symbol. Flags (strings): static_alloc, static_shape,
+ *        inline_limit, forward_bulk_size, backward_bulk_size, data_indices, param_indices,
+ *        subgraph, is_dynamic; an unknown name is an error.
+ */
+MXNET_DLL int MXCreateCachedOpEx(SymbolHandle handle, int num_flags, const char** keys,
+                                 const char** vals, CachedOpHandle* out);
+/*! \brief MXCreateCachedOpEx; thread_safe is accepted (the op locks its cache itself). */
+MXNET_DLL int MXCreateCachedOpEX(SymbolHandle handle, int num_flags, const char** keys,
+                                 const char** vals, CachedOpHandle* out,
+                                 bool thread_safe DEFAULT(false));
+MXNET_DLL int MXFreeCachedOp(CachedOpHandle handle);
+/*! \brief MXInvokeCachedOpEx without output storage types. */
+MXNET_DLL int MXInvokeCachedOp(CachedOpHandle handle, int num_inputs, NDArrayHandle* inputs,
+                               int* num_outputs, NDArrayHandle** outputs);
+/*!
+ * \brief Run the cached op on inputs in list_inputs order. *outputs NULL: new output handles
+ *        are returned in a thread-local array; otherwise *num_outputs caller arrays (the op's
+ *        full output count) are written.
+ */
+MXNET_DLL int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayHandle* inputs,
+                                 int* num_outputs, NDArrayHandle** outputs,
+                                 const int** out_stypes);
+/*! \brief Call `callback` after every operator of later calls (inputs too with monitor_all). */
+MXNET_DLL int MXCachedOpRegisterOpHook(CachedOpHandle handle, CachedOpMonitorCallback callback,
+                                       bool monitor_all);
+
 #ifdef __cplusplus
 }
 #endif

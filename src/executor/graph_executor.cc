@@ -309,6 +309,7 @@ void GraphExecutor::CreateOpNodes() {
     const nnvm::Op* op = n->op();
     auto opn = std::make_shared<OpNode>();
     opn->node = n;
+    opn->node_ref = inode.weak_ref.lock();
     std::vector<NDArray> ins, outs;
     for (const auto& e : inode.inputs) ins.push_back(data_entry_[idx.entry_id(e)]);
     for (uint32_t i = 0; i < n->num_outputs(); ++i) {

@@ -23,6 +23,8 @@ namespace exec {
 /*! \brief What one operator node needs on every run. */
 struct OpNode {
   const nnvm::Node* node{nullptr};
+  /*! \brief Keeps `node` alive while runs are pending after the executor is deleted. */
+  nnvm::ObjectPtr node_ref;
   FCompute fcompute;
   FStatefulCompute fstateful;
   OpStatePtr state;

@@ -7,6 +7,7 @@
  *        graph and executes the new nodes op by op, as Invoke does.
  */
 #include "./autograd.h"
+#include "./cached_op.h"
 
 #include <mxnet/imperative.h>
 #include <nnvm/gradient.h>
@@ -374,6 +375,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     for (size_t j = 0; j < grads.size(); ++j) {
       if (x_infos[j]->grad_req != kWriteTo || AGInfo::Find(grads[j].node.get()) != nullptr ||
           entry_reads.count(grads[j]) || custom_function::IsBackwardOp(grads[j].node->op()) ||
+          cached_op::IsBackwardOp(grads[j].node->op()) ||
           read_chunks.count(x_infos[j]->out_grads[0].var())) {
         continue;
       }
@@ -438,6 +440,14 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     }
     if (custom_function::IsBackwardOp(n->op())) {
       custom_function::RunBackward(n, in_ptrs, out_ptrs, is_train);
+    } else if (cached_op::IsBackwardOp(n->op())) {
+      if (fwd_state == nullptr) {
+        MX_THROW(InternalError) << "autograd: recorded CachedOp call " << n->attrs.name
+                                << " has no forward state";
+      }
+      // The gradients are the executor's arrays unless they escape to the caller.
+      CachedOp::Backward(*fwd_state, in_ptrs, out_ptrs, is_train,
+                         !variables.empty() || create_graph);
     } else {
       unused_outputs.assign(outs.size(), false);
       if (!create_graph) {

@@ -18,6 +18,7 @@ from .ndarray import _new_empty_handle  # noqa: F401,E402
 from .utils import load, load_frombuffer, save, zeros, empty, array  # noqa: F401,E402
 from .sparse import _ndarray_cls  # noqa: F401,E402
 from .sparse import CSRNDArray, RowSparseNDArray, BaseSparseNDArray  # noqa: F401,E402
+from .cached_op import CachedOp  # noqa: F401,E402
 
 __all__ = op.__all__ + ndarray.__all__ + ["load", "load_frombuffer", "save", "CSRNDArray",
                                           "RowSparseNDArray", "BaseSparseNDArray"]

@@ -1,0 +1,185 @@
+/*!
+ * \file c_api_cached_op.cc
+ * \brief C API of CachedOp. A CachedOpHandle is a heap-allocated shared_ptr<CachedOp> (autograd
+ *        nodes share the op, so it outlives MXFreeCachedOp while a recorded call needs it).
+ *        Live handles are kept in a set so that a freed or bogus handle is an error, not a crash.
+ */
+#include <mxnet/c_api.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "../imperative/cached_op.h"
+#include "./c_api_common.h"
+
+namespace {
+
+using mxnet::CachedOp;
+using mxnet::NDArray;
+using CachedOpPtr = std::shared_ptr<CachedOp>;
+
+std::mutex& HandleMutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::unordered_set<void*>& LiveHandles() {
+  static auto* live = new std::unordered_set<void*>();  // never destroyed (atexit order)
+  return *live;
+}
+
+CachedOpPtr OpFromHandle(CachedOpHandle handle) {
+  std::lock_guard<std::mutex> lock(HandleMutex());
+  if (handle == nullptr || LiveHandles().count(handle) == 0) {
+    throw mxnet::ValueError(
+        handle == nullptr ? "CachedOp handle is NULL"
+                          : "CachedOp handle is invalid (already freed with MXFreeCachedOp?)");
+  }
+  return *static_cast<CachedOpPtr*>(handle);
+}
+
+struct InvokeScratch {
+  std::vector<NDArray*> inputs, outputs;
+  std::vector<NDArray> hidden;
+  std::vector<void*> ret_handles;
+  std::vector<int> ret_stypes;
+};
+
+InvokeScratch* GetScratch() {
+  static thread_local InvokeScratch s;
+  return &s;
+}
+
+int CreateCachedOp(SymbolHandle handle, int num_flags, const char** keys, const char** vals,
+                   CachedOpHandle* out) {
+  API_BEGIN();
+  if (handle == nullptr) throw mxnet::ValueError("MXCreateCachedOp: symbol handle is NULL");
+  if (out == nullptr) throw mxnet::ValueError("MXCreateCachedOp: out is NULL");
+  if (num_flags < 0) throw mxnet::ValueError("MXCreateCachedOp: num_flags is negative");
+  CachedOp::Flags flags;
+  for (int i = 0; i < num_flags; ++i) {
+    if (keys[i] == nullptr || vals[i] == nullptr) {
+      throw mxnet::ValueError("MXCreateCachedOp: flag " + std::to_string(i) + " is NULL");
+    }
+    flags.emplace_back(keys[i], vals[i]);
+  }
+  const nnvm::Symbol& sym = *static_cast<nnvm::Symbol*>(handle);
+  auto* ptr = new CachedOpPtr(std::make_shared<CachedOp>(sym, flags));
+  {
+    std::lock_guard<std::mutex> lock(HandleMutex());
+    LiveHandles().insert(ptr);
+  }
+  *out = ptr;
+  API_END();
+}
+
+}  // namespace
+
+int MXCreateCachedOp(SymbolHandle handle, CachedOpHandle* out) {
+  return CreateCachedOp(handle, 0, nullptr, nullptr, out);
+}
+
+int MXCreateCachedOpEx(SymbolHandle handle, int num_flags, const char** keys, const char** vals,
+                       CachedOpHandle* out) {
+  return CreateCachedOp(handle, num_flags, keys, vals, out);
+}
+
+int MXCreateCachedOpEX(SymbolHandle handle, int num_flags, const char** keys, const char** vals,
+                       CachedOpHandle* out, bool thread_safe) {
+  (void)thread_safe;  // the op's executor cache is locked in every case
+  return CreateCachedOp(handle, num_flags, keys, vals, out);
+}
+
+int MXFreeCachedOp(CachedOpHandle handle) {
+  API_BEGIN();
+  CachedOpPtr* ptr = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(HandleMutex());
+    if (handle == nullptr || LiveHandles().erase(handle) == 0) {
+      throw mxnet::ValueError("MXFreeCachedOp: invalid CachedOp handle (freed twice?)");
+    }
+    ptr = static_cast<CachedOpPtr*>(handle);
+  }
+  delete ptr;
+  API_END();
+}
+
+int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayHandle* inputs,
+                       int* num_outputs, NDArrayHandle** outputs, const int** out_stypes) {
+  API_BEGIN();
+  CachedOpPtr op = OpFromHandle(handle);
+  if (num_outputs == nullptr || outputs == nullptr) {
+    throw mxnet::ValueError(op->DisplayName() + ": num_outputs/outputs pointers are NULL");
+  }
+  if (num_inputs < 0 || (num_inputs > 0 && inputs == nullptr)) {
+    throw mxnet::ValueError(op->DisplayName() + ": invalid input array list");
+  }
+  InvokeScratch* s = GetScratch();
+  s->inputs.resize(num_inputs);
+  for (int i = 0; i < num_inputs; ++i) {
+    if (inputs[i] == nullptr) {
+      throw mxnet::ValueError(op->DisplayName() + ": input " + std::to_string(i) +
+                              " handle is NULL");
+    }
+    s->inputs[i] = static_cast<NDArray*>(inputs[i]);
+  }
+  const uint32_t total = op->num_outputs();
+  s->outputs.resize(total);
+  s->hidden.assign(total, NDArray());
+  const bool allocate = *outputs == nullptr;
+  if (allocate) {
+    for (uint32_t i = 0; i < total; ++i) s->outputs[i] = &s->hidden[i];
+  } else {
+    if (*num_outputs != static_cast<int>(total)) {
+      throw mxnet::ValueError(op->DisplayName() + " has " + std::to_string(total) +
+                              " output(s), got " + std::to_string(*num_outputs) +
+                              " output arrays");
+    }
+    for (uint32_t i = 0; i < total; ++i) {
+      if ((*outputs)[i] == nullptr) {
+        throw mxnet::ValueError(op->DisplayName() + ": output " + std::to_string(i) +
+                                " handle is NULL");
+      }
+      s->outputs[i] = static_cast<NDArray*>((*outputs)[i]);
+    }
+  }
+  op->Forward(s->inputs, s->outputs);
+  if (allocate) {
+    s->ret_handles.resize(total);
+    for (uint32_t i = 0; i < total; ++i) s->ret_handles[i] = new NDArray(std::move(s->hidden[i]));
+    *num_outputs = static_cast<int>(total);
+    *outputs = s->ret_handles.data();
+  }
+  s->hidden.clear();
+  if (out_stypes != nullptr) {
+    s->ret_stypes.assign(*num_outputs, mxnet::kDefaultStorage);
+    *out_stypes = s->ret_stypes.data();
+  }
+  API_END();
+}
+
+int MXInvokeCachedOp(CachedOpHandle handle, int num_inputs, NDArrayHandle* inputs,
+                     int* num_outputs, NDArrayHandle** outputs) {
+  return MXInvokeCachedOpEx(handle, num_inputs, inputs, num_outputs, outputs, nullptr);
+}
+
+int MXCachedOpRegisterOpHook(CachedOpHandle handle, CachedOpMonitorCallback callback,
+                             bool monitor_all) {
+  API_BEGIN();
+  CachedOpPtr op = OpFromHandle(handle);
+  if (callback == nullptr) {
+    op->RegisterOpHook(nullptr, monitor_all);
+  } else {
+    op->RegisterOpHook(
+        [callback](const char* name, const char* op_name, const NDArray& arr) {
+          // The callback owns the new handle (as with the executor monitor).
+          callback(name, op_name, new NDArray(arr));
+        },
+        monitor_all);
+  }
+  API_END();
+}
