@@ -580,8 +580,10 @@ class HybridBlock(Block):
             raise ValueError("The argument structure of HybridBlock does not match the cached "
                              "version. Stored format = {}, input format = {}"
                              .format(self._in_format, fmt))
+        arrays = [a for a in flat_args if isinstance(a, NDArray)]
+        ctx = arrays[0].context if arrays else _context.current_context()
         try:
-            cargs = [flat_args[i] if is_arg else i.data()
+            cargs = [flat_args[i] if is_arg else i.data(ctx)
                      for is_arg, i in self._cached_op_args]
         except DeferredInitializationError:
             self._deferred_infer_shape(*args)
@@ -591,21 +593,11 @@ class HybridBlock(Block):
                     cargs.append(flat_args[i])
                 else:
                     i._finish_deferred_init()
-                    cargs.append(i.data())
-        ctx = flat_args[0].context if flat_args and flat_args[0] is not None else None
-        if ctx is not None:
-            cargs = [a if a is None or a.context == ctx else self._param_on(a, ctx)
-                     for a in cargs]
+                    cargs.append(i.data(ctx))
         out = self._cached_op(*cargs)
         if isinstance(out, NDArray):
             out = [out]
         return _regroup(out, self._out_format)[0]
-
-    def _param_on(self, arr, ctx):
-        for is_arg, p in self._cached_op_args:
-            if not is_arg and p._data is not None and any(a is arr for a in p._data):
-                return p.data(ctx)
-        return arr
 
     def _infer_attrs(self, infer_fn, attr, *args):
         inputs, out = self._get_graph(*args)
