@@ -399,3 +399,29 @@ def test_check_sha1_and_download_errors(tmp_path):
     with pytest.raises(RuntimeError, match="Failed downloading"):
         gluon.utils.download("file:///nonexistent/dir/x.bin", path=str(tmp_path / "x.bin"),
                              retries=0)
+
+
+def test_exported_graph_matches_mxnet191(tmp_path):
+    net, x = _fresh_net()
+    net.hybridize()
+    net(x)
+    net.export(str(tmp_path / "ours"), epoch=2)
+    ours = json.load(open(str(tmp_path / "ours-symbol.json")))
+    ref = json.load(open(os.path.join(REF, "net-symbol.json")))
+    assert [(n["op"], n["name"], n.get("attrs")) for n in ours["nodes"]] == \
+        [(n["op"], n["name"], n.get("attrs")) for n in ref["nodes"]]
+    assert sorted(mx.nd.load(str(tmp_path / "ours-0002.params"))) == \
+        sorted(mx.nd.load(os.path.join(REF, "net-0002.params")))
+
+
+def test_hybridize_uses_cached_op_with_flags():
+    net = nn.Dense(3, in_units=4)
+    net.initialize()
+    net.hybridize(static_alloc=True, static_shape=True)
+    y = net(mx.nd.ones((2, 4)))
+    assert type(net._cached_op).__name__ == "CachedOp"
+    assert dict(net._flags) == {"static_alloc": True, "static_shape": True}
+    np.testing.assert_allclose(y.asnumpy(), (mx.nd.ones((2, 4)).asnumpy() @
+                                             net.weight.data().asnumpy().T), rtol=1e-6)
+    with pytest.raises(ValueError, match="argument structure"):
+        net([mx.nd.ones((2, 4)), mx.nd.ones((2, 4))])

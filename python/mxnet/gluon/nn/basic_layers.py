@@ -147,7 +147,7 @@ class Dropout(HybridBlock):
 
     def hybrid_forward(self, F, x):
         if self._rate > 0:
-            return F.Dropout(x, p=self._rate, axes=self._axes, name="fwd")
+            return F.Dropout(x, p=self._rate, axes=self._axes, name="fwd", cudnn_off=False)
         return F.identity(x)
 
     def __repr__(self):
