@@ -62,3 +62,11 @@ def _library_version():
 __version__ = _library_version()
 
 _atexit.register(_notify_shutdown)
+
+
+def __getattr__(name):
+    # mx.gluon is imported on first use, keeping `import mxnet` light.
+    if name == "gluon":
+        import importlib
+        return importlib.import_module(".gluon", __name__)
+    raise AttributeError("module 'mxnet' has no attribute %r" % name)

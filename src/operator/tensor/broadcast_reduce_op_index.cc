@@ -124,6 +124,12 @@ bool PickOpShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   const mxnet::TShape oshape = ReduceAxisShapeImpl("pick", ishape, param.axis, param.keepdims);
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, oshape);
   const mxnet::TShape& ishape1 = (*in_attrs)[1];
+  // With keepdims the index may also come without the picked axis (MXNet 1.9.1 accepts both,
+  // e.g. class labels of shape (N,) for data (N, C)); the kernel reads it flat either way.
+  if (param.keepdims && ndim_is_known(ishape1) && ishape1 != oshape) {
+    const mxnet::TShape reduced = ReduceAxisShapeImpl("pick", ishape, param.axis, false);
+    if (ishape1 == reduced) return shape_is_known(oshape);
+  }
   if (ndim_is_known(ishape1) && ishape1 != oshape) {
     MX_THROW(ValueError) << "pick: expected index of shape " << oshape << " for data of shape "
                          << ishape << " and axis=" << param.axis << ", got index of shape "

@@ -1,0 +1,3 @@
+"""Vision datasets and transforms."""
+from .datasets import *
+from . import transforms

@@ -1,0 +1,221 @@
+"""Gluon `Trainer`: applies an optimizer to a set of Parameters after backward."""
+import warnings
+
+from .. import optimizer as opt
+from ..context import Context
+from .parameter import ParameterDict, Parameter
+
+__all__ = ["Trainer"]
+
+
+class Trainer(object):
+    """Updates `params` with `optimizer` (a name or Optimizer) on every `step`.
+
+    Gradients are summed over the parameters' contexts (the role of kvstore='device') and
+    rescaled by 1/batch_size before the update.
+    """
+
+    def __init__(self, params, optimizer, optimizer_params=None, kvstore="device",
+                 compression_params=None, update_on_kvstore=None):
+        param_list = []
+        if isinstance(params, (dict, ParameterDict)):
+            for key in sorted(list(params.keys())):
+                param_list.append(params[key])
+            params = param_list
+        if not isinstance(params, (list, tuple)):
+            raise ValueError("First argument must be a list or dict of Parameters, "
+                             "got %s." % (type(params)))
+        self._params = []
+        self._param2idx = {}
+        for i, param in enumerate(params):
+            if not isinstance(param, Parameter):
+                raise ValueError("First argument must be a list or dict of Parameters, "
+                                 "got list of %s." % (type(param)))
+            self._param2idx[param.name] = i
+            self._params.append(param)
+            param._trainer = self
+        self._compression_params = compression_params
+        self._contexts = self._check_contexts()
+        optimizer_params = optimizer_params if optimizer_params else {}
+        self._init_optimizer(optimizer, optimizer_params)
+        self._scale = self._optimizer.rescale_grad
+        self._kvstore_params = {"kvstore": kvstore, "update_on_kvstore": update_on_kvstore}
+        self._kv_initialized = False
+        self._kvstore = None
+        self._update_on_kvstore = None
+        self._params_to_init = []
+        self._reset_kvstore()
+
+    def _check_contexts(self):
+        contexts = None
+        for param in self._params:
+            ctx = param.list_ctx() if (param._data is not None or param._deferred_init) \
+                else None
+            if ctx is None:
+                continue
+            assert contexts is None or contexts == ctx, \
+                "All Parameters must be initialized on the same set of contexts, but " \
+                "Parameter %s is initialized on %s while previous Parameters are " \
+                "initialized on %s." % (param.name, str(ctx), str(contexts))
+            contexts = ctx
+        return contexts
+
+    def _init_optimizer(self, optimizer, optimizer_params):
+        param_dict = {i: param for i, param in enumerate(self._params)}
+        if isinstance(optimizer, opt.Optimizer):
+            assert not optimizer_params, \
+                "optimizer_params must be None if optimizer is an instance of Optimizer " \
+                "instead of str"
+            self._optimizer = optimizer
+            self._optimizer.param_dict = param_dict
+        else:
+            self._optimizer = opt.create(optimizer, param_dict=param_dict, **optimizer_params)
+        self._updaters = [opt.get_updater(self._optimizer)
+                          for _ in (self._contexts or [None])]
+
+    def _reset_kvstore(self):
+        self._kv_initialized = False
+        self._kvstore = None
+        self._update_on_kvstore = None
+        self._params_to_init = [param for param in self._params]
+
+    def _init_kvstore(self):
+        """Multi-context gradient reduction is done locally (the 'device' kvstore role); a
+        distributed kvstore is not supported."""
+        kvstore = self._kvstore_params["kvstore"]
+        if isinstance(kvstore, str) and kvstore.startswith("dist"):
+            raise ValueError("Distributed kvstore '%s' is not supported by this build"
+                             % kvstore)
+        update_on_kvstore = self._kvstore_params["update_on_kvstore"]
+        if update_on_kvstore:
+            warnings.warn("update_on_kvstore=True is not supported without a distributed "
+                          "kvstore; parameters are updated locally")
+        self._update_on_kvstore = False
+        self._kv_initialized = True
+
+    @property
+    def learning_rate(self):
+        if not isinstance(self._optimizer, opt.Optimizer):
+            raise UserWarning("Optimizer has to be defined before its learning rate can be "
+                              "accessed.")
+        return self._optimizer.learning_rate
+
+    @property
+    def optimizer(self):
+        if isinstance(self._optimizer, opt.Optimizer):
+            return self._optimizer
+        raise UserWarning("Optimizer has not been initialized yet")
+
+    def set_learning_rate(self, lr):
+        """Sets the optimizer's learning rate."""
+        if not isinstance(self._optimizer, opt.Optimizer):
+            raise UserWarning("Optimizer has to be defined before its learning rate is "
+                              "mutated.")
+        self._optimizer.set_learning_rate(lr)
+
+    def _contexts_now(self):
+        if self._contexts is None:
+            self._contexts = self._check_contexts()
+            if self._contexts is not None and len(self._updaters) != len(self._contexts):
+                self._updaters = [opt.get_updater(self._optimizer) for _ in self._contexts]
+        return self._contexts
+
+    def step(self, batch_size, ignore_stale_grad=False):
+        """allreduce_grads + update, with gradients rescaled by 1/batch_size."""
+        rescale_grad = self._scale / batch_size
+        self._check_and_rescale_grad(rescale_grad)
+        if not self._kv_initialized:
+            self._init_kvstore()
+        self._allreduce_grads()
+        self._update(ignore_stale_grad)
+
+    def _check_and_rescale_grad(self, scale):
+        if self._update_on_kvstore and self._kv_initialized and \
+                self._optimizer.rescale_grad != scale:
+            raise UserWarning("Possible change in the `batch_size` from previous `step` "
+                              "detected. Optimizer gradient normalizing factor will not "
+                              "change w.r.t new batch_size when update_on_kvstore=True")
+        self._optimizer.rescale_grad = scale
+
+    def allreduce_grads(self):
+        """Sums gradients over contexts (for use with a manual `update`)."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        self._allreduce_grads()
+
+    def _allreduce_grads(self):
+        for param in self._params:
+            if param.grad_req == "null" or param._grad is None:
+                continue
+            grads = param.list_grad()
+            if len(grads) <= 1:
+                continue
+            total = grads[0].copy()
+            for g in grads[1:]:
+                total += g.as_in_context(total.context)
+            for g in grads:
+                total.copyto(g)
+
+    def update(self, batch_size, ignore_stale_grad=False):
+        """Applies the optimizer (after allreduce_grads), gradients rescaled by 1/batch_size."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        self._check_and_rescale_grad(self._scale / batch_size)
+        self._update(ignore_stale_grad)
+
+    def _update(self, ignore_stale_grad=False):
+        self._contexts_now()
+        updates = [[] for _ in self._updaters]
+        for i, param in enumerate(self._params):
+            if param.grad_req == "null":
+                continue
+            if param._data is None:
+                if param._deferred_init:
+                    if not ignore_stale_grad:
+                        raise UserWarning(
+                            "Gradient of Parameter `%s` on context %s has not been updated by "
+                            "backward since last `step`: its initialization is still "
+                            "deferred. Call step with ignore_stale_grad=True to skip it."
+                            % (param.name, str(param.list_ctx()[0])))
+                    continue
+                raise RuntimeError("Parameter '%s' has not been initialized" % param.name)
+            if not ignore_stale_grad:
+                for data in param.list_data():
+                    if not data._fresh_grad:
+                        raise UserWarning(
+                            "Gradient of Parameter `%s` on context %s has not been updated by "
+                            "backward since last `step`. This could mean a bug in your model "
+                            "that made it only use a subset of the Parameters (Blocks) for "
+                            "this iteration. If you are intentionally only using a subset, "
+                            "call step with ignore_stale_grad=True to suppress this warning "
+                            "and skip updating of Parameters with stale gradient"
+                            % (param.name, str(data.context)))
+            for upd, arr, grad in zip(updates, param.list_data(), param.list_grad()):
+                if not ignore_stale_grad or arr._fresh_grad:
+                    upd.append((i, grad, arr))
+                    arr._fresh_grad = False
+        for updater, upd in zip(self._updaters, updates):
+            if upd:
+                i, g, w = zip(*upd)
+                updater(list(i), list(g), list(w))
+
+    def save_states(self, fname):
+        """Writes the optimizer states (and the optimizer) to `fname`."""
+        assert self._optimizer is not None
+        if not self._kv_initialized:
+            self._init_kvstore()
+        with open(fname, "wb") as fout:
+            fout.write(self._updaters[0].get_states(dump_optimizer=True))
+
+    def load_states(self, fname):
+        """Restores states written by save_states."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        with open(fname, "rb") as f:
+            states = f.read()
+        for updater in self._updaters:
+            updater.set_states(states)
+            updater.optimizer = self._updaters[0].optimizer
+        self._optimizer = self._updaters[0].optimizer
+        param_dict = {i: param for i, param in enumerate(self._params)}
+        self._optimizer.param_dict = param_dict
