@@ -149,6 +149,20 @@ class MXNET_DLL Engine {
   /*! \brief Rethrow (and clear) the error attached to var, if any. */
   virtual void Throw(VarHandle var) = 0;
 
+  /*!
+   * \brief Called by frontends before pushing new work: blocks while too many pushed functions
+   *        have not completed (MXNET_ENGINE_MAX_INFLIGHT, 0 = unbounded), so that a frontend
+   *        running far ahead of the engine does not hold an unbounded backlog (and the graphs
+   *        and closures it keeps alive) in host memory. Never blocks an engine worker or a thread
+   *        marked with SetThreadThrottleExempt. Asynchronous engines only.
+   */
+  virtual void WaitForCapacity() {}
+  /*!
+   * \brief Mark the calling thread as one that pushed work may wait on (e.g. custom-operator
+   *        workers): WaitForCapacity then never blocks it, which could deadlock.
+   */
+  static void SetThreadThrottleExempt(bool exempt);
+
   /*! \brief Imperative bulking size (functions batched per engine push); 0 = off. */
   virtual int bulk_size() const { return 0; }
   virtual int set_bulk_size(int) { return 0; }

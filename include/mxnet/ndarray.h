@@ -77,6 +77,13 @@ class MXNET_DLL NDArray {
   TBlob data() const;
   /*! \brief Allocate the memory now if it was delayed. */
   void CheckAndAlloc() const;
+  /*!
+   * \brief Take over `donor`'s memory, if this array has none yet, both cover whole chunks of
+   *        the same size, context and dtype, and `donor` holds the only reference to its chunk
+   *        (nothing else can read it any more). The donor is left without memory.
+   * \return true if the memory moved.
+   */
+  bool AdoptStorageOf(NDArray* donor);
 
   /*! \brief Block until pending writes finish; rethrow their error. */
   void WaitToRead() const;

@@ -50,6 +50,11 @@ struct InlineRunner {
 thread_local InlineRunner inline_runner;
 
 thread_local bool is_engine_worker = false;
+thread_local bool is_throttle_exempt = false;
+
+// Enough queued work to keep the workers busy while the frontend sleeps, small enough that the
+// backlog's closures and recorded graphs stay around a megabyte.
+constexpr int kDefaultMaxInflight = 256;
 
 /*!
  * One-shot signal from a completing thread to a waiting one, cheap when the wait is short: the
@@ -100,6 +105,12 @@ void CheckNoDuplicates(const std::vector<VarHandle>& const_vars,
 }  // namespace
 
 bool IsEngineWorkerThread() { return is_engine_worker; }
+
+}  // namespace engine
+
+void Engine::SetThreadThrottleExempt(bool exempt) { engine::is_throttle_exempt = exempt; }
+
+namespace engine {
 
 // ------------------------------------------------------------------------------------------
 // TaskQueue
@@ -194,7 +205,29 @@ WorkerPool::~WorkerPool() {
 // ThreadedEngine: pushing
 // ------------------------------------------------------------------------------------------
 
+ThreadedEngine::ThreadedEngine()
+    : max_inflight_(std::max(0, GetEnvInt("MXNET_ENGINE_MAX_INFLIGHT", kDefaultMaxInflight))) {}
+
 ThreadedEngine::~ThreadedEngine() = default;
+
+void ThreadedEngine::WaitForCapacity() {
+  if (max_inflight_ == 0 || is_engine_worker || is_throttle_exempt) return;
+  if (pushed_.load(std::memory_order_relaxed) - completed_.load(std::memory_order_relaxed) <
+      max_inflight_) {
+    return;
+  }
+  // Resume at half the bound, so that a blocked frontend is not woken for every completion.
+  // Same handshake as WaitForAllNoThrow: the waiter announces itself, then reads the counters;
+  // a completer counts, then reads the waiter count (all seq_cst), so no wake-up is lost.
+  auto drained = [this]() {
+    return pushed_.load(std::memory_order_seq_cst) - completed_.load(std::memory_order_seq_cst) <=
+           max_inflight_ / 2;
+  };
+  std::unique_lock<std::mutex> lk(finish_mu_);
+  capacity_waiters_.fetch_add(1, std::memory_order_seq_cst);
+  finish_cv_.wait(lk, drained);
+  capacity_waiters_.fetch_sub(1, std::memory_order_seq_cst);
+}
 
 OprHandle ThreadedEngine::NewOperator(AsyncFn fn, std::vector<VarHandle> const& const_vars,
                                       std::vector<VarHandle> const& mutable_vars,
@@ -345,6 +378,10 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
           ErrorSlot{NameOperatorError(std::current_exception(), opr->name())});
       b->fresh_error = true;
     }
+    // A one-off function is destroyed before its successors are dispatched: the arrays it
+    // captured may be the last references to their memory, and their deletions then queue
+    // ahead of the successors (which may allocate), so the memory can be reused at once.
+    if (opr->temporary) opr->sync_fn = nullptr;
     if (opr->delete_var) opr->mutable_vars[0]->SetToDelete();
     if (profile_start) profiler::RecordOperator(opr->name(), profile_start, profiler::NowMicros());
     OnComplete(b, nullptr);
@@ -399,8 +436,9 @@ void ThreadedEngine::OnComplete(OprBlock* b, const dmlc::Error* error) {
   // update their own counter, then read the other's; all seq_cst).
   inflight_.fetch_add(1, std::memory_order_seq_cst);
   const int64_t completed = completed_.fetch_add(1, std::memory_order_seq_cst) + 1;
-  if (all_waiters_.load(std::memory_order_seq_cst) > 0 &&
-      completed == pushed_.load(std::memory_order_seq_cst)) {
+  const int64_t pending = pushed_.load(std::memory_order_seq_cst) - completed;
+  if ((all_waiters_.load(std::memory_order_seq_cst) > 0 && pending == 0) ||
+      (capacity_waiters_.load(std::memory_order_seq_cst) > 0 && pending <= max_inflight_ / 2)) {
     std::lock_guard<std::mutex> g(finish_mu_);
     finish_cv_.notify_all();
   }

@@ -319,7 +319,7 @@ class WorkerPool {
 /*! \brief Dependency engine with worker threads; subclasses route ready blocks to workers. */
 class ThreadedEngine : public Engine {
  public:
-  ThreadedEngine() = default;
+  ThreadedEngine();
   ~ThreadedEngine() override;
 
   void NotifyShutdown() override { shutdown_phase_.store(true); }
@@ -345,6 +345,8 @@ class ThreadedEngine : public Engine {
   void Start() override {}
   int bulk_size() const override;
   int set_bulk_size(int size) override;
+
+  void WaitForCapacity() override;
 
   /*! \brief Run a ready block on the calling worker (or inline). */
   void ExecuteOprBlock(OprBlock* block);
@@ -387,6 +389,8 @@ class ThreadedEngine : public Engine {
   alignas(64) std::atomic<int64_t> completed_{0};
   std::atomic<int> inflight_{0};  // completions still touching the engine after counting
   alignas(64) std::atomic<int> all_waiters_{0};
+  std::atomic<int> capacity_waiters_{0};  // frontends blocked in WaitForCapacity
+  const int64_t max_inflight_;            // MXNET_ENGINE_MAX_INFLIGHT (0 = unbounded)
   std::mutex finish_mu_;
   std::condition_variable finish_cv_;
 

@@ -390,6 +390,7 @@ void GraphExecutor::CreateOpNodes() {
 
 void GraphExecutor::Forward(bool is_train) {
   Engine* engine = Engine::Get();
+  engine->WaitForCapacity();
   const int k = is_train ? 0 : 1;
   for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
     const OpNode* p = op_nodes_[nid].get();

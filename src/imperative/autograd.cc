@@ -151,6 +151,42 @@ void BackwardDependencies(const nnvm::ObjectPtr& node, std::vector<bool>* save_i
   }
 }
 
+/*!
+ * \brief Let `n` write an output over one of its inputs where its FInplaceOption allows it and
+ *        the input is a value of this backward pass that nothing reads after `n` (e.g. ReLU's
+ *        backward writes over the incoming gradient): one buffer fewer per such node.
+ */
+void WriteInPlace(const nnvm::ObjectPtr& n, const nnvm::NodeEntryMap<int>& read_entries,
+                  const std::unordered_map<const nnvm::Node*, std::vector<NDArray>>& values,
+                  const std::vector<bool>& into_buffer, std::vector<NDArray>* ins,
+                  std::vector<NDArray>* outs) {
+  static auto& finplace = nnvm::Op::GetAttr<nnvm::FInplaceOption>("FInplaceOption");
+  if (n->op() == nullptr || !finplace.count(n->op())) return;
+  std::vector<bool> taken(ins->size(), false);
+  for (const auto& option : finplace[n->op()](n->attrs)) {
+    const size_t in_idx = static_cast<size_t>(option.first);
+    const size_t out_idx = static_cast<size_t>(option.second);
+    if (in_idx >= ins->size() || out_idx >= outs->size() || taken[in_idx]) continue;
+    NDArray& out = (*outs)[out_idx];
+    NDArray& in = (*ins)[in_idx];
+    // Only a planned, unallocated output of the input's shape and dtype (not a gradient buffer).
+    if (into_buffer[out_idx] || out.is_none() || out.shape() != in.shape() ||
+        out.dtype() != in.dtype()) {
+      continue;
+    }
+    const nnvm::NodeEntry& entry = n->inputs[in_idx];
+    auto reads = read_entries.find(entry);
+    // A value computed by this pass (not a recorded one, not a custom function's result, which
+    // may alias arrays the user holds) that this input is the only reader of.
+    if (values.count(entry.node.get()) == 0 || reads == read_entries.end() || reads->second != 1 ||
+        custom_function::IsBackwardOp(entry.node->op())) {
+      continue;
+    }
+    out = in.Detach();
+    taken[in_idx] = true;
+  }
+}
+
 const char* kNotInGraph =
     "Cannot differentiate node because it is not in a computational graph. You need to set "
     "is_recording to true or use autograd.record() to save computational graphs for backward. "
@@ -351,9 +387,19 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     }
     return info->outputs[e.index];
   };
+  // A recorded forward value is dropped after its last backward reader (unless the graph is
+  // retained): its memory returns while backward still runs, for the gradients still to come.
+  // A shape-only placeholder stays, because later nodes may ask for its shape and dtype.
+  const bool release_forward = !retain_graph && !create_graph;
   auto release = [&](const nnvm::Node* n) {
     auto it = pending_reads.find(n);
-    if (it != pending_reads.end() && --it->second == 0) values.erase(n);
+    if (it == pending_reads.end() || --it->second != 0) return;
+    if (values.erase(n) != 0 || !release_forward) return;
+    AGInfo* info = AGInfo::Find(n);
+    if (info == nullptr || n->is_variable()) return;
+    for (NDArray& value : info->outputs) {
+      if (!value.is_none()) value = NDArray(value.shape(), value.ctx(), true, value.dtype());
+    }
   };
   // Gradients written straight into the variables' buffers (grad_req write): saves a
   // temporary and a copy per variable. Only for entries no other executed node reads.
@@ -392,7 +438,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
     }
     for (const nnvm::NodeEntry& g : grads) ++read_entries[g];
   }
-  std::vector<bool> unused_outputs;
+  std::vector<bool> unused_outputs, into_buffer;
   static auto& fis_backward = nnvm::Op::GetAttr<nnvm::TIsBackward>("TIsBackward");
   std::vector<NDArray*> in_ptrs, out_ptrs;
   for (const nnvm::ObjectPtr& n : order) {
@@ -425,6 +471,7 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
         for (NDArray& a : outs) a = NDArray();  // partial knowledge: let inference do it all
       }
     }
+    into_buffer.assign(outs.size(), false);
     for (size_t i = 0; i < outs.size() && !direct_target.empty(); ++i) {
       auto it = direct_target.find(nnvm::NodeEntry(n, static_cast<uint32_t>(i), 0));
       if (it == direct_target.end()) continue;
@@ -437,7 +484,9 @@ std::vector<NDArray> Imperative::Backward(const std::vector<NDArray*>& outputs,
       if (!fits || aliases_input) continue;
       outs[i] = buffer.Detach();
       written_directly[it->second] = true;
+      into_buffer[i] = true;
     }
+    if (!create_graph) WriteInPlace(n, read_entries, values, into_buffer, &ins, &outs);
     if (custom_function::IsBackwardOp(n->op())) {
       custom_function::RunBackward(n, in_ptrs, out_ptrs, is_train);
     } else if (cached_op::IsBackwardOp(n->op())) {

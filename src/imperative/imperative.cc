@@ -153,6 +153,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
                           const OpStatePtr* backward_state, OpStatePtr* created_state,
                           const std::vector<bool>* unused_outputs) {
   const nnvm::Op* op = attrs.op;
+  Engine::Get()->WaitForCapacity();
   const uint32_t num_inputs = NumInputs(attrs);
   if (inputs.size() != num_inputs) {
     MX_THROW(ValueError) << "Operator " << op->name << " expects " << num_inputs
@@ -213,10 +214,12 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
 
   // Outputs: allocate none ones; check the caller's.
   std::vector<OpReqType> req(num_outputs, kWriteTo);
+  std::vector<bool> created(num_outputs, false);
   for (uint32_t i = 0; i < num_outputs; ++i) {
     NDArray* out = outputs[i];
     if (out->is_none()) {
       *out = NDArray(out_shapes[i], ctx, true, out_types[i]);
+      created[i] = true;
     } else {
       if (out->shape() != out_shapes[i]) {
         MX_THROW(ValueError) << "Operator " << op->name << ": output " << i << " has shape "
@@ -263,6 +266,22 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   for (uint32_t i = 0; i < num_outputs; ++i) out_arrays[i] = outputs[i]->Detach();
   const bool is_train = is_train_;
 
+  // An output created here may take over an input's memory where the op can write in place,
+  // if by the time it runs nothing else refers to that input (an intermediate the frontend has
+  // dropped, e.g. the FullyConnected output in relu(fc(x))): one buffer instead of two.
+  std::vector<std::pair<int, int>> donations;
+  static auto& finplace = nnvm::Op::GetAttr<nnvm::FInplaceOption>("FInplaceOption");
+  if (finplace.count(op) && !fmutate.count(op)) {
+    for (const auto& pair : finplace[op](attrs)) {
+      const uint32_t in = static_cast<uint32_t>(pair.first);
+      const uint32_t out = static_cast<uint32_t>(pair.second);
+      if (in < num_inputs && out < num_outputs && created[out] && req[out] == kWriteTo &&
+          inputs[in]->shape() == out_shapes[out] && inputs[in]->dtype() == out_types[out]) {
+        donations.push_back(pair);
+      }
+    }
+  }
+
   static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
   static auto& fstateful_cpu = nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>");
   static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
@@ -276,7 +295,14 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     Engine::Get()->PushSync(
         [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
          out_arrays = std::move(out_arrays), req = std::move(req),
-         requested = std::move(requested), is_train](RunContext rctx) {
+         requested = std::move(requested), donations = std::move(donations),
+         is_train](RunContext rctx) mutable {
+          for (const auto& d : donations) {
+            if (out_arrays[d.second].AdoptStorageOf(&in_arrays[d.first])) {
+              in_arrays[d.first] = out_arrays[d.second];
+              req[d.second] = kWriteInplace;
+            }
+          }
           std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
           OpContext opctx;
           opctx.need_grad = false;

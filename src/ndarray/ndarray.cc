@@ -109,6 +109,25 @@ void NDArray::CheckAndAlloc() const {
   }
 }
 
+bool NDArray::AdoptStorageOf(NDArray* donor) {
+  if (is_none() || donor->is_none() || ptr_ == donor->ptr_) return false;
+  Chunk* mine = ptr_.get();
+  Chunk* theirs = donor->ptr_.get();
+  if (donor->ptr_.use_count() != 1 || theirs->external || mine->external ||
+      theirs->delay_alloc.load(std::memory_order_acquire) || mine->nbytes != theirs->nbytes ||
+      !(mine->ctx == theirs->ctx) || byte_offset_ != 0 || donor->byte_offset_ != 0 ||
+      dtype_ != donor->dtype_) {
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(mine->alloc_mutex);
+  if (!mine->delay_alloc.load(std::memory_order_relaxed)) return false;
+  mine->shandle = theirs->shandle;
+  theirs->shandle.dptr = nullptr;
+  theirs->delay_alloc.store(true, std::memory_order_relaxed);  // owns nothing now
+  mine->delay_alloc.store(false, std::memory_order_release);
+  return true;
+}
+
 TBlob NDArray::data() const {
   if (is_none()) return TBlob();
   CheckAndAlloc();

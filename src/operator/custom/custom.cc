@@ -48,6 +48,8 @@ CustomOpPropCreator CustomOperator::Find(const std::string& op_type) {
 }
 
 void CustomOperator::WorkerLoop() {
+  // Engine work waits on these threads (a custom op completes from here): never throttle them.
+  Engine::SetThreadThrottleExempt(true);
   for (;;) {
     std::function<void()> task;
     {

@@ -675,6 +675,78 @@ TEST_P(ThreadedEngineTest, ManyErrorsDoNotAccumulate) {
   eng_->WaitForAll();
 }
 
+// ------------------------------------------------------------------------------------------
+// Bounded backlog: WaitForCapacity
+// ------------------------------------------------------------------------------------------
+
+// A frontend that pushes far ahead of a stalled engine blocks once MXNET_ENGINE_MAX_INFLIGHT
+// functions are pending, resumes when half have completed, and loses no work.
+TEST(EngineCapacity, FrontendBlocksAtTheBoundAndResumes) {
+  for (const char* type : {kPooled, kPerDevice}) {
+    auto eng = MakeEngine(type, {{"MXNET_ENGINE_MAX_INFLIGHT", "16"}});
+    VarHandle v = eng->NewVariable();
+    std::atomic<bool> release{false};
+    std::atomic<int> pushed{0}, ran{0};
+    eng->PushSync([&](RunContext) { WaitUntil([&]() { return release.load(); }); },
+                  Context::CPU(), {}, {v});
+    std::thread frontend([&]() {
+      for (int i = 0; i < 100; ++i) {
+        eng->WaitForCapacity();
+        eng->PushSync([&](RunContext) { ++ran; }, Context::CPU(), {}, {v});
+        ++pushed;
+      }
+    });
+    // The stalled head plus 15 more fill the bound: the frontend must stop there.
+    EXPECT_TRUE(WaitUntil([&]() { return pushed.load() >= 15; }, 5)) << type;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(pushed.load(), 15) << type;
+    EXPECT_EQ(ran.load(), 0) << type;
+    release = true;
+    frontend.join();
+    eng->WaitForVar(v);
+    EXPECT_EQ(ran.load(), 100) << type;
+    eng->DeleteVariable([](RunContext) {}, Context::CPU(), v);
+    eng->WaitForAll();
+  }
+}
+
+// Engine workers and exempt threads (custom-operator workers, which pending work waits on)
+// never block; neither does anything when the bound is 0.
+TEST(EngineCapacity, WorkersExemptThreadsAndZeroBoundNeverBlock) {
+  auto eng = MakeEngine(kPerDevice, {{"MXNET_ENGINE_MAX_INFLIGHT", "4"}});
+  VarHandle v = eng->NewVariable();
+  std::atomic<bool> release{false};
+  eng->PushSync([&](RunContext) { WaitUntil([&]() { return release.load(); }); },
+                Context::CPU(), {}, {v});
+  for (int i = 0; i < 8; ++i) eng->PushSync([](RunContext) {}, Context::CPU(), {}, {v});
+  std::atomic<bool> done{false};
+  std::thread exempt([&]() {
+    Engine::SetThreadThrottleExempt(true);
+    for (int i = 0; i < 8; ++i) eng->WaitForCapacity();
+    done = true;
+  });
+  EXPECT_TRUE(WaitUntil([&]() { return done.load(); }, 5));
+  exempt.join();
+  release = true;
+  eng->WaitForAll();
+
+  auto unbounded = MakeEngine(kPerDevice, {{"MXNET_ENGINE_MAX_INFLIGHT", "0"}});
+  VarHandle u = unbounded->NewVariable();
+  std::atomic<bool> go{false};
+  unbounded->PushSync([&](RunContext) { WaitUntil([&]() { return go.load(); }); },
+                      Context::CPU(), {}, {u});
+  for (int i = 0; i < 64; ++i) {
+    unbounded->WaitForCapacity();  // would block at any bound below 64
+    unbounded->PushSync([](RunContext) {}, Context::CPU(), {}, {u});
+  }
+  go = true;
+  unbounded->WaitForAll();
+  eng->DeleteVariable([](RunContext) {}, Context::CPU(), v);
+  unbounded->DeleteVariable([](RunContext) {}, Context::CPU(), u);
+  eng->WaitForAll();
+  unbounded->WaitForAll();
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace mxnet
