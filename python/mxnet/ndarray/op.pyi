@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pooling', 'Reshape', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'lamb_update_phase1', 'lamb_update_phase2', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pooling', 'Reshape', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -168,7 +168,7 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L68
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
 
     Parameters
     ----------
@@ -200,7 +200,7 @@ def Cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L108
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
 
     Parameters
     ----------
@@ -372,7 +372,7 @@ def Custom(*data: NDArray, op_type: Optional[str] = ..., out: Union[NDArray, Seq
 
 
 
-    Defined in ../src/operator/custom/custom.cc:L511
+    Defined in ../src/operator/custom/custom.cc:L513
 
     Parameters
     ----------
@@ -1859,7 +1859,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L167
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
 
     Parameters
     ----------
@@ -3240,7 +3240,7 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L108
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
 
     Parameters
     ----------
@@ -3273,7 +3273,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
 
     Parameters
     ----------
@@ -3303,7 +3303,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L210
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
 
     Parameters
     ----------
@@ -3405,7 +3405,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L395
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
 
     Parameters
     ----------
@@ -4086,7 +4086,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L238
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
 
     Parameters
     ----------
@@ -4197,7 +4197,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L219
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
 
     Parameters
     ----------
@@ -4430,7 +4430,7 @@ def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     """
     Returns a copy of the input.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L23
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L24
 
     Parameters
     ----------
@@ -4561,6 +4561,817 @@ def lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] = .
         Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set
     upper_bound : float, optional, default=-1
         Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_det(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the determinant of a matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a square matrix. We compute:
+
+      *out* = *det(A)*
+
+    If *n>2*, *det* is performed separately on the trailing two dimensions
+    for all inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+    .. note:: There is no gradient backwarded when A is non-invertible.
+
+    Examples::
+
+       A = [[1., 4.], [2., 3.]]
+       det(A) = [-5.]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L700
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrix
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Extracts the diagonal entries of a square matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, then *A* represents a single square matrix which diagonal elements get extracted as a
+    1-dimensional tensor. If *n>2*, then *A* represents a batch of square matrices on the trailing
+    two dimensions. The extracted diagonals are returned as an *n-1*-dimensional tensor.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 2.0], [3.0, 4.0]]
+       extractdiag(A) = [1.0, 4.0]
+       extractdiag(A, 1) = [2.0]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L855
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrices
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Extracts a triangular sub-matrix from a square matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, then *A* represents a single square matrix from which a triangular sub-matrix is
+    extracted as a 1-dimensional tensor. If *n>2*, then *A* represents a batch of square matrices
+    on the trailing two dimensions. The extracted triangular sub-matrices are returned as an
+    *n-1*-dimensional tensor.
+
+    The *offset* and *lower* parameters determine the triangle to be extracted:
+
+    - When *offset = 0* either the lower or upper triangle with respect to the main diagonal is
+      extracted depending on the value of parameter *lower*.
+    - When *offset = k > 0* the upper triangle with respect to the k-th diagonal above the main
+      diagonal is extracted.
+    - When *offset = k < 0* the lower triangle with respect to the k-th diagonal below the main
+      diagonal is extracted.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+        A = [[1.0, 2.0], [3.0, 4.0]]
+        extracttrian(A) = [1.0, 3.0, 4.0]
+        extracttrian(A, lower=False) = [1.0, 2.0, 4.0]
+        extracttrian(A, 1) = [2.0]
+        extracttrian(A, -1) = [3.0]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L949
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrices
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+    lower : boolean, optional, default=1
+        Refer to the lower triangular matrix if lower=true, refer to the upper otherwise. Only relevant when offset=0
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_gelqf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    LQ factorization for general matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, we compute the LQ factorization (LAPACK *gelqf*, followed by *orglq*). *A*
+    must have shape *(x, y)* with *x <= y*, and must have full rank *=x*. The LQ
+    factorization consists of *L* with shape *(x, x)* and *Q* with shape *(x, y)*, so
+    that:
+
+       *A* = *L* \\* *Q*
+
+    Here, *L* is lower triangular (upper triangle equal to zero) with nonzero diagonal,
+    and *Q* is row-orthonormal, meaning that
+
+       *Q* \\* *Q*\\ :sup:`T`
+
+    is equal to the identity matrix of shape *(x, x)*.
+
+    If *n>2*, *gelqf* is performed separately on the trailing two dimensions for all
+    inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1., 2., 3.], [4., 5., 6.]]
+       Q, L = gelqf(A)
+       Q = [[-0.26726124, -0.53452248, -0.80178373],
+            [0.87287156, 0.21821789, -0.43643578]]
+       L = [[-3.74165739, 0.],
+            [-8.55235974, 1.96396101]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L589
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices to be factorized
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optional[NDArray] = ..., transpose_a: Optional[bool] = ..., transpose_b: Optional[bool] = ..., alpha: Optional[float] = ..., beta: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs general matrix multiplication and accumulation.
+    Input are tensors *A*, *B*, *C*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, the BLAS3 function *gemm* is performed:
+
+       *out* = *alpha* \\* *op*\\ (*A*) \\* *op*\\ (*B*) + *beta* \\* *C*
+
+    Here, *alpha* and *beta* are scalar parameters, and *op()* is either the identity or
+    matrix transposition (depending on *transpose_a*, *transpose_b*).
+
+    If *n>2*, *gemm* is performed separately for a batch of matrices. The column indices of the
+    matrices are given by the last dimensions of the tensors, the row indices by the axis specified
+    with the *axis* parameter. By default, the trailing two dimensions will be used for matrix
+    encoding.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 1.0], [1.0, 1.0]]
+       B = [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+       C = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+       gemm(A, B, C, transpose_b=True, alpha=2.0, beta=10.0)
+               = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L602
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices
+    B : NDArray
+        Tensor of input matrices
+    C : NDArray
+        Tensor of input matrices
+    transpose_a : boolean, optional, default=0
+        Multiply with transposed of first input (A).
+    transpose_b : boolean, optional, default=0
+        Multiply with transposed of second input (B).
+    alpha : double, optional, default=1
+        Scalar factor multiplied with A*B.
+    beta : double, optional, default=1
+        Scalar factor multiplied with C.
+    axis : int, optional, default='-2'
+        Axis corresponding to the matrix rows.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose_a: Optional[bool] = ..., transpose_b: Optional[bool] = ..., alpha: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs general matrix multiplication.
+    Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, the BLAS3 function *gemm* is performed:
+
+       *out* = *alpha* \\* *op*\\ (*A*) \\* *op*\\ (*B*)
+
+    Here *alpha* is a scalar parameter and *op()* is either the identity or the matrix
+    transposition (depending on *transpose_a*, *transpose_b*).
+
+    If *n>2*, *gemm* is performed separately for a batch of matrices. The column indices of the
+    matrices are given by the last dimensions of the tensors, the row indices by the axis specified
+    with the *axis* parameter. By default, the trailing two dimensions will be used for matrix
+    encoding.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 1.0], [1.0, 1.0]]
+       B = [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]
+       gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L654
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices
+    B : NDArray
+        Tensor of input matrices
+    transpose_a : boolean, optional, default=0
+        Multiply with transposed of first input (A).
+    transpose_b : boolean, optional, default=0
+        Multiply with transposed of second input (B).
+    alpha : double, optional, default=1
+        Scalar factor multiplied with A*B.
+    axis : int, optional, default='-2'
+        Axis corresponding to the matrix row indices.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_inverse(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the inverse of a matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a square matrix. We compute:
+
+      *out* = *A*\\ :sup:`-1`
+
+    If *n>2*, *inverse* is performed separately on the trailing two dimensions
+    for all inputs (batch mode). A singular matrix is an error.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1., 4.], [2., 3.]]
+       inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L668
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrix
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Constructs a square matrix with the input as diagonal.
+    Input is a tensor *A* of dimension *n >= 1*.
+
+    If *n=1*, then *A* represents the diagonal entries of a single square matrix. This matrix will
+    be returned as a 2-dimensional tensor. If *n>1*, then *A* represents a batch of diagonals of
+    square matrices. The batch of diagonal matrices will be returned as an *n+1*-dimensional tensor.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+        A = [1.0, 2.0]
+        makediag(A) = [[1.0, 0.0], [0.0, 2.0]]
+        makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L896
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of diagonal entries
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Constructs a square matrix with the input representing a specific triangular
+    sub-matrix. This is basically the inverse of *linalg.extracttrian*. Input is a tensor *A* of
+    dimension *n >= 1*.
+
+    If *n=1*, then *A* represents the entries of a triangular matrix which is lower triangular if
+    *offset<0* or *offset=0*, *lower=true*. The resulting matrix is derived by first constructing
+    the square matrix with the entries outside the triangle set to zero and then adding *offset*-times
+    an additional diagonal with zero entries to the square matrix.
+
+    If *n>1*, then *A* represents a batch of triangular sub-matrices. The batch of corresponding
+    square matrices is returned as an *n+1*-dimensional tensor.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+        A = [1.0, 2.0, 3.0]
+        maketrian(A) = [[1.0, 0.0], [2.0, 3.0]]
+        maketrian(A, lower=false) = [[1.0, 2.0], [0.0, 3.0]]
+        maketrian(A, offset=1) = [[0.0, 1.0, 2.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0]]
+        maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L998
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of triangular matrices stored as vectors
+    offset : int, optional, default='0'
+        Offset of the diagonal versus the main diagonal. 0 corresponds to the main diagonal, a negative/positive value to diagonals below/above the main diagonal.
+    lower : boolean, optional, default=1
+        Refer to the lower triangular matrix if lower=true, refer to the upper otherwise. Only relevant when offset=0
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_potrf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs Cholesky factorization of a symmetric positive-definite matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, the Cholesky factor *B* of the symmetric, positive definite matrix *A* is
+    computed. *B* is triangular (entries of upper or lower triangle are all zero), has
+    positive diagonal entries, and:
+
+      *A* = *B* \\* *B*\\ :sup:`T`  if *lower* = *true*
+
+    Only the lower triangle of *A* is read. The gradient is the one with respect to a symmetric
+    *A* (it is symmetric).
+
+    If *n>2*, *potrf* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[4.0, 1.0], [1.0, 4.25]]
+       potrf(A) = [[2.0, 0], [0.5, 2.0]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L475
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices to be decomposed
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_potri(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs matrix inversion from a Cholesky factorization.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a triangular matrix (entries of upper or lower triangle are all zero)
+    with positive diagonal. We compute:
+
+      *out* = *A*\\ :sup:`-T` \\* *A*\\ :sup:`-1` if *lower* = *true*
+
+    In other words, if *A* is the Cholesky factor of a symmetric positive definite matrix
+    *B* (obtained by *potrf*), then
+
+      *out* = *B*\\ :sup:`-1`
+
+    Only the lower triangle of *A* is read (and receives gradient).
+
+    If *n>2*, *potri* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[2.0, 0], [0.5, 2.0]]
+       potri(A) = [[0.26563, -0.0625], [-0.0625, 0.25]]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L514
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of lower triangular matrices
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_slogdet(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the sign and log of the determinant of a matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* is a square matrix. We compute:
+
+      *sign* = *sign(det(A))*
+      *logabsdet* = *log(abs(det(A)))*
+
+    If *n>2*, *slogdet* is performed separately on the trailing two dimensions
+    for all inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+    .. note:: The gradient is not properly defined on sign, so the gradient of
+              it is not backwarded.
+    .. note:: No gradient is backwarded when A is non-invertible.
+
+    Examples::
+
+       A = [[2., 3.], [1., 4.]]
+       sign, logabsdet = slogdet(A)
+       sign = [1.]
+       logabsdet = [1.609438]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L737
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrix
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_sumlogdiag(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the sum of the logarithms of the diagonal elements of a square matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* must be square with positive diagonal entries. We sum the natural
+    logarithms of the diagonal elements, the result has shape (1,).
+
+    If *n>2*, *sumlogdiag* is performed separately on the trailing two dimensions for all
+    inputs (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 1.0], [1.0, 7.0]]
+       sumlogdiag(A) = [1.9459]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L544
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of square matrices
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_syevd(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Eigendecomposition for symmetric matrix.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, *A* must be symmetric, of shape *(x, x)*. We compute the eigendecomposition,
+    resulting in the orthonormal matrix *U* of eigenvectors, shape *(x, x)*, and the
+    vector *L* of eigenvalues, shape *(x,)*, so that:
+
+       *U* \\* *A* = *diag(L)* \\* *U*
+
+    Here:
+
+       *U* \\* *U*\\ :sup:`T` = *U*\\ :sup:`T` \\* *U* = *I*
+
+    where *I* is the identity matrix. Also, *L(0) <= L(1) <= L(2) <= ...* (ascending order).
+    Only the lower triangle of *A* is read; each row of *U* is signed so that its entry of largest
+    magnitude is positive.
+
+    If *n>2*, *syevd* is performed separately on the trailing two dimensions of *A* (batch
+    mode). In this case, *U* has *n* dimensions like *A*, and *L* has *n-1* dimensions.
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    .. note:: Derivatives for this operator are defined only if *A* is such that all its
+              eigenvalues are distinct, and the eigengaps are not too small. If you need
+              gradients, do not apply this operator to matrices with multiple eigenvalues.
+
+    Examples::
+
+       A = [[1., 2.], [2., 4.]]
+       U, L = syevd(A)
+       U = [[0.89442719, -0.4472136],
+            [0.4472136, 0.89442719]]
+       L = [0., 5.]
+
+
+    Defined in ../src/operator/tensor/la_op_factor.cc:L637
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices to be factorized
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Multiplication of matrix with its transpose.
+    Input is a tensor *A* of dimension *n >= 2*.
+
+    If *n=2*, the operator performs the BLAS3 function *syrk*:
+
+      *out* = *alpha* \\* *A* \\* *A*\\ :sup:`T`
+
+    if *transpose=False*, or
+
+      *out* = *alpha* \\* *A*\\ :sup:`T` \\ \\* *A*
+
+    if *transpose=True*.
+
+    If *n>2*, *syrk* is performed separately on the trailing two dimensions of *A* (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1., 2., 3.], [4., 5., 6.]]
+       syrk(A, alpha=1., transpose=False) = [[14., 32.], [32., 77.]]
+       syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L704
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of input matrices
+    transpose : boolean, optional, default=0
+        Use transpose of input matrix.
+    alpha : double, optional, default=1
+        Scalar factor to be applied to the result.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Optional[bool] = ..., rightside: Optional[bool] = ..., lower: Optional[bool] = ..., alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs multiplication with a lower triangular matrix.
+    Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, *A* must be triangular. The operator performs the BLAS3 function
+    *trmm*:
+
+       *out* = *alpha* \\* *op*\\ (*A*) \\* *B*
+
+    if *rightside=False*, or
+
+       *out* = *alpha* \\* *B* \\* *op*\\ (*A*)
+
+    if *rightside=True*. Here, *alpha* is a scalar parameter, and *op()* is either the
+    identity or the matrix transposition (depending on *transpose*). Only the triangle of *A*
+    selected by *lower* is read (and receives gradient).
+
+    If *n>2*, *trmm* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 0], [1.0, 1.0]]
+       B = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+       trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L758
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of lower triangular matrices
+    B : NDArray
+        Tensor of matrices
+    transpose : boolean, optional, default=0
+        Use transposed of the triangular matrix
+    rightside : boolean, optional, default=0
+        Multiply triangular matrix from the right to non-triangular one.
+    lower : boolean, optional, default=1
+        True if the triangular matrix is lower triangular, false if it is upper triangular.
+    alpha : double, optional, default=1
+        Scalar factor to be applied to the result.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def linalg_trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Optional[bool] = ..., rightside: Optional[bool] = ..., lower: Optional[bool] = ..., alpha: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Solves matrix equation involving a lower triangular matrix.
+    Input are tensors *A*, *B*, each of dimension *n >= 2* and having the same shape
+    on the leading *n-2* dimensions.
+
+    If *n=2*, *A* must be triangular. The operator performs the BLAS3 function
+    *trsm*, solving for *out* in:
+
+       *op*\\ (*A*) \\* *out* = *alpha* \\* *B*
+
+    if *rightside=False*, or
+
+       *out* \\* *op*\\ (*A*) = *alpha* \\* *B*
+
+    if *rightside=True*. Here, *alpha* is a scalar parameter, and *op()* is either the
+    identity or the matrix transposition (depending on *transpose*). A zero on the diagonal of *A*
+    gives infinite or NaN entries, as BLAS does.
+
+    If *n>2*, *trsm* is performed separately on the trailing two dimensions for all inputs
+    (batch mode).
+
+    .. note:: The operator supports float32 and float64 data types only.
+
+    Examples::
+
+       A = [[1.0, 0], [1.0, 1.0]]
+       B = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+       trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+    Defined in ../src/operator/tensor/la_op.cc:L813
+
+    Parameters
+    ----------
+    A : NDArray
+        Tensor of lower triangular matrices
+    B : NDArray
+        Tensor of matrices
+    transpose : boolean, optional, default=0
+        Use transposed of the triangular matrix
+    rightside : boolean, optional, default=0
+        Multiply triangular matrix from the right to non-triangular one.
+    lower : boolean, optional, default=1
+        True if the triangular matrix is lower triangular, false if it is upper triangular.
+    alpha : double, optional, default=1
+        Scalar factor to be applied to the result.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -4733,7 +5544,7 @@ def logical_not(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L371
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L374
 
     Parameters
     ----------
@@ -5627,7 +6438,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L141
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
 
     Parameters
     ----------
@@ -6431,7 +7242,7 @@ def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L323
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L324
 
     Parameters
     ----------
@@ -6461,7 +7272,7 @@ def reciprocal(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L154
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L155
 
     Parameters
     ----------
@@ -6488,7 +7299,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L337
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
 
     Parameters
     ----------
@@ -6725,7 +7536,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L199
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -6886,7 +7697,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L192
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
 
     Parameters
     ----------
@@ -6917,7 +7728,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L292
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
 
     Parameters
     ----------
@@ -7469,7 +8280,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L349
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
 
     Parameters
     ----------
@@ -7497,7 +8308,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L180
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
 
     Parameters
     ----------
@@ -8065,7 +8876,7 @@ def softsign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L360
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L363
 
     Parameters
     ----------
@@ -8283,7 +9094,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L276
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
 
     Parameters
     ----------
@@ -8314,7 +9125,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L260
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
 
     Parameters
     ----------
@@ -8448,7 +9259,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L68
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
 
     Parameters
     ----------
@@ -8949,7 +9760,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L228
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
 
     Parameters
     ----------

@@ -313,7 +313,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L167
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
 
     Parameters
     ----------
@@ -840,7 +840,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
 
     Parameters
     ----------
@@ -870,7 +870,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L210
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
 
     Parameters
     ----------
@@ -907,7 +907,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L395
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
 
     Parameters
     ----------
@@ -1329,7 +1329,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L238
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
 
     Parameters
     ----------
@@ -1359,7 +1359,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L219
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
 
     Parameters
     ----------
@@ -1676,7 +1676,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L141
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
 
     Parameters
     ----------
@@ -1782,7 +1782,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L337
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
 
     Parameters
     ----------
@@ -1814,7 +1814,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L199
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -1842,7 +1842,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L192
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
 
     Parameters
     ----------
@@ -1873,7 +1873,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L292
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
 
     Parameters
     ----------
@@ -1998,7 +1998,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L349
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
 
     Parameters
     ----------
@@ -2026,7 +2026,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L180
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
 
     Parameters
     ----------
@@ -2173,7 +2173,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L276
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
 
     Parameters
     ----------
@@ -2204,7 +2204,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L260
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
 
     Parameters
     ----------
@@ -2251,7 +2251,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L68
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
 
     Parameters
     ----------
@@ -2404,7 +2404,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L228
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
 
     Parameters
     ----------
