@@ -378,12 +378,12 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
           ErrorSlot{NameOperatorError(std::current_exception(), opr->name())});
       b->fresh_error = true;
     }
+    if (profile_start) profiler::RecordOperator(opr->name(), profile_start, profiler::NowMicros());
     // A one-off function is destroyed before its successors are dispatched: the arrays it
     // captured may be the last references to their memory, and their deletions then queue
     // ahead of the successors (which may allocate), so the memory can be reused at once.
     if (opr->temporary) opr->sync_fn = nullptr;
     if (opr->delete_var) opr->mutable_vars[0]->SetToDelete();
-    if (profile_start) profiler::RecordOperator(opr->name(), profile_start, profiler::NowMicros());
     OnComplete(b, nullptr);
   } else {
     // on_complete may run on another thread before fn returns: the block (and the function
