@@ -276,6 +276,30 @@ inline void FloatToHalf(const float* src, size_t n, mshadow::half::half_t* dst, 
   }
 }
 
+/*!
+ * \brief The backward of a convolution-like op over float16 tensors, computed in float:
+ *        inputs (out_grad, data, weight) are staged as float, `backward(dy, x, w, dx, req_dx,
+ *        dw, req_dw, db, req_db)` writes float gradients, and these are converted back into
+ *        outputs (data_grad, weight_grad[, bias_grad]) under the caller's requests.
+ */
+template <typename FloatBackward>
+void HalfBackwardInFloat(const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& outputs, bool has_bias, size_t num_bias,
+                         FloatBackward backward) {
+  using mshadow::half::half_t;
+  const OpReqType req_db = has_bias ? req[2] : kNullOp;
+  auto staged = [](OpReqType r) { return r == kNullOp ? kNullOp : kWriteTo; };
+  std::vector<float> dy = HalfToFloat(inputs[0].dptr<half_t>(), inputs[0].shape_.Size());
+  std::vector<float> x = HalfToFloat(inputs[1].dptr<half_t>(), inputs[1].shape_.Size());
+  std::vector<float> w = HalfToFloat(inputs[2].dptr<half_t>(), inputs[2].shape_.Size());
+  std::vector<float> dx(x.size()), dw(w.size()), db(num_bias);
+  backward(dy.data(), x.data(), w.data(), dx.data(), staged(req[0]), dw.data(), staged(req[1]),
+           db.data(), staged(req_db));
+  FloatToHalf(dx.data(), dx.size(), outputs[0].dptr<half_t>(), req[0]);
+  FloatToHalf(dw.data(), dw.size(), outputs[1].dptr<half_t>(), req[1]);
+  if (has_bias) FloatToHalf(db.data(), db.size(), outputs[2].dptr<half_t>(), req_db);
+}
+
 /*! \brief Forward of one convolution on raw buffers (all dtypes route here). */
 template <typename DType>
 void ConvForwardDispatch(const ConvGeom& g, const DType* x, const DType* w, const DType* b,
@@ -365,18 +389,13 @@ void ConvolutionGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const int dtype = inputs[0].type_flag_;
   const OpReqType req_db = param.no_bias ? kNullOp : req[2];
   if (dtype == mshadow::kFloat16) {
-    using mshadow::half::half_t;
-    std::vector<float> dy = HalfToFloat(inputs[0].dptr<half_t>(), inputs[0].shape_.Size());
-    std::vector<float> x = HalfToFloat(inputs[1].dptr<half_t>(), inputs[1].shape_.Size());
-    std::vector<float> w = HalfToFloat(inputs[2].dptr<half_t>(), inputs[2].shape_.Size());
-    std::vector<float> dx(x.size()), dw(w.size()), db(param.num_filter);
-    ConvBackwardDispatch<float>(g, x.data(), w.data(), dy.data(), dx.data(),
-                                req[0] == kNullOp ? kNullOp : kWriteTo, dw.data(),
-                                req[1] == kNullOp ? kNullOp : kWriteTo, db.data(),
-                                req_db == kNullOp ? kNullOp : kWriteTo, ctx);
-    FloatToHalf(dx.data(), dx.size(), outputs[0].dptr<half_t>(), req[0]);
-    FloatToHalf(dw.data(), dw.size(), outputs[1].dptr<half_t>(), req[1]);
-    if (!param.no_bias) FloatToHalf(db.data(), db.size(), outputs[2].dptr<half_t>(), req_db);
+    HalfBackwardInFloat(inputs, req, outputs, !param.no_bias, param.num_filter,
+                        [&](const float* dy, const float* x, const float* w, float* dx,
+                            OpReqType req_dx, float* dw, OpReqType req_dw, float* db,
+                            OpReqType req_bias) {
+                          ConvBackwardDispatch<float>(g, x, w, dy, dx, req_dx, dw, req_dw, db,
+                                                      req_bias, ctx);
+                        });
     return;
   }
   MSHADOW_REAL_TYPE_SWITCH(dtype, DType, {

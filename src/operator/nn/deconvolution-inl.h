@@ -304,18 +304,13 @@ void DeconvolutionGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx
   const int dtype = inputs[0].type_flag_;
   const OpReqType req_db = param.no_bias ? kNullOp : req[2];
   if (dtype == mshadow::kFloat16) {
-    using mshadow::half::half_t;
-    std::vector<float> dy = HalfToFloat(inputs[0].dptr<half_t>(), inputs[0].shape_.Size());
-    std::vector<float> x = HalfToFloat(inputs[1].dptr<half_t>(), inputs[1].shape_.Size());
-    std::vector<float> w = HalfToFloat(inputs[2].dptr<half_t>(), inputs[2].shape_.Size());
-    std::vector<float> dx(x.size()), dw(w.size()), db(param.num_filter);
-    DeconvBackwardTyped<float>(g, dy.data(), x.data(), w.data(), dx.data(),
-                               req[0] == kNullOp ? kNullOp : kWriteTo, dw.data(),
-                               req[1] == kNullOp ? kNullOp : kWriteTo, db.data(),
-                               req_db == kNullOp ? kNullOp : kWriteTo, ctx);
-    FloatToHalf(dx.data(), dx.size(), outputs[0].dptr<half_t>(), req[0]);
-    FloatToHalf(dw.data(), dw.size(), outputs[1].dptr<half_t>(), req[1]);
-    if (!param.no_bias) FloatToHalf(db.data(), db.size(), outputs[2].dptr<half_t>(), req_db);
+    HalfBackwardInFloat(inputs, req, outputs, !param.no_bias, param.num_filter,
+                        [&](const float* dy, const float* x, const float* w, float* dx,
+                            OpReqType req_dx, float* dw, OpReqType req_dw, float* db,
+                            OpReqType req_bias) {
+                          DeconvBackwardTyped<float>(g, dy, x, w, dx, req_dx, dw, req_dw, db,
+                                                     req_bias, ctx);
+                        });
     return;
   }
   MSHADOW_REAL_TYPE_SWITCH(dtype, DType, {

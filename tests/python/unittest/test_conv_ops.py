@@ -516,3 +516,33 @@ def test_batchnorm_matches_mxnet_191_training_step(case):
                                    err_msg="%s %s" % (case, key))
     infer = nd.BatchNorm(x, gamma, beta, mm, mv, **kw)
     np.testing.assert_allclose(infer.asnumpy(), d[case + "/infer_out"], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("op", ["Convolution", "Deconvolution"])
+@pytest.mark.parametrize("no_bias", [False, True])
+def test_float16_backward_matches_float32_for_write_and_add(op, no_bias):
+    # float16 gradients are computed in float and converted back under the request: write
+    # gives the float32 gradient, add accumulates it over two backward passes.
+    rng = np.random.RandomState(7)
+    x = rng.uniform(-1, 1, (2, 3, 6, 6)).astype(np.float32)
+    w = rng.uniform(-1, 1, (4, 3, 3, 3) if op == "Convolution" else (3, 4, 3, 3))
+    b = rng.uniform(-1, 1, (4,))
+    inputs = [x, w.astype(np.float32)] + ([] if no_bias else [b.astype(np.float32)])
+    out_shape = (2, 4, 4, 4) if op == "Convolution" else (2, 4, 8, 8)
+    dy = rng.uniform(-1, 1, out_shape).astype(np.float32)
+
+    def grads(dtype, grad_req, passes):
+        args = [mx.nd.array(a, dtype=dtype) for a in inputs]
+        for a in args:
+            a.attach_grad(grad_req=grad_req)
+        for _ in range(passes):
+            with mx.autograd.record():
+                y = getattr(mx.nd, op)(*args, kernel=(3, 3), num_filter=4, no_bias=no_bias)
+            y.backward(mx.nd.array(dy, dtype=dtype))
+        return [a.grad.asnumpy().astype(np.float32) for a in args]
+
+    reference = grads("float32", "write", 1)
+    for got, want in zip(grads("float16", "write", 1), reference):
+        np.testing.assert_allclose(got, want, rtol=2e-2, atol=3e-2)
+    for got, want in zip(grads("float16", "add", 2), reference):
+        np.testing.assert_allclose(got, 2 * want, rtol=2e-2, atol=6e-2)
