@@ -201,3 +201,42 @@ def test_dropout_training_and_zoneout():
     assert (outs[0].asnumpy() == 0).mean() > 0.2
     with pytest.raises(AssertionError):
         zone.base_cell.begin_state()
+
+
+SYMBOLIC_SCRIPT = r"""
+import json
+import mxnet as mx
+from mxnet.gluon import rnn
+with mx.name.NameManager():
+    cell = rnn.SequentialRNNCell()
+    cell.add(rnn.LSTMCell(4))
+    cell.add(rnn.GRUCell(3))
+    out, states = cell.unroll(3, mx.sym.var('data'), layout='NTC', merge_outputs=True)
+    bi = rnn.BidirectionalCell(rnn.LSTMCell(4, prefix='l_'), rnn.RNNCell(4, prefix='r_'))
+    bi_out, _ = bi.unroll(3, mx.sym.var('data'), layout='TNC', merge_outputs=False)
+print(json.dumps([sorted(out.list_arguments()),
+                  [s.list_outputs() for s in states],
+                  out.infer_shape(data=(2, 3, 5))[1],
+                  [o.list_outputs() for o in bi_out],
+                  sorted(mx.sym.Group(bi_out).list_arguments())]))
+"""
+
+
+@pytest.mark.skipif(not oracle.HAVE_MX191, reason=oracle.SKIP_REASON)
+def test_symbolic_unroll_matches_mxnet_191_names_and_values():
+    ours = json.loads(oracle.run(["-c", SYMBOLIC_SCRIPT], ours=True, output=True).decode())
+    ref = json.loads(oracle.run(["-c", SYMBOLIC_SCRIPT], ours=False, output=True).decode())
+    assert ours == ref
+    # Values of the symbolic unroll equal the imperative unroll with the same parameters.
+    cell = rnn.SequentialRNNCell()
+    cell.add(rnn.LSTMCell(4, input_size=5))
+    cell.add(rnn.GRUCell(3, input_size=4))
+    cell.initialize(mx.init.Uniform(0.5))
+    x = mx.nd.random.uniform(-1, 1, (2, 3, 5))
+    expected, expected_states = cell.unroll(3, x, layout="NTC", merge_outputs=True)
+    out, states = cell.unroll(3, mx.sym.var("data"), layout="NTC", merge_outputs=True)
+    args = {name: p.data() for name, p in cell.collect_params().items()}
+    got = mx.sym.Group([out] + states).eval(ctx=mx.cpu(), data=x, **args)
+    np.testing.assert_allclose(got[0].asnumpy(), expected.asnumpy(), rtol=1e-5, atol=1e-6)
+    for g, e in zip(got[1:], expected_states):
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-5, atol=1e-6)

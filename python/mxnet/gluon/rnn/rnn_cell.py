@@ -32,7 +32,7 @@ def _cells_begin_state(cells, **kwargs):
     return sum([c.begin_state(**kwargs) for c in cells], [])
 
 
-def _get_begin_state(cell, F, begin_state, inputs, batch_size):
+def _get_begin_state(cell, F, begin_state, inputs, batch_size, layout="NTC"):
     """Zero states on the inputs' context when the caller gave none."""
     if begin_state is not None:
         return begin_state
@@ -40,7 +40,26 @@ def _get_begin_state(cell, F, begin_state, inputs, batch_size):
         ctx = inputs.context if isinstance(inputs, tensor_types) else inputs[0].context
         with ctx:
             return cell.begin_state(func=F.zeros, batch_size=batch_size)
-    return cell.begin_state(func=F.zeros, batch_size=batch_size)
+    if batch_size:
+        return cell.begin_state(func=F.zeros, batch_size=batch_size)
+    return cell.begin_state(func=_batch_zeros_from(inputs, layout), batch_size=0)
+
+
+def _batch_zeros_from(inputs, layout):
+    """A symbolic `zeros(name, shape=(0, H))` whose unknown batch dim comes from the inputs.
+    MXNet 1.9.1 leaves the 0 to shape inference; here 0 is a real (empty) dimension, so the
+    zeros are made as broadcast zeros_like of a (batch, 1) slice of the inputs instead."""
+    if isinstance(inputs, symbol.Symbol):
+        column = symbol.sum(inputs, axis=(layout.find("T"), 2)).reshape((-1, 1))
+    else:
+        column = symbol.sum(inputs[0].reshape((0, -1)), axis=1, keepdims=True)
+
+    def make(name, shape, **kwargs):
+        if len(shape) != 2 or shape[0] != 0:
+            return symbol.zeros(name=name, shape=shape, **kwargs)
+        zero_column = symbol.zeros_like(column)
+        return symbol.broadcast_axis(zero_column, axis=1, size=shape[1], name=name)
+    return make
 
 
 def _symbolic_dim(sym, axis):
@@ -416,7 +435,7 @@ def _sequential_unroll(self, length, inputs, begin_state, layout, merge_outputs,
     self.reset()
     inputs, _, F, batch_size = _format_sequence(length, inputs, layout, None)
     num_cells = len(self._children)
-    begin_state = _get_begin_state(self, F, begin_state, inputs, batch_size)
+    begin_state = _get_begin_state(self, F, begin_state, inputs, batch_size, layout)
     p = 0
     next_states = []
     for i, cell in enumerate(self._children.values()):
