@@ -240,3 +240,67 @@ def test_symbolic_unroll_matches_mxnet_191_names_and_values():
     np.testing.assert_allclose(got[0].asnumpy(), expected.asnumpy(), rtol=1e-5, atol=1e-6)
     for g, e in zip(got[1:], expected_states):
         np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_hybridized_layer_with_and_without_states():
+    layer = rnn.LSTM(3, input_size=2)
+    layer.initialize()
+    layer.hybridize()
+    x = mx.nd.ones((4, 1, 2))
+    out = layer(x)
+    assert isinstance(out, mx.nd.NDArray) and out.shape == (4, 1, 3)
+    out2, states = layer(x, layer.begin_state(1))
+    np.testing.assert_allclose(out2.asnumpy(), out.asnumpy(), rtol=1e-6)
+    assert [s.shape for s in states] == [(1, 1, 3), (1, 1, 3)]
+    assert isinstance(layer(x), mx.nd.NDArray)
+
+
+SAVE_SCRIPT = r"""
+import sys
+import numpy as np
+import mxnet as mx
+from mxnet.gluon import rnn
+models = {
+    "gru_layer": lambda: rnn.GRU(4, num_layers=2, bidirectional=True, input_size=3),
+    "lstm_layer": lambda: rnn.LSTM(4, num_layers=2, input_size=3),
+    "bi_cells": lambda: rnn.BidirectionalCell(rnn.ResidualCell(rnn.LSTMCell(3, input_size=3)),
+                                              rnn.GRUCell(4, input_size=3)),
+    "seq_cells": lambda: seq_cells(),
+}
+def seq_cells():
+    cell = rnn.HybridSequentialRNNCell()
+    cell.add(rnn.ZoneoutCell(rnn.RNNCell(4, input_size=3)))
+    cell.add(rnn.DropoutCell(0.0))
+    cell.add(rnn.LSTMCell(2, input_size=4))
+    return cell
+for name, build in models.items():
+    model = build()
+    model.initialize(mx.init.Uniform(0.5))
+    params = "%s/%s.params" % (sys.argv[2], name)
+    if sys.argv[1] == "save":
+        model.save_parameters(params)
+    else:
+        model.load_parameters(params)
+    x = mx.nd.array(np.linspace(-1, 1, 30).reshape(5, 2, 3))
+    if "layer" in name:
+        out = model(x)
+    else:
+        out = model.unroll(5, x, layout="TNC", merge_outputs=True)[0]
+    np.save("%s/%s-%s.npy" % (sys.argv[2], name, sys.argv[1]), out.asnumpy())
+"""
+
+
+@pytest.mark.skipif(not oracle.HAVE_MX191, reason=oracle.SKIP_REASON)
+def test_parameters_interchange_with_mxnet_191(tmp_path):
+    """save_parameters files of either implementation load in the other (same outputs)."""
+    script = tmp_path / "save.py"
+    script.write_text(SAVE_SCRIPT)
+    for saver, loader in ((False, True), (True, False)):
+        folder = tmp_path / ("saved_by_%s" % ("ours" if saver else "mx191"))
+        folder.mkdir()
+        oracle.run([script, "save", folder], ours=saver)
+        oracle.run([script, "load", folder], ours=loader)
+        for model in ("gru_layer", "lstm_layer", "bi_cells", "seq_cells"):
+            np.testing.assert_allclose(np.load(str(folder / ("%s-load.npy" % model))),
+                                       np.load(str(folder / ("%s-save.npy" % model))),
+                                       rtol=1e-5, atol=1e-6, err_msg=model)

@@ -105,9 +105,18 @@ class _RNNLayer(HybridBlock):
         return s.format(name=self.__class__.__name__, mapping=mapping, **self.__dict__)
 
     def _collect_params_with_prefix(self, prefix=""):
+        """Keys as MXNet 1.9.1 writes them with save_parameters: the parameters of layer i
+        are addressed through its equivalent unfused cells, '_unfused.<i>.<part>' (or
+        '_unfused.<i>.l_cell.<part>' / 'r_cell' when bidirectional)."""
         if prefix:
             prefix += "."
-        return {prefix + key: val for key, val in self._reg_params.items()}
+        ret = {}
+        for key, val in self._reg_params.items():
+            direction, rest = key[0], key[1:]
+            layer, part = rest.split("_", 1)
+            cell = "" if self._dir == 1 else ("l_cell." if direction == "l" else "r_cell.")
+            ret["%s_unfused.%s.%s%s" % (prefix, layer, cell, part)] = val
+        return ret
 
     def state_info(self, batch_size=0):
         raise NotImplementedError
@@ -126,6 +135,8 @@ class _RNNLayer(HybridBlock):
         return states
 
     def __call__(self, inputs, states=None, sequence_length=None, **kwargs):
+        if self.skip_states is not None and self.skip_states != (states is None):
+            self._clear_cached_op()  # the cached graph returns states only when given them
         self.skip_states = states is None
         time_axis = self._layout.find("T")
         if isinstance(inputs, ndarray.NDArray):
