@@ -304,3 +304,28 @@ def test_parameters_interchange_with_mxnet_191(tmp_path):
             np.testing.assert_allclose(np.load(str(folder / ("%s-load.npy" % model))),
                                        np.load(str(folder / ("%s-save.npy" % model))),
                                        rtol=1e-5, atol=1e-6, err_msg=model)
+
+
+def test_lstm_projection_gradient_finite_differences():
+    """LSTMP gradients (1.9.1's CPU kernel has none to compare with) against differences."""
+    layer = rnn.LSTM(4, projection_size=2, num_layers=2, input_size=3)
+    layer.initialize(mx.init.Uniform(0.5))
+    x = mx.nd.random.uniform(-1, 1, (3, 2, 3))
+    for param in (layer.l0_h2r_weight, layer.l1_h2h_weight, layer.l0_i2h_weight):
+        with autograd.record():
+            loss = (layer(x) ** 2).sum()
+        loss.backward()
+        grad = param.grad().asnumpy()
+        base = param.data().asnumpy().copy()
+        eps = 1e-2
+        for idx in [(0, 0), (1, 1)]:
+            values = []
+            for sign in (1, -1):
+                w = base.copy()
+                w[idx] += sign * eps
+                param.set_data(mx.nd.array(w))
+                values.append(float((layer(x) ** 2).sum().asscalar()))
+            param.set_data(mx.nd.array(base))
+            numeric = (values[0] - values[1]) / (2 * eps)
+            assert abs(numeric - grad[idx]) < 2e-3 * max(1.0, abs(numeric)), \
+                (param.name, idx, numeric, grad[idx])

@@ -46,9 +46,6 @@ class _RNNLayer(HybridBlock):
         super(_RNNLayer, self).__init__(**kwargs)
         if layout not in ("TNC", "NTC"):
             raise ValueError("Invalid layout %s; must be one of ['TNC' or 'NTC']" % layout)
-        if projection_size:
-            raise NotImplementedError("%s: projection_size is not supported (MXNet 1.9.1 "
-                                      "supports it only with cuDNN)" % self.__class__.__name__)
         if use_sequence_length:
             raise NotImplementedError("%s: use_sequence_length is not supported (MXNet 1.9.1 "
                                       "supports it only with cuDNN)" % self.__class__.__name__)
@@ -74,17 +71,23 @@ class _RNNLayer(HybridBlock):
         self.skip_states = None
 
         ng, ni, nh = self._gates, input_size, hidden_size
+        # With a projection (LSTMP) the recurrent state and the layer output have
+        # projection_size features: r = h2r_weight . h.
+        nr = projection_size if projection_size else nh
         for i in range(num_layers):
             for j in ["l", "r"][:self._dir]:
                 self._register_param("{}{}_i2h_weight".format(j, i), shape=(ng * nh, ni),
                                      init=i2h_weight_initializer, dtype=dtype)
-                self._register_param("{}{}_h2h_weight".format(j, i), shape=(ng * nh, nh),
+                self._register_param("{}{}_h2h_weight".format(j, i), shape=(ng * nh, nr),
                                      init=h2h_weight_initializer, dtype=dtype)
                 self._register_param("{}{}_i2h_bias".format(j, i), shape=(ng * nh,),
                                      init=i2h_bias_initializer, dtype=dtype)
                 self._register_param("{}{}_h2h_bias".format(j, i), shape=(ng * nh,),
                                      init=h2h_bias_initializer, dtype=dtype)
-            ni = nh * self._dir
+                if projection_size:
+                    self._register_param("{}{}_h2r_weight".format(j, i), shape=(nr, nh),
+                                         init=h2r_weight_initializer, dtype=dtype)
+            ni = nr * self._dir
 
     def _register_param(self, name, shape, init, dtype):
         p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True, dtype=dtype)
@@ -237,6 +240,9 @@ class _RNNLayer(HybridBlock):
                     h2h = F.FullyConnected(h, kwargs[key + "h2h_weight"],
                                            kwargs[key + "h2h_bias"], num_hidden=ng * nh)
                     h, c = self._cell_step(F, i2h_steps[t], h2h, h, c)
+                    if self._projection_size:
+                        h = F.FullyConnected(h, kwargs[key + "h2r_weight"], no_bias=True,
+                                             num_hidden=self._projection_size)
                     step_outputs[t] = h
                 last_h.append(h)
                 last_c.append(c)
@@ -279,7 +285,11 @@ class RNN(_RNNLayer):
 
 class LSTM(_RNNLayer):
     """Multi-layer LSTM (gates i, f, c, o). States: [h, c], each
-    (num_layers*dirs, N, hidden)."""
+    (num_layers*dirs, N, hidden); with projection_size (LSTMP) h and the outputs have
+    projection_size features.
+
+    state_clip_min/max clip the cell state as documented for 1.9.1 (its CPU kernel ignores
+    them; only its cuDNN path clips)."""
 
     def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0, bidirectional=False,
                  input_size=0, i2h_weight_initializer=None, h2h_weight_initializer=None,
@@ -293,7 +303,8 @@ class LSTM(_RNNLayer):
                                    state_clip_max, state_clip_nan, dtype, **kwargs)
 
     def state_info(self, batch_size=0):
-        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
+        h_size = self._projection_size if self._projection_size else self._hidden_size
+        return [{"shape": (self._num_layers * self._dir, batch_size, h_size),
                  "__layout__": "LNC", "dtype": self._dtype},
                 {"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
                  "__layout__": "LNC", "dtype": self._dtype}]
