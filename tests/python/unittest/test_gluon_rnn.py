@@ -329,3 +329,16 @@ def test_lstm_projection_gradient_finite_differences():
             numeric = (values[0] - values[1]) / (2 * eps)
             assert abs(numeric - grad[idx]) < 2e-3 * max(1.0, abs(numeric)), \
                 (param.name, idx, numeric, grad[idx])
+
+
+def test_lstm_state_clip():
+    """state_clip_min/max bound the cell state (documented 1.9.1 behaviour; its CPU kernel
+    ignores the option)."""
+    clipped = rnn.LSTM(3, state_clip_min=-0.1, state_clip_max=0.2, input_size=2)
+    free = rnn.LSTM(3, input_size=2, params=clipped.collect_params())
+    clipped.initialize(mx.init.Uniform(1))
+    x = mx.nd.ones((4, 1, 2)) * 3
+    _, (_, c_clipped) = clipped(x, clipped.begin_state(1))
+    _, (_, c_free) = free(x, free.begin_state(1))
+    assert np.abs(c_free.asnumpy()).max() > 0.2
+    assert c_clipped.asnumpy().min() >= -0.1 - 1e-7 and c_clipped.asnumpy().max() <= 0.2 + 1e-7

@@ -183,7 +183,6 @@ class _RNNLayer(HybridBlock):
 
     def _cell_step(self, F, i2h, h2h, h, c):
         """One time step of one direction of one layer; returns (new h, new c)."""
-        nh = self._hidden_size
         if self._mode in ("rnn_relu", "rnn_tanh"):
             act = F.relu if self._mode == "rnn_relu" else F.tanh
             return act(F.elemwise_add(i2h, h2h)), None
@@ -204,7 +203,6 @@ class _RNNLayer(HybridBlock):
         reset_gate = F.sigmoid(F.elemwise_add(i2h_r, h2h_r))
         update_gate = F.sigmoid(F.elemwise_add(i2h_z, h2h_z))
         candidate = F.tanh(F.elemwise_add(i2h_n, F.elemwise_mul(reset_gate, h2h_n)))
-        del nh
         next_h = F.elemwise_add(
             F.elemwise_mul(F.elemwise_sub(F.ones_like(update_gate), update_gate), candidate),
             F.elemwise_mul(update_gate, h))
