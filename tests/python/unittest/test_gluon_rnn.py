@@ -342,3 +342,31 @@ def test_lstm_state_clip():
     _, (_, c_free) = free(x, free.begin_state(1))
     assert np.abs(c_free.asnumpy()).max() > 0.2
     assert c_clipped.asnumpy().min() >= -0.1 - 1e-7 and c_clipped.asnumpy().max() <= 0.2 + 1e-7
+
+
+class _BidirectionalNet(mx.gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super(_BidirectionalNet, self).__init__(**kwargs)
+        with self.name_scope():
+            self.cell = rnn.BidirectionalCell(rnn.LSTMCell(4, input_size=3, prefix="l_"),
+                                              rnn.GRUCell(4, input_size=3, prefix="r_"))
+
+    def hybrid_forward(self, F, x, valid_length):
+        out, states = self.cell.unroll(5, x, layout="NTC", merge_outputs=True,
+                                       valid_length=valid_length)
+        return out, states[0]
+
+
+def test_unroll_with_valid_length_inside_hybridized_block():
+    """The symbolic unroll (reversal and last-state selection by valid_length) computes what
+    the imperative one does."""
+    net = _BidirectionalNet()
+    net.initialize(mx.init.Uniform(0.5))
+    x = mx.nd.random.uniform(-1, 1, (2, 5, 3))
+    valid_length = mx.nd.array([3, 5])
+    expected = net(x, valid_length)
+    net.hybridize()
+    got = net(x, valid_length)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-5, atol=1e-6)
+    assert (expected[0].asnumpy()[0, 3:] == 0).all()
