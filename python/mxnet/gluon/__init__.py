@@ -8,3 +8,4 @@ from .trainer import *
 from . import utils
 from . import data
 from . import rnn
+from . import contrib

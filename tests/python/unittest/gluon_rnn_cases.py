@@ -48,6 +48,15 @@ CASES = {
                                  build="seq(rnn.SequentialRNNCell(), [rnn.ZoneoutCell("
                                        "rnn.LSTMCell(6), 0.0, 0.0), rnn.DropoutCell(0.0)])",
                                  layout="NTC", merge=True),
+    "contrib_lstmp_cell": dict(kind="cell", build="crnn.LSTMPCell(6, 3)", layout="NTC",
+                               merge=True, given_states=True),
+    "contrib_vardrop_predict": dict(kind="cell", build="crnn.VariationalDropoutCell("
+                                                      "rnn.LSTMCell(6), 0.3, 0.3, 0.3)",
+                                    layout="TNC", merge=True, valid_length=[2, 4, 3],
+                                    train=False),
+    "contrib_vardrop_no_state_drop": dict(kind="cell", build="crnn.VariationalDropoutCell("
+                                                            "rnn.GRUCell(6), 0.3, 0, 0.3)",
+                                          layout="NTC", merge=False, train=False),
     "layer_rnn_relu": dict(kind="layer", build="rnn.RNN(6)", layout="TNC"),
     "layer_rnn_tanh_2l": dict(kind="layer", build="rnn.RNN(6, num_layers=2, "
                                                   "activation='tanh', layout='NTC')",
@@ -75,6 +84,7 @@ CASES = {
 
 def _build(mx, case):
     from mxnet.gluon import rnn
+    from mxnet.gluon.contrib import rnn as crnn
 
     def seq(container, cells):
         for cell in cells:
@@ -82,7 +92,7 @@ def _build(mx, case):
         return container
 
     with mx.name.NameManager():
-        return eval(case["build"], {"rnn": rnn, "seq": seq, "mx": mx})  # pylint: disable=eval-used
+        return eval(case["build"], {"rnn": rnn, "crnn": crnn, "seq": seq, "mx": mx})  # pylint: disable=eval-used
 
 
 def _input_shape(case):

@@ -370,3 +370,25 @@ def test_unroll_with_valid_length_inside_hybridized_block():
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-5, atol=1e-6)
     assert (expected[0].asnumpy()[0, 3:] == 0).all()
+
+
+def test_variational_dropout_shares_mask_over_time():
+    from mxnet.gluon.contrib.rnn import VariationalDropoutCell
+    # DropoutCell(0) passes its inputs through, so the outputs show the input mask.
+    cell = VariationalDropoutCell(rnn.DropoutCell(0.0), drop_inputs=0.5)
+    with autograd.train_mode():
+        out, _ = cell.unroll(5, mx.nd.ones((50, 5, 8)), merge_outputs=True)
+    values = out.asnumpy()
+    assert set(np.unique(values)) <= {0.0, 2.0}
+    assert 0.35 < (values == 0).mean() < 0.65
+    # Every step drops the same units.
+    assert (values == values[:, :1, :]).all()
+    # With state dropout the cell is stepped; the state mask is drawn once per unroll.
+    cell = VariationalDropoutCell(rnn.RNNCell(20, input_size=3), drop_states=0.5)
+    cell.initialize()
+    with autograd.train_mode():
+        cell.unroll(3, mx.nd.ones((4, 3, 3)))
+        mask = cell.drop_states_mask.asnumpy()
+        assert set(np.unique(mask)) <= {0.0, 2.0} and (mask == 0).any()
+        cell.unroll(3, mx.nd.ones((4, 3, 3)))
+        assert not np.array_equal(cell.drop_states_mask.asnumpy(), mask)
