@@ -92,7 +92,8 @@ def _build(mx, case):
         return container
 
     with mx.name.NameManager():
-        return eval(case["build"], {"rnn": rnn, "crnn": crnn, "seq": seq, "mx": mx})  # pylint: disable=eval-used
+        namespace = {"rnn": rnn, "crnn": crnn, "seq": seq, "mx": mx}
+        return eval(case["build"], namespace)  # pylint: disable=eval-used
 
 
 def _input_shape(case):
