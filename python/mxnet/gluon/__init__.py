@@ -7,3 +7,5 @@ from . import loss
 from .trainer import *
 from . import utils
 from . import data
+from . import rnn
+from . import contrib

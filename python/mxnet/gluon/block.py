@@ -24,6 +24,12 @@ from .utils import _indent, _brief_print_list
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
 
+# While a HybridBlock traces its graph: {"shapes": {input var name: NDArray shape},
+# "shape_dependent": bool}. Children whose graph depends on input shapes (RNN layers, which
+# unroll over time) read the shapes and set shape_dependent, so the cache is rebuilt when the
+# input shapes change.
+_trace_state = threading.local()
+
 
 class _BlockScope(object):
     """The naming scope of a block: children created inside ``with block.name_scope()`` get
@@ -536,8 +542,18 @@ class HybridBlock(Block):
                 inputs = [symbol.var("data")]
             grouped_inputs = _regroup(inputs, self._in_format)[0]
             params = {i: j.var() for i, j in self._reg_params.items()}
-            with self.name_scope():
-                out = self.hybrid_forward(symbol, *grouped_inputs, **params)
+            previous = getattr(_trace_state, "value", None)
+            shapes = {var.name: arg.shape for var, arg in zip(inputs, flat_args)
+                      if isinstance(arg, NDArray)}
+            _trace_state.value = {"shapes": shapes, "shape_dependent": False}
+            try:
+                with self.name_scope():
+                    out = self.hybrid_forward(symbol, *grouped_inputs, **params)
+                shape_dependent = _trace_state.value["shape_dependent"]
+            finally:
+                _trace_state.value = previous
+            self._graph_input_shapes = (
+                [getattr(a, "shape", None) for a in flat_args] if shape_dependent else None)
             out, self._out_format = _flatten(out, "output")
             self._cached_graph = inputs, (symbol.Group(out) if len(out) > 1 else out[0])
         return self._cached_graph
@@ -573,6 +589,10 @@ class HybridBlock(Block):
                              "inferred. {}".format(e))
 
     def _call_cached_op(self, *args):
+        if self._cached_op is not None and getattr(self, "_graph_input_shapes", None):
+            shapes = [getattr(a, "shape", None) for a in _flatten(args, "input")[0]]
+            if shapes != self._graph_input_shapes:
+                self._clear_cached_op()
         if self._cached_op is None:
             self._build_cache(*args)
         flat_args, fmt = _flatten(args, "input")

@@ -1,0 +1,2 @@
+"""Contributed Gluon blocks (experimental API of MXNet 1.9.1)."""
+from . import rnn

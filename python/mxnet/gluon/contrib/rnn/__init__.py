@@ -1,0 +1,2 @@
+"""Contributed recurrent cells: VariationalDropoutCell, LSTMPCell."""
+from .rnn_cell import *
