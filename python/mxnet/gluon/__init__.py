@@ -7,3 +7,4 @@ from . import loss
 from .trainer import *
 from . import utils
 from . import data
+from . import model_zoo
