@@ -53,7 +53,8 @@ spec = json.loads(sys.argv[1])
 out_dir = spec["dir"]
 report = {}
 for name, side in spec["shapes"].items():
-    net = vision.get_model(name)
+    with mx.name.NameManager():
+        net = vision.get_model(name)
     net.initialize()
     net.infer_shape(mx.nd.zeros((1, 3, side, side)))
     report[name] = [[k, list(p.shape)] for k, p in net.collect_params().items()]
@@ -103,7 +104,7 @@ def oracle(tmp_path_factory):
 def test_parameter_names_and_shapes_match_mx191(oracle, name):
     _, report = oracle
     side = _input_side(name)
-    net = vision.get_model(name)
+    net = _fresh_model(name)
     net.initialize()
     net.infer_shape(mx.nd.zeros((1, 3, side, side)))
     ours = [[k, list(p.shape)] for k, p in net.collect_params().items()]
@@ -111,6 +112,13 @@ def test_parameter_names_and_shapes_match_mx191(oracle, name):
     assert len(ours) == len(expected)
     assert [k for k, _ in ours] == [k for k, _ in expected]
     assert ours == expected
+
+
+def _fresh_model(name, **kwargs):
+    """Builds `name` under a fresh NameManager: the block prefix is then '<alias>0_', as in
+    the oracle, whatever other tests ran before."""
+    with mx.name.NameManager():
+        return vision.get_model(name, **kwargs)
 
 
 def _load_reference(out_dir, name):
@@ -123,7 +131,7 @@ def _load_reference(out_dir, name):
 def test_forward_matches_mx191(oracle, name):
     out_dir, _ = oracle
     x, expected = _load_reference(out_dir, name)
-    net = vision.get_model(name)
+    net = _fresh_model(name)
     net.load_parameters(os.path.join(out_dir, name + ".params"))
     # Outputs are O(1..100); atol covers cancellation in near-zero logits.
     atol = 1e-4 * max(1.0, float(np.abs(expected).max()))
@@ -139,7 +147,7 @@ def test_forward_matches_mx191(oracle, name):
 def test_export_node_names_match_mx191(oracle, name, tmp_path):
     out_dir, _ = oracle
     x, _ = _load_reference(out_dir, name)
-    net = vision.get_model(name)
+    net = _fresh_model(name)
     net.load_parameters(os.path.join(out_dir, name + ".params"))
     net.hybridize()
     net(x)
