@@ -40,8 +40,12 @@ def _input_side(name):
 
 # Models whose forward output is compared (one per block type, small inputs).
 FORWARD_MODELS = ["resnet18_v1", "resnet50_v1", "resnet18_v2", "resnet50_v2", "alexnet",
-                  "vgg11_bn", "mobilenet0.25", "mobilenetv2_0.25", "squeezenet1.1"]
-EXPORT_MODELS = ["resnet18_v1", "mobilenetv2_0.25", "squeezenet1.1"]
+                  "vgg11_bn", "mobilenet0.25", "mobilenetv2_0.25", "squeezenet1.1",
+                  "densenet121", "inceptionv3"]
+EXPORT_MODELS = ["resnet18_v1", "mobilenetv2_0.25", "squeezenet1.1", "densenet121"]
+# Building the CachedOp of these large graphs takes ~10 s here, so their hybridized output is
+# only checked by the export test (densenet121) or not at all (inceptionv3).
+IMPERATIVE_ONLY = ["densenet121", "inceptionv3"]
 
 _ORACLE = r"""
 import json, os, sys
@@ -138,6 +142,8 @@ def test_forward_matches_mx191(oracle, name):
     imperative = net(x).asnumpy()
     assert imperative.shape == expected.shape
     np.testing.assert_allclose(imperative, expected, rtol=1e-4, atol=atol)
+    if name in IMPERATIVE_ONLY:
+        return
     net.hybridize()
     hybrid = net(x).asnumpy()
     np.testing.assert_allclose(hybrid, expected, rtol=1e-4, atol=atol)
@@ -146,11 +152,12 @@ def test_forward_matches_mx191(oracle, name):
 @pytest.mark.parametrize("name", EXPORT_MODELS)
 def test_export_node_names_match_mx191(oracle, name, tmp_path):
     out_dir, _ = oracle
-    x, _ = _load_reference(out_dir, name)
+    x, expected_out = _load_reference(out_dir, name)
     net = _fresh_model(name)
     net.load_parameters(os.path.join(out_dir, name + ".params"))
     net.hybridize()
-    net(x)
+    np.testing.assert_allclose(net(x).asnumpy(), expected_out, rtol=1e-4,
+                               atol=1e-4 * max(1.0, float(np.abs(expected_out).max())))
     sym_file, params_file = net.export(str(tmp_path / name))
     with open(sym_file) as f:
         ours = json.load(f)
