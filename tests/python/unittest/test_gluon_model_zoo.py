@@ -9,7 +9,6 @@ when the venv is missing.
 import json
 import os
 import subprocess
-import sys
 
 import numpy as np
 import pytest
