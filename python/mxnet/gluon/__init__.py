@@ -9,3 +9,4 @@ from . import utils
 from . import data
 from . import rnn
 from . import contrib
+from . import model_zoo
