@@ -1,0 +1,143 @@
+"""Op table: assorted tensor/contrib/nn ops added together (reshape_like, moments, ravel,
+khatri_rao, fill_element_0index, arange_like, index_copy, div_sqrt_dim, Pad, GroupNorm,
+SVMOutput, Crop, AdaptiveAvgPooling2D, BilinearResize2D, im2col/col2im). NumPy references."""
+import numpy as np
+
+from . import ALL_NUMERIC, FLOATS, FLOATS_AND_HALF, OpEntry, Sample
+
+# ------------------------------------------------------------------------- reshape_like
+
+
+def reshape_like_ref(lhs, rhs, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None):
+    def bound(v, default, nd):
+        v = default if v is None else v
+        return v + nd if v < 0 else v
+    lb, le = bound(lhs_begin, 0, lhs.ndim), bound(lhs_end, lhs.ndim, lhs.ndim)
+    rb, re = bound(rhs_begin, 0, rhs.ndim), bound(rhs_end, rhs.ndim, rhs.ndim)
+    return lhs.reshape(lhs.shape[:lb] + rhs.shape[rb:re] + lhs.shape[le:])
+
+
+def moments_ref(x, axes, keepdims=False):
+    x = x.astype("float64")
+    mean, var = x.mean(axis=tuple(axes), keepdims=keepdims), x.var(axis=tuple(axes),
+                                                                   keepdims=keepdims)
+    return np.atleast_1d(mean), np.atleast_1d(var)
+
+
+def _ravel_inputs(shape, n):
+    def make(rng, dtype):
+        return [np.stack([rng.randint(0, d, size=n) for d in shape]).astype(dtype)]
+    return make
+
+
+def ravel_ref(x, shape):
+    return np.ravel_multi_index(tuple(x.astype(np.int64)), shape).astype(x.dtype)
+
+
+def _unravel_inputs(shape, n):
+    def make(rng, dtype):
+        return [rng.randint(0, int(np.prod(shape)), size=n).astype(dtype)]
+    return make
+
+
+def unravel_ref(x, shape):
+    return np.stack(np.unravel_index(x.astype(np.int64), shape)).astype(x.dtype)
+
+
+def khatri_rao_ref(*mats):
+    out = mats[0].astype("float64")
+    for m in mats[1:]:
+        out = np.einsum("ir,jr->ijr", out, m.astype("float64")).reshape(-1, m.shape[1])
+    return out
+
+
+def _fill_inputs(rows, cols):
+    def make(rng, dtype):
+        return [rng.uniform(-2, 2, size=(rows, cols)).astype(dtype),
+                rng.uniform(-2, 2, size=(rows,)).astype(dtype),
+                rng.randint(0, cols, size=rows).astype(dtype)]
+    return make
+
+
+def fill_element_ref(lhs, mhs, rhs):
+    out = lhs.copy()
+    out[np.arange(lhs.shape[0]), rhs.astype(np.int64)] = mhs
+    return out
+
+
+def arange_like_ref(x, start=0.0, step=1.0, repeat=1, axis=None):
+    n = x.size if axis is None else x.shape[axis]
+    shape = x.shape if axis is None else (n,)
+    return (start + step * (np.arange(n) // repeat)).reshape(shape).astype(x.dtype)
+
+
+def _index_copy_inputs(rows, index, tail):
+    def make(rng, dtype):
+        return [rng.uniform(-2, 2, size=(rows,) + tail).astype(dtype),
+                np.array(index, dtype=dtype),
+                rng.uniform(-2, 2, size=(len(index),) + tail).astype(dtype)]
+    return make
+
+
+def index_copy_ref(old, index, new):
+    out = old.copy()
+    out[index.astype(np.int64)] = new
+    return out
+
+
+def div_sqrt_dim_ref(x):
+    return x.astype("float64") / np.sqrt(x.shape[-1])
+
+
+ENTRIES = [
+    OpEntry("reshape_like", ref=reshape_like_ref, dtypes=ALL_NUMERIC + ("float16",),
+            samples=[Sample([(6, 4), (3, 8)]),
+                     Sample([(30, 7), (15, 2, 4)],
+                            {"lhs_begin": 0, "lhs_end": 1, "rhs_begin": 0, "rhs_end": 2}),
+                     Sample([(3, 5), (1, 15, 4)],
+                            {"lhs_begin": 0, "lhs_end": 2, "rhs_begin": 1, "rhs_end": 2}),
+                     Sample([(2, 6, 5), (3, 2)], {"lhs_begin": -2, "lhs_end": -1}),
+                     Sample([(2, 3, 4), (4, 12, 9)], {"lhs_begin": 1, "rhs_begin": 1,
+                                                      "rhs_end": -1})],
+            covers=("_npx_reshape_like",)),
+    OpEntry("moments", ref=moments_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(3, 4)], {"axes": (0, 1)}),
+                     Sample([(3, 4)], {"axes": (0,)}),
+                     Sample([(2, 3, 4)], {"axes": (0, 2), "keepdims": True}),
+                     Sample([(2, 3, 4)], {"axes": (-1,)}),
+                     Sample([(5,)], {"axes": (0,), "keepdims": True})],
+            rtol=1e-4, atol=1e-5),
+    OpEntry("ravel_multi_index", ref=ravel_ref, dtypes=("float32", "float64", "int32", "int64"),
+            samples=[Sample(kwargs={"shape": (3, 4)}, arrays=_ravel_inputs((3, 4), 5)),
+                     Sample(kwargs={"shape": (2, 3, 5)}, arrays=_ravel_inputs((2, 3, 5), 7))],
+            grad=False, covers=("_ravel_multi_index",)),
+    OpEntry("unravel_index", ref=unravel_ref, dtypes=("float32", "float64", "int32", "int64"),
+            samples=[Sample(kwargs={"shape": (3, 4)}, arrays=_unravel_inputs((3, 4), 5)),
+                     Sample(kwargs={"shape": (2, 3, 5)}, arrays=_unravel_inputs((2, 3, 5), 7))],
+            grad=False, covers=("_unravel_index",)),
+    OpEntry("khatri_rao", ref=khatri_rao_ref, dtypes=FLOATS + ("int32",),
+            samples=[Sample([(2, 3), (4, 3)]), Sample([(2, 2), (3, 2), (2, 2)]),
+                     Sample([(5, 4)])],
+            grad=False),
+    OpEntry("fill_element_0index", ref=fill_element_ref, dtypes=FLOATS,
+            samples=[Sample(arrays=_fill_inputs(4, 5)), Sample(arrays=_fill_inputs(1, 3))],
+            grad=False),
+    OpEntry("contrib.arange_like", ref=arange_like_ref, dtypes=FLOATS + ("int32",),
+            samples=[Sample([(2, 3)]),
+                     Sample([(2, 3, 4)], {"start": 1.0, "step": 2.0, "repeat": 2, "axis": 1}),
+                     Sample([(3, 4)], {"start": -1.5, "step": 0.5, "axis": -1}),
+                     Sample([(2, 5)], {"repeat": 3})],
+            grad=False, covers=("_contrib_arange_like", "_npx_arange_like")),
+    OpEntry("contrib.index_copy", ref=index_copy_ref, dtypes=FLOATS,
+            samples=[Sample(arrays=_index_copy_inputs(5, [0, 4, 2], (3,))),
+                     Sample(arrays=_index_copy_inputs(4, [1], (2, 2)))],
+            covers=("_contrib_index_copy",)),
+    OpEntry("contrib.div_sqrt_dim", ref=div_sqrt_dim_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(2, 4)]), Sample([(2, 3, 9)])],
+            covers=("_contrib_div_sqrt_dim",)),
+]
+
+EXEMPT = {
+    "_backward_moments": "backward of moments, checked through moments' gradient entries",
+    "_contrib_backward_index_copy": "backward of index_copy, checked through its gradient",
+}
