@@ -89,6 +89,53 @@ def div_sqrt_dim_ref(x):
     return x.astype("float64") / np.sqrt(x.shape[-1])
 
 
+def pad_ref(x, mode, pad_width, constant_value=0.0):
+    pw = np.array(pad_width).reshape(-1, 2)
+    if mode == "constant":
+        return np.pad(x, pw, mode="constant", constant_values=constant_value)
+    return np.pad(x, pw, mode=mode)
+
+
+def group_norm_ref(x, gamma, beta, num_groups=1, eps=1e-5, output_mean_var=False):
+    x = x.astype("float64")
+    g = x.reshape(x.shape[0], num_groups, -1)
+    mean = g.mean(axis=2, keepdims=True)
+    std = np.sqrt(g.var(axis=2, keepdims=True) + eps)
+    out = ((g - mean) / std * gamma.astype("float64").reshape(1, -1, 1) +
+           beta.astype("float64").reshape(1, -1, 1)).reshape(x.shape)
+    if output_mean_var:
+        return out, mean[..., 0], std[..., 0]
+    return out
+
+
+def _group_norm_inputs(shape, groups):
+    def make(rng, dtype):
+        return [rng.uniform(-2, 2, size=shape).astype(dtype),
+                rng.uniform(0.5, 1.5, size=(groups,)).astype(dtype),
+                rng.uniform(-1, 1, size=(groups,)).astype(dtype)]
+    return make
+
+
+def _svm_inputs(rows, classes):
+    def make(rng, dtype):
+        return [rng.uniform(-2, 2, size=(rows, classes)).astype(dtype),
+                rng.randint(0, classes, size=rows).astype(dtype)]
+    return make
+
+
+def svm_output_ref(x, label, **_):
+    return x
+
+
+def crop_ref(x, like=None, num_args=None, offset=(0, 0), h_w=(0, 0), center_crop=False):
+    h, w = (like.shape[2], like.shape[3]) if like is not None else h_w
+    if center_crop:
+        y0, x0 = (x.shape[2] - h) // 2, (x.shape[3] - w) // 2
+    else:
+        y0, x0 = offset
+    return x[:, :, y0:y0 + h, x0:x0 + w]
+
+
 ENTRIES = [
     OpEntry("reshape_like", ref=reshape_like_ref, dtypes=ALL_NUMERIC + ("float16",),
             samples=[Sample([(6, 4), (3, 8)]),
@@ -135,6 +182,38 @@ ENTRIES = [
     OpEntry("contrib.div_sqrt_dim", ref=div_sqrt_dim_ref, dtypes=FLOATS_AND_HALF,
             samples=[Sample([(2, 4)]), Sample([(2, 3, 9)])],
             covers=("_contrib_div_sqrt_dim",)),
+    OpEntry("Pad", ref=pad_ref, dtypes=FLOATS + ("int32",),
+            samples=[Sample([(2, 1, 3, 4)], {"mode": "constant",
+                                             "pad_width": (0, 0, 0, 0, 1, 2, 3, 1)}),
+                     Sample([(1, 2, 3, 4)], {"mode": "constant", "constant_value": 1.5,
+                                             "pad_width": (0, 0, 0, 0, 0, 1, 2, 0)}),
+                     Sample([(2, 1, 3, 4)], {"mode": "edge",
+                                             "pad_width": (0, 0, 0, 0, 2, 1, 1, 3)}),
+                     Sample([(2, 1, 3, 4)], {"mode": "reflect",
+                                             "pad_width": (0, 0, 0, 0, 2, 2, 3, 3)}),
+                     Sample([(1, 2, 3, 4, 2)], {"mode": "reflect",
+                                                "pad_width": (0, 0, 0, 0, 1, 1, 2, 0, 1, 1)}),
+                     Sample([(1, 1, 2, 3, 2)], {"mode": "edge",
+                                                "pad_width": (0, 0, 0, 0, 1, 0, 0, 2, 2, 1)})],
+            covers=("pad",)),
+    OpEntry("GroupNorm", ref=group_norm_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample(arrays=_group_norm_inputs((2, 4, 3), 2), kwargs={"num_groups": 2}),
+                     Sample(arrays=_group_norm_inputs((2, 3, 2, 2), 1)),
+                     Sample(arrays=_group_norm_inputs((3, 6, 5), 3),
+                            kwargs={"num_groups": 3, "eps": 1e-3, "output_mean_var": True})],
+            rtol=1e-4, atol=1e-5),
+    OpEntry("SVMOutput", ref=svm_output_ref, dtypes=FLOATS,
+            samples=[Sample(arrays=_svm_inputs(4, 5)),
+                     Sample(arrays=_svm_inputs(3, 4),
+                            kwargs={"margin": 0.5, "regularization_coefficient": 0.3}),
+                     Sample(arrays=_svm_inputs(3, 6), kwargs={"use_linear": True})]),
+    OpEntry("Crop", ref=crop_ref, dtypes=FLOATS + ("int32",),
+            samples=[Sample([(2, 1, 5, 6)], {"num_args": 1, "h_w": (2, 3), "offset": (1, 2)}),
+                     Sample([(2, 3, 5, 6)], {"num_args": 1, "h_w": (2, 3),
+                                             "center_crop": True}),
+                     Sample([(2, 1, 5, 6), (1, 1, 3, 2)], {"num_args": 2,
+                                                           "center_crop": True}),
+                     Sample([(1, 2, 4, 4), (1, 1, 2, 3)], {"num_args": 2, "offset": (2, 1)})]),
 ]
 
 EXEMPT = {
