@@ -136,6 +136,79 @@ def crop_ref(x, like=None, num_args=None, offset=(0, 0), h_w=(0, 0), center_crop
     return x[:, :, y0:y0 + h, x0:x0 + w]
 
 
+def _block_geometry(spatial, kernel, stride=None, dilate=None, pad=None):
+    nd = len(kernel)
+    stride = stride or (1,) * nd
+    dilate = dilate or (1,) * nd
+    pad = pad or (0,) * nd
+    out = [(spatial[a] + 2 * pad[a] - dilate[a] * (kernel[a] - 1) - 1) // stride[a] + 1
+           for a in range(nd)]
+    return stride, dilate, pad, out
+
+
+def im2col_ref(x, kernel, stride=None, dilate=None, pad=None):
+    """Sliding blocks by strided slicing of the zero-padded input."""
+    stride, dilate, pad, out = _block_geometry(x.shape[2:], kernel, stride, dilate, pad)
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    cols = []
+    for k in np.ndindex(*kernel):
+        sl = [slice(None), slice(None)]
+        for a in range(len(kernel)):
+            start = k[a] * dilate[a]
+            sl.append(slice(start, start + stride[a] * (out[a] - 1) + 1, stride[a]))
+        cols.append(xp[tuple(sl)].reshape(x.shape[0], x.shape[1], -1))
+    return np.stack(cols, axis=2).reshape(x.shape[0], -1, int(np.prod(out)))
+
+
+def col2im_ref(c, output_size, kernel, stride=None, dilate=None, pad=None):
+    """Scatter-add of the block columns into the zero-padded image, padding cropped."""
+    stride, dilate, pad, out = _block_geometry(output_size, kernel, stride, dilate, pad)
+    n, ch = c.shape[0], c.shape[1] // int(np.prod(kernel))
+    img = np.zeros((n, ch) + tuple(s + 2 * p for s, p in zip(output_size, pad)))
+    blocks = c.astype("float64").reshape((n, ch) + tuple(kernel) + tuple(out))
+    for k in np.ndindex(*kernel):
+        sl = [slice(None), slice(None)]
+        for a in range(len(kernel)):
+            start = k[a] * dilate[a]
+            sl.append(slice(start, start + stride[a] * (out[a] - 1) + 1, stride[a]))
+        img[tuple(sl)] += blocks[(slice(None), slice(None)) + k]
+    crop = tuple(slice(p, p + s) for s, p in zip(output_size, pad))
+    return img[(slice(None), slice(None)) + crop]
+
+
+def adaptive_avg_pool_ref(x, output_size=()):
+    size = tuple(output_size) if np.ndim(output_size) else (output_size,)
+    oh, ow = {0: (1, 1), 1: size * 2, 2: size}[len(size)]
+    h, w = x.shape[2], x.shape[3]
+    out = np.zeros(x.shape[:2] + (oh, ow))
+    for i in range(oh):
+        r0, r1 = (i * h) // oh, -(-((i + 1) * h) // oh)
+        for j in range(ow):
+            c0, c1 = (j * w) // ow, -(-((j + 1) * w) // ow)
+            out[:, :, i, j] = x[:, :, r0:r1, c0:c1].astype("float64").mean(axis=(2, 3))
+    return out
+
+
+def bilinear_resize_ref(x, like=None, height=1, width=1, align_corners=True, mode="size"):
+    """Bilinear sampling with separable taps; sizes from height/width or like (other modes
+    are shape rules checked in test_more_ops.py)."""
+    oh, ow = (like.shape[2], like.shape[3]) if mode == "like" else (height, width)
+
+    def taps(n, o):
+        if align_corners:
+            src = np.arange(o) * ((n - 1) / (o - 1) if o > 1 else 0.0)
+        else:
+            src = np.maximum((np.arange(o) + 0.5) * n / o - 0.5, 0)
+        i0 = np.minimum(np.floor(src).astype(int), n - 1)
+        return i0, np.minimum(i0 + 1, n - 1), src - i0
+    x = x.astype("float64")
+    r0, r1, wr = taps(x.shape[2], oh)
+    c0, c1, wc = taps(x.shape[3], ow)
+    top = x[:, :, r0][:, :, :, c0] * (1 - wc) + x[:, :, r0][:, :, :, c1] * wc
+    bot = x[:, :, r1][:, :, :, c0] * (1 - wc) + x[:, :, r1][:, :, :, c1] * wc
+    return top * (1 - wr)[:, None] + bot * wr[:, None]
+
+
 ENTRIES = [
     OpEntry("reshape_like", ref=reshape_like_ref, dtypes=ALL_NUMERIC + ("float16",),
             samples=[Sample([(6, 4), (3, 8)]),
@@ -214,6 +287,32 @@ ENTRIES = [
                      Sample([(2, 1, 5, 6), (1, 1, 3, 2)], {"num_args": 2,
                                                            "center_crop": True}),
                      Sample([(1, 2, 4, 4), (1, 1, 2, 3)], {"num_args": 2, "offset": (2, 1)})]),
+    OpEntry("im2col", ref=im2col_ref, dtypes=FLOATS + ("int32",),
+            samples=[Sample([(2, 2, 5, 6)], {"kernel": (2, 3), "stride": (2, 1),
+                                             "dilate": (1, 2), "pad": (1, 1)}),
+                     Sample([(1, 2, 7)], {"kernel": (3,), "stride": (2,), "pad": (1,)}),
+                     Sample([(1, 1, 3, 4, 4)], {"kernel": (2, 2, 2), "stride": (1, 2, 2)}),
+                     Sample([(1, 3, 4, 4)], {"kernel": (1, 1)})]),
+    OpEntry("col2im", ref=col2im_ref, dtypes=FLOATS + ("int32",),
+            samples=[Sample([(2, 12, 12)], {"output_size": (5, 6), "kernel": (2, 3),
+                                            "stride": (2, 1), "dilate": (1, 2),
+                                            "pad": (1, 1)}),
+                     Sample([(1, 6, 4)], {"output_size": (7,), "kernel": (3,), "stride": (2,),
+                                          "pad": (1,)}),
+                     Sample([(1, 8, 8)], {"output_size": (3, 4, 4), "kernel": (2, 2, 2),
+                                          "stride": (1, 2, 2)})]),
+    OpEntry("contrib.AdaptiveAvgPooling2D", ref=adaptive_avg_pool_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(2, 2, 5, 6)], {"output_size": (3, 4)}),
+                     Sample([(1, 3, 4, 5)]),
+                     Sample([(1, 1, 5, 6)], {"output_size": (7, 3)}),
+                     Sample([(1, 2, 6, 6)], {"output_size": 2})],
+            rtol=1e-4, atol=1e-5, covers=("_contrib_AdaptiveAvgPooling2D",)),
+    OpEntry("contrib.BilinearResize2D", ref=bilinear_resize_ref, dtypes=FLOATS,
+            samples=[Sample([(1, 2, 5, 6)], {"height": 3, "width": 8}),
+                     Sample([(1, 2, 5, 6)], {"height": 9, "width": 4, "align_corners": False}),
+                     Sample([(2, 1, 3, 4)], {"height": 1, "width": 1}),
+                     Sample([(1, 2, 3, 4), (1, 1, 7, 5)], {"mode": "like"})],
+            rtol=1e-4, atol=1e-5, covers=("_contrib_BilinearResize2D",)),
 ]
 
 EXEMPT = {
