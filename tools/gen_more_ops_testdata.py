@@ -69,6 +69,9 @@ CASES = [
      {"shape": (3, 4)}, []),
     ("ravel", "ravel_multi_index", [np.array([[1, 2, 0], [0, 3, 2]], dtype="float32")],
      {"shape": (3, 4)}, []),
+    ("boolean_mask", "contrib.boolean_mask",
+     [u(4, 3), np.array([1, 0, 1, 1], dtype="float32")], {}, [0]),
+    # 1.9.1 supports only axis=0 (ours takes any axis; checked against NumPy).
     ("arange_like", "contrib.arange_like", [u(2, 3, 4)],
      {"start": 1.5, "step": 0.5, "repeat": 2, "axis": -1}, []),
 ]

@@ -134,6 +134,8 @@ Example::
 .set_attr<mxnet::FInferShape>("FInferShape", KhatriRaoShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
 .set_attr<FCompute>("FCompute<cpu>", KhatriRaoCompute)
+// 1.9.1 registers no gradient for it.
+.set_attr<bool>("TNonDifferentiable", true)
 .add_argument("args", "NDArray-or-Symbol[]", "Positional input matrices")
 .add_arguments(KhatriRaoParam::__FIELDS__());
 

@@ -78,6 +78,8 @@ according to index indicated by rhs and values indicated by mhs. This function a
   return std::vector<std::pair<int, int>>{{0, 0}};
 })
 .set_attr<FCompute>("FCompute<cpu>", FillElementCompute)
+// 1.9.1 registers no gradient for it.
+.set_attr<bool>("TNonDifferentiable", true)
 .add_argument("lhs", "NDArray-or-Symbol", "Left operand to the function.")
 .add_argument("mhs", "NDArray-or-Symbol", "Middle operand to the function.")
 .add_argument("rhs", "NDArray-or-Symbol", "Right operand to the function.");

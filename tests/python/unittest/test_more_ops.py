@@ -84,6 +84,7 @@ def test_reference_file_present():
     ("contrib.arange_like", ["data", "start", "step", "repeat", "ctx", "axis"]),
     ("contrib.index_copy", ["old_tensor", "index_vector", "new_tensor"]),
     ("contrib.div_sqrt_dim", ["data"]),
+    ("contrib.boolean_mask", ["data", "index", "axis"]),
     ("contrib.AdaptiveAvgPooling2D", ["data", "output_size"]),
     ("contrib.BilinearResize2D", ["data", "like", "height", "width", "scale_height",
                                   "scale_width", "mode", "align_corners"]),
@@ -181,6 +182,35 @@ def test_adaptive_avg_pooling_output_size_forms():
     assert pool(x, output_size=(2, 4)).shape == (2, 3, 2, 4)
 
 
+@pytest.mark.parametrize("shape,axis", [((4, 3), 0), ((2, 5, 3), 1), ((2, 3, 4), -1),
+                                        ((3,), 0)])
+def test_boolean_mask_against_numpy(shape, axis):
+    rng = np.random.RandomState(5)
+    x = rng.uniform(-1, 1, size=shape)
+    n = shape[axis]
+    for index in (rng.randint(0, 2, size=n), np.zeros(n), np.ones(n)):
+        keep = np.nonzero(index)[0]
+        xd = mx.nd.array(x, dtype="float64")
+        xd.attach_grad()
+        with mx.autograd.record():
+            y = mx.nd.contrib.boolean_mask(xd, mx.nd.array(index, dtype="int32"), axis=axis)
+        expected = np.take(x, keep, axis=axis)
+        assert y.shape == expected.shape
+        np.testing.assert_array_equal(y.asnumpy(), expected)
+        head = rng.uniform(-1, 1, size=expected.shape)
+        y.backward(mx.nd.array(head, dtype="float64"))
+        grad = np.zeros_like(x)
+        np.moveaxis(grad, axis, 0)[keep] = np.moveaxis(head, axis, 0)
+        np.testing.assert_array_equal(xd.grad.asnumpy(), grad)
+
+
+def test_boolean_mask_waits_for_a_pending_index():
+    # The index comes from a still-running computation: the output shape must use its value.
+    index = mx.nd.array([1, 0, 1, 0, 1]) * mx.nd.array([0, 1, 1, 1, 1])
+    out = mx.nd.contrib.boolean_mask(mx.nd.arange(10).reshape((5, 2)), index)
+    np.testing.assert_array_equal(out.asnumpy(), [[4, 5], [8, 9]])
+
+
 # ---- errors name the operator, the argument and the shapes ----------------------------------
 
 @pytest.mark.parametrize("call,words", [
@@ -220,6 +250,10 @@ def test_adaptive_avg_pooling_output_size_forms():
     (lambda: mx.nd.contrib.AdaptiveAvgPooling2D(mx.nd.ones((2, 3, 4))),
      ["AdaptiveAvgPooling2D", "(2,3,4)"]),
     (lambda: mx.nd.contrib.arange_like(mx.nd.ones((2, 3)), axis=2), ["arange_like", "axis"]),
+    (lambda: mx.nd.contrib.boolean_mask(mx.nd.ones((3, 2)), mx.nd.ones((4,))),
+     ["boolean_mask", "index", "(3,2)", "(4)"]),
+    (lambda: mx.nd.contrib.boolean_mask(mx.nd.ones((3, 2)), mx.nd.ones((2,)), axis=2),
+     ["boolean_mask", "axis", "(3,2)"]),
 ])
 def test_errors_are_clear(call, words):
     with pytest.raises(mx.base.MXNetError) as info:
