@@ -67,14 +67,14 @@ bool UnravelShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
 
 template <typename DType>
 void RavelKernel(const mxnet::TShape& target, index_t n, const DType* x, DType* o, OpReqType req) {
-    const int nd = target.ndim();
-    #pragma omp parallel for
-    for (index_t j = 0; j < n; ++j) {
-      int64_t flat = 0;
-      for (int k = 0; k < nd; ++k) flat = flat * target[k] + static_cast<int64_t>(x[k * n + j]);
-      const DType v = static_cast<DType>(flat);
-      o[j] = req == kAddTo ? static_cast<DType>(o[j] + v) : v;
-    }
+  const int nd = target.ndim();
+  #pragma omp parallel for
+  for (index_t j = 0; j < n; ++j) {
+    int64_t flat = 0;
+    for (int k = 0; k < nd; ++k) flat = flat * target[k] + static_cast<int64_t>(x[k * n + j]);
+    const DType v = static_cast<DType>(flat);
+    o[j] = req == kAddTo ? static_cast<DType>(o[j] + v) : v;
+  }
 }
 
 void RavelCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -91,21 +91,21 @@ void RavelCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 template <typename DType>
 void UnravelKernel(const mxnet::TShape& target, index_t n, const DType* x, DType* o,
                    OpReqType req) {
-    const int nd = target.ndim();
-    #pragma omp parallel for
-    for (index_t j = 0; j < n; ++j) {
-      int64_t flat = static_cast<int64_t>(x[j]);
-      for (int k = nd - 1; k >= 0; --k) {
-        int64_t coord = flat;
-        if (k > 0) {
-          coord = flat % target[k];
-          flat /= target[k];
-        }
-        const DType v = static_cast<DType>(coord);
-        DType& dst = o[k * n + j];
-        dst = req == kAddTo ? static_cast<DType>(dst + v) : v;
+  const int nd = target.ndim();
+  #pragma omp parallel for
+  for (index_t j = 0; j < n; ++j) {
+    int64_t flat = static_cast<int64_t>(x[j]);
+    for (int k = nd - 1; k >= 0; --k) {
+      int64_t coord = flat;
+      if (k > 0) {
+        coord = flat % target[k];
+        flat /= target[k];
       }
+      const DType v = static_cast<DType>(coord);
+      DType& dst = o[k * n + j];
+      dst = req == kAddTo ? static_cast<DType>(dst + v) : v;
     }
+  }
 }
 
 void UnravelCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
