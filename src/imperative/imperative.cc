@@ -1,4 +1,5 @@
 // Eager operator invocation: parse (cached) -> infer shape/type -> allocate -> push one function.
+#include <mxnet/data_dependent_shape.h>
 #include <mxnet/imperative.h>
 #include <mxnet/resource.h>
 
@@ -190,6 +191,16 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   }
   static auto& finfer_shape = nnvm::Op::GetAttr<mxnet::FInferShape>("FInferShape");
   static auto& finfer_type = nnvm::Op::GetAttr<nnvm::FInferType>("FInferType");
+  // Output shapes that depend on input values: wait for the inputs and read them now.
+  static auto& fdata_shape = nnvm::Op::GetAttr<FDataDependentShape>("FDataDependentShape");
+  if (fdata_shape.count(op)) {
+    std::vector<TBlob> in_blobs;
+    for (NDArray* in : inputs) {
+      in->WaitToRead();
+      in_blobs.push_back(in->data());
+    }
+    fdata_shape[op](attrs, in_blobs, &out_shapes);
+  }
   // A backward op run by autograd may have no inference functions: its outputs then come
   // allocated with the shapes/dtypes of its forward node's inputs.
   const bool outputs_given = std::none_of(outputs.begin(), outputs.end(),

@@ -57,7 +57,12 @@ uint32_t SoftmaxGradNumOutputs(const NodeAttrs& attrs) {
 
 }  // namespace
 
-#define MXNET_REGISTER_SOFTMAX_FAMILY(name, kind, doc)                                   \
+// Only softmax lists `length` as a declared argument (1.9.1 signatures); log_softmax and   
+// softmin still take it as a second input with use_length=True.                         
+#define SOFTMAX_LENGTH_ARGUMENT .add_argument("length", "NDArray-or-Symbol", "The length array.")
+#define SOFTMAX_NO_LENGTH_ARGUMENT
+
+#define MXNET_REGISTER_SOFTMAX_FAMILY(name, kind, doc, LENGTH_ARGUMENT)                  \
   NNVM_REGISTER_OP(name)                                                                 \
   .describe(doc ADD_FILELINE)                                                            \
   .set_num_inputs(SoftmaxNumInputs)                                                      \
@@ -75,7 +80,7 @@ uint32_t SoftmaxGradNumOutputs(const NodeAttrs& attrs) {
   .set_attr<FCompute>("FCompute<cpu>", SoftmaxCompute<cpu, kind>)                        \
   .set_attr<nnvm::FGradient>("FGradient", SoftmaxGradient("_backward_" #name))           \
   .add_argument("data", "NDArray-or-Symbol", "The input array.")                         \
-  .add_argument("length", "NDArray-or-Symbol", "The length array.")                      \
+  LENGTH_ARGUMENT                                                                        \
   .add_arguments(SoftmaxParam::__FIELDS__());                                            \
   NNVM_REGISTER_OP(_backward_##name)                                                     \
   .describe("Backward of " #name ": (out_grad, output[, length]) -> (data_grad"          \
@@ -120,7 +125,7 @@ Example::
   softmax(x,axis=1) = [[ 0.33333334,  0.33333334,  0.33333334],
                        [ 0.33333334,  0.33333334,  0.33333334]]
 
-)code");
+)code", SOFTMAX_LENGTH_ARGUMENT);
 
 MXNET_REGISTER_SOFTMAX_FAMILY(log_softmax, SoftmaxKind::kLogSoftmax,
 R"code(Computes the log softmax of the input.
@@ -137,7 +142,7 @@ Examples::
   array([[-0.34115392, -0.69314718, -1.24115396],
          [-1.24115396, -0.69314718, -0.34115392]], dtype=float32)
 
-)code");
+)code", SOFTMAX_NO_LENGTH_ARGUMENT);
 
 MXNET_REGISTER_SOFTMAX_FAMILY(softmin, SoftmaxKind::kSoftmin,
 R"code(Applies the softmin function.
@@ -163,7 +168,7 @@ Example::
   softmin(x,axis=1) = [[ 0.66524094,  0.24472848,  0.09003057],
                        [ 0.09003057,  0.24472848,  0.66524094]]
 
-)code");
+)code", SOFTMAX_NO_LENGTH_ARGUMENT);
 
 NNVM_REGISTER_OP(SoftmaxActivation)
 .describe(R"code(Applies softmax activation to input. This is intended for internal layers.

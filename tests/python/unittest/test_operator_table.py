@@ -136,6 +136,15 @@ def _softmax_output_loss(x, label, multi_output=False, preserve_shape=False, gra
     return -float(np.sum(picked)) * grad_scale
 
 
+def _svm_loss(x, label, margin=1.0, regularization_coefficient=1.0, use_linear=False):
+    # One-vs-rest hinge: the true class should be >= margin, the others <= -margin.
+    x = x.reshape(x.shape[0], -1)
+    sign = -np.ones_like(x)
+    sign[np.arange(x.shape[0]), label.astype(np.int64)] = 1
+    hinge = np.maximum(0.0, margin - sign * x)
+    return regularization_coefficient * float(np.sum(hinge if use_linear else hinge ** 2))
+
+
 def _regression_scale(label, grad_scale):
     return grad_scale / (label.size // label.shape[0])
 
@@ -150,12 +159,13 @@ _IMPLIED_LOSS = {
         label, grad_scale) * float(np.sum(np.abs(x - label.reshape(x.shape)))),
     "LogisticRegressionOutput": lambda x, label, grad_scale=1.0, **_: _regression_scale(
         label, grad_scale) * float(np.sum(np.logaddexp(0, x) - label.reshape(x.shape) * x)),
+    "SVMOutput": lambda x, label, **kw: _svm_loss(x, label, **kw),
 }
 
 
 # Ops whose extra visible outputs (saved mean/std) carry no gradient in MXNet: their backward
 # reads only the first output's head gradient.
-_FIRST_OUTPUT_GRAD_ONLY = {"LayerNorm", "BatchNorm"}
+_FIRST_OUTPUT_GRAD_ONLY = {"LayerNorm", "BatchNorm", "GroupNorm"}
 # Auxiliary states (FMutateInputs): updated in place, never differentiated.
 _AUX_INPUTS = {"BatchNorm": (3, 4), "IdentityAttachKLSparseReg": (1,)}
 

@@ -1,0 +1,310 @@
+/*!
+ * \file bilinear_resize.cc
+ * \brief _contrib_BilinearResize2D: bilinear resampling of (N, C, H, W) to (N, C, oh, ow).
+ *        Output size by mode (1.9.1): size (height/width, or int(H * scale) when scales are
+ *        given), odd_scale (odd H: int((H - 1) * scale) + 1, even H: int(H * scale)), like (the
+ *        H, W of the second input), to_even_down/up, to_odd_down/up (nearest even/odd size).
+ *        Source coordinate of output row i: align_corners: i * (H - 1) / (oh - 1); otherwise
+ *        max((i + 0.5) * H / oh - 0.5, 0). Neighbours r0 = floor(src), r1 = min(r0 + 1, H - 1).
+ *        _backward_contrib_BilinearResize2D: (out_grad, data[, like]) -> (data_grad[, 0]).
+ */
+#include <dmlc/parameter.h>
+#include <mxnet/op_attr_types.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../elemwise_op_common.h"
+#include "../operator_common.h"
+
+namespace mxnet {
+namespace op {
+
+namespace bilinear_resize {
+enum Mode { kSize, kOddScale, kLike, kToEvenDown, kToEvenUp, kToOddDown, kToOddUp };
+}  // namespace bilinear_resize
+
+struct BilinearResizeParam : public dmlc::Parameter<BilinearResizeParam> {
+  int height;
+  int width;
+  dmlc::optional<float> scale_height;
+  dmlc::optional<float> scale_width;
+  int mode;
+  bool align_corners;
+  DMLC_DECLARE_PARAMETER(BilinearResizeParam) {
+    DMLC_DECLARE_FIELD(height).set_default(1).set_lower_bound(1)
+        .describe("output height (required, but ignored if scale_height is defined or mode is "
+                  "not \"size\")");
+    DMLC_DECLARE_FIELD(width).set_default(1).set_lower_bound(1)
+        .describe("output width (required, but ignored if scale_width is defined or mode is not "
+                  "\"size\")");
+    DMLC_DECLARE_FIELD(scale_height).set_default(dmlc::optional<float>())
+        .describe("sampling scale of the height (optional, used in modes \"scale\" and "
+                  "\"odd_scale\")");
+    DMLC_DECLARE_FIELD(scale_width).set_default(dmlc::optional<float>())
+        .describe("sampling scale of the width (optional, used in modes \"scale\" and "
+                  "\"odd_scale\")");
+    DMLC_DECLARE_FIELD(mode)
+        .add_enum("size", bilinear_resize::kSize)
+        .add_enum("odd_scale", bilinear_resize::kOddScale)
+        .add_enum("like", bilinear_resize::kLike)
+        .add_enum("to_even_down", bilinear_resize::kToEvenDown)
+        .add_enum("to_even_up", bilinear_resize::kToEvenUp)
+        .add_enum("to_odd_down", bilinear_resize::kToOddDown)
+        .add_enum("to_odd_up", bilinear_resize::kToOddUp)
+        .set_default(bilinear_resize::kSize)
+        .describe("resizing mode. \"simple\" - output height equals parameter \"height\" if "
+                  "\"scale_height\" parameter is not defined or input height multiplied by "
+                  "\"scale_height\" otherwise. Same for width;\"odd_scale\" - if original "
+                  "height or width is odd, then result height is calculated like result_h = "
+                  "(original_h - 1) * scale + 1; for scale > 1 the result shape would be like "
+                  "if we did deconvolution with kernel = (1, 1) and stride = (height_scale, "
+                  "width_scale); and for scale < 1 shape would be like we did convolution with "
+                  "kernel = (1, 1) and stride = (int(1 / height_scale), int( 1/ width_scale);"
+                  "\"like\" - resize first input to the height and width of second input; "
+                  "\"to_even_down\" - resize input to nearest lower even height and width (if "
+                  "original height is odd then result height = original height - 1);"
+                  "\"to_even_up\" - resize input to nearest bigger even height and width (if "
+                  "original height is odd then result height = original height + 1);"
+                  "\"to_odd_down\" - resize input to nearest odd height and width (if original "
+                  "height is odd then result height = original height - 1);\"to_odd_up\" - "
+                  "resize input to nearest odd height and width (if original height is odd then "
+                  "result height = original height + 1);");
+    DMLC_DECLARE_FIELD(align_corners).set_default(true)
+        .describe("With align_corners = True, the interpolating doesn't proportionally align "
+                  "theoutput and input pixels, and thus the output values can depend on the "
+                  "input size.");
+  }
+};
+
+DMLC_REGISTER_PARAMETER(BilinearResizeParam);
+
+namespace {
+
+bool IsLike(const NodeAttrs& attrs) {
+  return nnvm::get<BilinearResizeParam>(attrs.parsed).mode == bilinear_resize::kLike;
+}
+
+/*! \brief The output length of one axis of input length n. */
+dim_t ResizedLength(const BilinearResizeParam& p, dim_t n, int fixed,
+                    const dmlc::optional<float>& scale, const char* scale_name) {
+  using namespace bilinear_resize;
+  switch (p.mode) {
+    case kSize:
+      return scale.has_value() ? static_cast<dim_t>(static_cast<float>(n) * scale.value())
+                               : fixed;
+    case kOddScale:
+      if (!scale.has_value()) {
+        MX_THROW(ValueError) << "_contrib_BilinearResize2D: mode='odd_scale' needs "
+                             << scale_name;
+      }
+      return n % 2 == 1 ? static_cast<dim_t>(static_cast<float>(n - 1) * scale.value()) + 1
+                        : static_cast<dim_t>(static_cast<float>(n) * scale.value());
+    case kToEvenDown: return n % 2 == 0 ? n : n - 1;
+    case kToEvenUp: return n % 2 == 0 ? n : n + 1;
+    case kToOddDown: return n % 2 == 1 ? n : n - 1;
+    case kToOddUp: return n % 2 == 1 ? n : n + 1;
+    default: return -1;
+  }
+}
+
+bool BilinearResizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                         mxnet::ShapeVector* out) {
+  const BilinearResizeParam& p = nnvm::get<BilinearResizeParam>(attrs.parsed);
+  const mxnet::TShape& d = (*in)[0];
+  if (!shape_is_known(d)) return false;
+  if (d.ndim() != 4) {
+    MX_THROW(ValueError) << "_contrib_BilinearResize2D: expected data of shape (batch, channel, "
+                         << "height, width), got " << d;
+  }
+  dim_t h, w;
+  if (p.mode == bilinear_resize::kLike) {
+    const mxnet::TShape& like = (*in)[1];
+    if (!shape_is_known(like)) return false;
+    if (like.ndim() != 4) {
+      MX_THROW(ValueError) << "_contrib_BilinearResize2D: expected like of shape (batch, "
+                           << "channel, height, width), got " << like;
+    }
+    h = like[2];
+    w = like[3];
+  } else {
+    h = ResizedLength(p, d[2], p.height, p.scale_height, "scale_height");
+    w = ResizedLength(p, d[3], p.width, p.scale_width, "scale_width");
+  }
+  if (h <= 0 || w <= 0) {
+    MX_THROW(ValueError) << "_contrib_BilinearResize2D: output size (" << h << ", " << w
+                         << ") must be positive (data shape " << d << ")";
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, mxnet::TShape({d[0], d[1], h, w}));
+  return true;
+}
+
+bool BilinearResizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                        std::vector<int>* out) {
+  if ((*in)[0] < 0) return false;
+  for (size_t i = 1; i < in->size(); ++i)
+    if ((*in)[i] < 0) (*in)[i] = (*in)[0];
+  TYPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
+  return true;
+}
+
+/*! \brief Interpolation taps of one axis: output index -> (i0, i1, weight of i1). */
+struct Taps {
+  std::vector<dim_t> i0, i1;
+  std::vector<double> w1;
+};
+
+Taps AxisTaps(dim_t in, dim_t out, bool align_corners) {
+  Taps t;
+  t.i0.resize(out);
+  t.i1.resize(out);
+  t.w1.resize(out);
+  double scale;
+  if (align_corners) {
+    scale = out > 1 ? static_cast<double>(in - 1) / (out - 1) : 0.0;
+  } else {
+    scale = static_cast<double>(in) / out;
+  }
+  for (dim_t o = 0; o < out; ++o) {
+    double src = align_corners ? scale * o : scale * (o + 0.5) - 0.5;
+    if (src < 0) src = 0;
+    dim_t i0 = static_cast<dim_t>(src);
+    if (i0 > in - 1) i0 = in - 1;
+    t.i0[o] = i0;
+    t.i1[o] = i0 < in - 1 ? i0 + 1 : i0;
+    t.w1[o] = src - i0;
+  }
+  return t;
+}
+
+/*! \brief grad = false: y = resample(x); grad = true: x (+)= adjoint applied to y. */
+template <typename DType>
+void ResizePlanes(const mxnet::TShape& big, const mxnet::TShape& small, DType* x, DType* y,
+                  bool align_corners, bool grad, OpReqType req) {
+  const dim_t H = big[2], W = big[3], oh = small[2], ow = small[3];
+  const Taps rt = AxisTaps(H, oh, align_corners), ct = AxisTaps(W, ow, align_corners);
+  const index_t planes = big[0] * big[1];
+  #pragma omp parallel for
+  for (index_t c = 0; c < planes; ++c) {
+    DType* xp = x + c * H * W;
+    DType* yp = y + c * oh * ow;
+    std::vector<double> acc(grad ? H * W : 0, 0.0);
+    for (dim_t i = 0; i < oh; ++i) {
+      const double wr1 = rt.w1[i], wr0 = 1.0 - wr1;
+      const dim_t r0 = rt.i0[i] * W, r1 = rt.i1[i] * W;
+      for (dim_t j = 0; j < ow; ++j) {
+        const double wc1 = ct.w1[j], wc0 = 1.0 - wc1;
+        const dim_t c0 = ct.i0[j], c1 = ct.i1[j];
+        if (grad) {
+          const double g = static_cast<double>(yp[i * ow + j]);
+          acc[r0 + c0] += g * wr0 * wc0;
+          acc[r0 + c1] += g * wr0 * wc1;
+          acc[r1 + c0] += g * wr1 * wc0;
+          acc[r1 + c1] += g * wr1 * wc1;
+        } else {
+          const double v = wr0 * (wc0 * static_cast<double>(xp[r0 + c0]) +
+                                  wc1 * static_cast<double>(xp[r0 + c1])) +
+                           wr1 * (wc0 * static_cast<double>(xp[r1 + c0]) +
+                                  wc1 * static_cast<double>(xp[r1 + c1]));
+          DType& dst = yp[i * ow + j];
+          dst = req == kAddTo ? static_cast<DType>(dst + v) : static_cast<DType>(v);
+        }
+      }
+    }
+    if (grad) {
+      for (dim_t k = 0; k < H * W; ++k)
+        xp[k] = req == kAddTo ? static_cast<DType>(xp[k] + acc[k]) : static_cast<DType>(acc[k]);
+    }
+  }
+}
+
+void BilinearResizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const BilinearResizeParam& p = nnvm::get<BilinearResizeParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    ResizePlanes<DType>(inputs[0].shape_, outputs[0].shape_, inputs[0].dptr<DType>(),
+                        outputs[0].dptr<DType>(), p.align_corners, false, req[0]);
+  });
+}
+
+void BilinearResizeGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                               const std::vector<TBlob>& inputs,
+                               const std::vector<OpReqType>& req,
+                               const std::vector<TBlob>& outputs) {
+  const BilinearResizeParam& p = nnvm::get<BilinearResizeParam>(attrs.parsed);
+  if (outputs.size() > 1 && (req[1] == kWriteTo || req[1] == kWriteInplace)) {
+    std::memset(outputs[1].dptr_, 0,
+                outputs[1].Size() * mshadow::mshadow_sizeof(outputs[1].type_flag_));
+  }
+  if (req[0] == kNullOp) return;
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    ResizePlanes<DType>(outputs[0].shape_, inputs[0].shape_, outputs[0].dptr<DType>(),
+                        inputs[0].dptr<DType>(), p.align_corners, true, req[0]);
+  });
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_contrib_BilinearResize2D)
+.describe(R"code(
+Perform 2D resizing (upsampling or downsampling) for 4D input using bilinear interpolation.
+
+Expected input is a 4 dimensional NDArray (NCHW) and the output
+with the shape of (N x C x height x width).
+The key idea of bilinear interpolation is to perform linear interpolation
+first in one direction, and then again in the other direction. See the wikipedia of
+`Bilinear interpolation  <https://en.wikipedia.org/wiki/Bilinear_interpolation>`_
+for more details.
+)code" ADD_FILELINE)
+.set_num_inputs([](const NodeAttrs& attrs) { return IsLike(attrs) ? 2U : 1U; })
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<BilinearResizeParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  if (IsLike(attrs)) return std::vector<std::string>{"data", "like"};
+  return std::vector<std::string>{"data"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", BilinearResizeShape)
+.set_attr<nnvm::FInferType>("FInferType", BilinearResizeType)
+.set_attr<FCompute>("FCompute<cpu>", BilinearResizeCompute)
+.set_attr<nnvm::FGradient>("FGradient",
+  [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
+    std::vector<nnvm::NodeEntry> heads{ograds[0]};
+    for (const auto& e : n->inputs) heads.push_back(e);
+    return MakeGradNode("_backward_contrib_BilinearResize2D", n, heads, n->attrs.dict);
+  })
+.add_argument("data", "NDArray-or-Symbol", "Input data")
+.add_argument("like", "NDArray-or-Symbol", "Resize data to it's shape")
+.add_arguments(BilinearResizeParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_contrib_BilinearResize2D)
+.describe("Backward of _contrib_BilinearResize2D: (out_grad, data[, like]) -> "
+          "(data_grad[, like_grad]).")
+.set_num_inputs([](const NodeAttrs& attrs) { return IsLike(attrs) ? 3U : 2U; })
+.set_num_outputs([](const NodeAttrs& attrs) { return IsLike(attrs) ? 2U : 1U; })
+.set_attr_parser(ParamParser<BilinearResizeParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", [](const nnvm::NodeAttrs& attrs,
+                                                 mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  bool known = true;
+  for (size_t i = 0; i < out->size(); ++i) {
+    SHAPE_ASSIGN_CHECK(*out, i, (*in)[i + 1]);
+    known &= shape_is_known((*out)[i]);
+  }
+  return known;
+})
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                              std::vector<int>* out) {
+  bool known = true;
+  for (size_t i = 0; i < out->size(); ++i) {
+    TYPE_ASSIGN_CHECK(*out, i, (*in)[i + 1]);
+    known &= (*out)[i] != -1;
+  }
+  return known;
+})
+.set_attr<FCompute>("FCompute<cpu>", BilinearResizeGradCompute);
+
+}  // namespace op
+}  // namespace mxnet
