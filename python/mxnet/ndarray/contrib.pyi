@@ -7,7 +7,86 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['allclose', 'backward_quadratic', 'quadratic']
+__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'boolean_mask', 'div_sqrt_dim', 'index_copy', 'quadratic']
+
+
+def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+    Applies a 2D adaptive average pooling over a 4D input with the shape of (NCHW).
+    The pooling kernel and stride sizes are automatically chosen for desired output sizes.
+
+    - If a single integer is provided for output_size, the output size is \\
+      (N x C x output_size x output_size) for any input (NCHW).
+
+    - If a tuple of integers (height, width) are provided for output_size, the output size is \\
+      (N x C x height x width) for any input (NCHW).
+
+
+
+    Defined in ../src/operator/contrib/adaptive_avg_pooling.cc:L136
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data
+    output_size : Shape(tuple), optional, default=[]
+        int (output size) or a tuple of int for output (height, width).
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def BilinearResize2D(data: Optional[NDArray] = ..., like: Optional[NDArray] = ..., height: Optional[int] = ..., width: Optional[int] = ..., scale_height: Optional[float] = ..., scale_width: Optional[float] = ..., mode: Optional[Literal['like', 'odd_scale', 'size', 'to_even_down', 'to_even_up', 'to_odd_down', 'to_odd_up']] = ..., align_corners: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+    Perform 2D resizing (upsampling or downsampling) for 4D input using bilinear interpolation.
+
+    Expected input is a 4 dimensional NDArray (NCHW) and the output
+    with the shape of (N x C x height x width).
+    The key idea of bilinear interpolation is to perform linear interpolation
+    first in one direction, and then again in the other direction. See the wikipedia of
+    `Bilinear interpolation  <https://en.wikipedia.org/wiki/Bilinear_interpolation>`_
+    for more details.
+
+
+    Defined in ../src/operator/contrib/bilinear_resize.cc:L261
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data
+    like : NDArray
+        Resize data to it's shape
+    height : int, optional, default='1'
+        output height (required, but ignored if scale_height is defined or mode is not "size")
+    width : int, optional, default='1'
+        output width (required, but ignored if scale_width is defined or mode is not "size")
+    scale_height : float or None, optional, default=None
+        sampling scale of the height (optional, used in modes "scale" and "odd_scale")
+    scale_width : float or None, optional, default=None
+        sampling scale of the width (optional, used in modes "scale" and "odd_scale")
+    mode : {'like', 'odd_scale', 'size', 'to_even_down', 'to_even_up', 'to_odd_down', 'to_odd_up'},optional, default='size'
+        resizing mode. "simple" - output height equals parameter "height" if "scale_height" parameter is not defined or input height multiplied by "scale_height" otherwise. Same for width;"odd_scale" - if original height or width is odd, then result height is calculated like result_h = (original_h - 1) * scale + 1; for scale > 1 the result shape would be like if we did deconvolution with kernel = (1, 1) and stride = (height_scale, width_scale); and for scale < 1 shape would be like we did convolution with kernel = (1, 1) and stride = (int(1 / height_scale), int( 1/ width_scale);"like" - resize first input to the height and width of second input; "to_even_down" - resize input to nearest lower even height and width (if original height is odd then result height = original height - 1);"to_even_up" - resize input to nearest bigger even height and width (if original height is odd then result height = original height + 1);"to_odd_down" - resize input to nearest odd height and width (if original height is odd then result height = original height - 1);"to_odd_up" - resize input to nearest odd height and width (if original height is odd then result height = original height + 1);
+    align_corners : boolean, optional, default=1
+        With align_corners = True, the interpolating doesn't proportionally align theoutput and input pixels, and thus the output values can depend on the input size.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
 
 
 def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optional[float] = ..., atol: Optional[float] = ..., equal_nan: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -63,6 +142,79 @@ def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optio
     ...
 
 
+def arange_like(data: Optional[NDArray] = ..., start: Optional[float] = ..., step: Optional[float] = ..., repeat: Optional[int] = ..., ctx: Optional[Union[str, Context]] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Return an array with evenly spaced values. If axis is not given, the output will
+    have the same shape as the input array. Otherwise, the output will be a 1-D array with size of
+    the specified axis in input shape.
+
+    Examples::
+
+      x = [[0.14883883 0.7772398  0.94865847 0.7225052 ]
+           [0.23729339 0.6112595  0.66538996 0.5132841 ]
+           [0.30822644 0.9912457  0.15502319 0.7043658 ]]
+           <NDArray 3x4 @cpu(0)>
+
+      out = mx.nd.contrib.arange_like(x, start=0)
+
+        [[ 0.  1.  2.  3.]
+         [ 4.  5.  6.  7.]
+         [ 8.  9. 10. 11.]]
+         <NDArray 3x4 @cpu(0)>
+
+      out = mx.nd.contrib.arange_like(x, start=0, axis=-1)
+
+        [0. 1. 2. 3.]
+        <NDArray 4 @cpu(0)>
+
+
+    Defined in ../src/operator/contrib/arange_like.cc:L110
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    start : double, optional, default=0
+        Start of interval. The interval includes this value. The default start value is 0.
+    step : double, optional, default=1
+        Spacing between values.
+    repeat : int, optional, default='1'
+        The repeating time of all elements. E.g repeat=3, the element a will be repeated three times --> a, a, a.
+    ctx : string, optional, default=''
+        Context of output, in format [cpu|gpu|cpu_pinned](n).Only used for imperative calls.
+    axis : int or None, optional, default='None'
+        Arange elements according to the size of a certain axis of input array. The negative numbers are interpreted counting from the backward. If not provided, will arange elements according to the input shape.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def backward_index_copy(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _contrib_index_copy: (out_grad, old_tensor, index_vector, new_tensor) -> (old_grad, index_grad, new_grad).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def backward_quadratic(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -70,6 +222,124 @@ def backward_quadratic(out: Union[NDArray, Sequence[NDArray], None] = ..., name:
     Parameters
     ----------
 
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def boolean_mask(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+    Given an n-d NDArray data, and a 1-d NDArray index,
+    the operator produces an un-predeterminable shaped n-d NDArray out,
+    which stands for the rows in x where the corresonding element in index is non-zero.
+
+    >>> data = mx.nd.array([[1, 2, 3],[4, 5, 6],[7, 8, 9]])
+    >>> index = mx.nd.array([0, 1, 0])
+    >>> out = mx.nd.contrib.boolean_mask(data, index)
+    >>> out
+
+    [[4. 5. 6.]]
+    <NDArray 1x3 @cpu(0)>
+
+
+
+    Defined in ../src/operator/contrib/boolean_mask.cc:L161
+
+    Parameters
+    ----------
+    data : NDArray
+        Data
+    index : NDArray
+        Mask
+    axis : int, optional, default='0'
+        An integer that represents the axis in NDArray to mask from.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Rescale the input by the square root of the channel dimension.
+
+       out = data / sqrt(data.shape[-1])
+
+
+
+    Defined in ../src/operator/contrib/transformer.cc:L44
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def index_copy(old_tensor: Optional[NDArray] = ..., index_vector: Optional[NDArray] = ..., new_tensor: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Copies the elements of a `new_tensor` into the `old_tensor`.
+
+    This operator copies the elements by selecting the indices in the order given in `index`.
+    The output will be a new tensor containing the rest elements of old tensor and
+    the copied elements of new tensor.
+    For example, if `index[i] == j`, then the `i` th row of `new_tensor` is copied to the
+    `j` th row of output.
+
+    The `index` must be a vector and it must have the same size with the `0` th dimension of
+    `new_tensor`. Also, the `0` th dimension of old_tensor must `>=` the `0` th dimension of
+    `new_tensor`, or an error will be raised.
+
+    Examples::
+
+        x = mx.nd.zeros((5,3))
+        t = mx.nd.array([[1,2,3],[4,5,6],[7,8,9]])
+        index = mx.nd.array([0,4,2])
+
+        mx.nd.contrib.index_copy(x, index, t)
+
+        [[1. 2. 3.]
+         [0. 0. 0.]
+         [7. 8. 9.]
+         [0. 0. 0.]
+         [4. 5. 6.]]
+        <NDArray 5x3 @cpu(0)>
+
+
+
+    Defined in ../src/operator/contrib/index_copy.cc:L158
+
+    Parameters
+    ----------
+    old_tensor : NDArray
+        Old tensor
+    index_vector : NDArray
+        Index vector
+    new_tensor : NDArray
+        New tensor to be copied
 
     out : NDArray, optional
         The output NDArray to hold the result.

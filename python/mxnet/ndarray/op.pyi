@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pooling', 'Reshape', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -362,6 +362,41 @@ def Convolution(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., 
     ...
 
 
+def Crop(*data: NDArray, offset: Optional[Union[int, Tuple[int, ...]]] = ..., h_w: Optional[Union[int, Tuple[int, ...]]] = ..., center_crop: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    .. note:: `Crop` is deprecated. Use `slice` instead.
+
+    Crop the 2nd and 3rd dim of input data, with the corresponding size of h_w or
+    with width and height of the second input symbol, i.e., with one input, we need h_w to
+    specify the crop height and width, otherwise the second input symbol's size will be used
+
+
+    Defined in ../src/operator/crop.cc:L166
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Tensor or List of Tensors, the second input will be used as crop_like shape reference
+    offset : Shape(tuple), optional, default=[0,0]
+        crop offset coordinate: (y, x)
+    h_w : Shape(tuple), optional, default=[0,0]
+        crop height and width: (h, w)
+    center_crop : boolean, optional, default=0
+        If set to true, then it will use be the center_crop,or it will crop using the shape of crop_like
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def Custom(*data: NDArray, op_type: Optional[str] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Apply a custom operator implemented in a frontend language (like Python).
@@ -693,6 +728,50 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
         Whether to disable bias parameter.
     flatten : boolean, optional, default=1
         Whether to collapse all but the first axis of the input data tensor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def GroupNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., num_groups: Optional[int] = ..., eps: Optional[float] = ..., output_mean_var: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Group normalization.
+
+    The input channels are separated into ``num_groups`` groups, each containing ``num_channels / num_groups`` channels.
+    The mean and standard-deviation are calculated separately over the each group.
+
+    .. math::
+
+      data = data.reshape((N, num_groups, C // num_groups, ...))
+      out = \\frac{data - mean(data, axis)}{\\sqrt{var(data, axis) + \\epsilon}} * gamma + beta
+
+    Both ``gamma`` and ``beta`` are learnable parameters of shape ``(num_groups,)``.
+
+
+
+    Defined in ../src/operator/nn/group_norm.cc:L143
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data
+    gamma : NDArray
+        gamma array
+    beta : NDArray
+        beta array
+    num_groups : int, optional, default='1'
+        Total number of groups.
+    eps : float, optional, default=9.99999975e-06
+        An `epsilon` parameter to prevent division by 0.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and std calculated along the given axis.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1143,6 +1222,73 @@ def MakeLoss(data: Optional[NDArray] = ..., grad_scale: Optional[float] = ..., v
     ...
 
 
+def Pad(data: Optional[NDArray] = ..., mode: Optional[Literal['constant', 'edge', 'reflect']] = ..., pad_width: Optional[Union[int, Tuple[int, ...]]] = ..., constant_value: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Pads an input array with a constant or edge values of the array.
+
+    .. note:: `Pad` is deprecated. Use `pad` instead.
+
+    .. note:: Current implementation only supports 4D and 5D input arrays with padding applied
+       only on axes 1, 2 and 3. Expects axes 4 and 5 in `pad_width` to be zero.
+
+    This operation pads an input array with either a `constant_value` or edge values
+    along each axis of the input array. The amount of padding is specified by `pad_width`.
+
+    `pad_width` is a tuple of integer padding widths for each axis of the format
+    ``(before_1, after_1, ... , before_N, after_N)``. The `pad_width` should be of length ``2*N``
+    where ``N`` is the number of dimensions of the array.
+
+    For dimension ``N`` of the input array, ``before_N`` and ``after_N`` indicates how many values
+    to add before and after the elements of the array along dimension ``N``.
+    The widths of the higher two dimensions ``before_1``, ``after_1``, ``before_2``,
+    ``after_2`` must be 0.
+
+    Example::
+
+       x = [[[[  1.   2.   3.]
+              [  4.   5.   6.]]
+
+             [[  7.   8.   9.]
+              [ 10.  11.  12.]]]]
+
+       pad(x,mode="edge", pad_width=(0,0,0,0,1,1,1,1)) =
+
+             [[[[  1.   1.   2.   3.   3.]
+                [  1.   1.   2.   3.   3.]
+                [  4.   4.   5.   6.   6.]
+                [  4.   4.   5.   6.   6.]]
+
+               [[  7.   7.   8.   9.   9.]
+                [  7.   7.   8.   9.   9.]
+                [ 10.  10.  11.  12.  12.]
+                [ 10.  10.  11.  12.  12.]]]]
+
+
+
+    Defined in ../src/operator/pad.cc:L196
+
+    Parameters
+    ----------
+    data : NDArray
+        An n-dimensional input array.
+    mode : {'constant', 'edge', 'reflect'}, required
+        Padding type to use. "constant" pads with `constant_value` "edge" pads using the edge values of the input array "reflect" pads by reflecting values with respect to the edges.
+    pad_width : Shape(tuple), required
+        Widths of the padding regions applied to the edges of each axis. It is a tuple of integer padding widths for each axis of the format ``(before_1, after_1, ... , before_N, after_N)``. It should be of length ``2*N`` where ``N`` is the number of dimensions of the array.This is equivalent to pad_width in numpy.pad, but flattened.
+    constant_value : double, optional, default=0
+        The value used for padding when `mode` is "constant".
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def Pooling(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., pool_type: Optional[Literal['avg', 'lp', 'max', 'sum']] = ..., global_pool: Optional[bool] = ..., cudnn_off: Optional[bool] = ..., pooling_convention: Optional[Literal['full', 'same', 'valid']] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., p_value: Optional[int] = ..., count_include_pad: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Performs pooling on the input.
@@ -1337,6 +1483,41 @@ def Reshape(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int,
     >>> y = mx.nd.reshape(x, shape=(-1, 1))
     >>> y.shape
     (4, 1)
+    """
+    ...
+
+
+def SVMOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., margin: Optional[float] = ..., regularization_coefficient: Optional[float] = ..., use_linear: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes support vector machine based transformation of the input.
+
+    This tutorial demonstrates using SVM as output layer for classification instead of softmax:
+    https://github.com/apache/mxnet/tree/v1.x/example/svm_mnist.
+
+
+
+    Defined in ../src/operator/svm_output.cc:L133
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data for SVM transformation.
+    label : NDArray
+        Class label for the input data.
+    margin : float, optional, default=1
+        The loss function penalizes outputs that lie outside this margin. Default margin is 1.
+    regularization_coefficient : float, optional, default=1
+        Regularization parameter for the SVM. This balances the tradeoff between coefficient size and error.
+    use_linear : boolean, optional, default=0
+        Whether to use L1-SVM objective. L2-SVM objective is used by default.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
     """
     ...
 
@@ -1604,7 +1785,7 @@ def SoftmaxActivation(data: Optional[NDArray] = ..., mode: Optional[Literal['cha
 
 
 
-    Defined in ../src/operator/nn/softmax.cc:L192
+    Defined in ../src/operator/nn/softmax.cc:L197
 
     Parameters
     ----------
@@ -3427,6 +3608,51 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
     ...
 
 
+def col2im(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Combining the output column matrix of im2col back to image array.
+
+    Like :class:`~mxnet.ndarray.im2col`, this operator is also used in the vanilla convolution
+    implementation. Despite the name, col2im is not the reverse operation of im2col. Since there
+    may be overlaps between neighbouring sliding blocks, the column elements cannot be directly
+    put back into image. Instead, they are accumulated (i.e., summed) in the input image
+    just like the gradient computation, so col2im is the gradient of im2col and vice versa.
+
+    Using the notation in im2col, given an input column array of shape
+    :math:`(N, C \\times  \\prod(\\text{kernel}), W)`, this operator accumulates the column elements
+    into output array of shape :math:`(N, C, \\text{output_size}[0], \\text{output_size}[1], \\dots)`.
+    Only 1-D, 2-D and 3-D of spatial dimension is supported in this operator.
+
+
+
+    Defined in ../src/operator/nn/im2col.cc:L339
+
+    Parameters
+    ----------
+    data : NDArray
+        Input array to combine sliding blocks.
+    output_size : Shape(tuple), required
+        The spatial dimension of image array: (w,), (h, w) or (d, h, w).
+    kernel : Shape(tuple), required
+        Sliding kernel size: (w,), (h, w) or (d, h, w).
+    stride : Shape(tuple), optional, default=[]
+        The stride between adjacent sliding blocks in spatial dimension: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        The spacing between adjacent kernel points: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        The zero-value padding size on both sides of spatial dimension: (w,), (h, w) or (d, h, w). Defaults to no padding.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def concat(*data: NDArray, dim: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Joins input arrays along a given axis.
@@ -4075,6 +4301,34 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
     ...
 
 
+def fill_element_0index(lhs: Optional[NDArray] = ..., mhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Fill one element of each line(row for python, column for R/Julia) in lhs
+    according to index indicated by rhs and values indicated by mhs. This function assume rhs uses
+    0-based index.
+
+    Defined in ../src/operator/tensor/fill_element_0index.cc:L69
+
+    Parameters
+    ----------
+    lhs : NDArray
+        Left operand to the function.
+    mhs : NDArray
+        Middle operand to the function.
+    rhs : NDArray
+        Right operand to the function.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Returns element-wise rounded value to the nearest \\
@@ -4436,6 +4690,105 @@ def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def im2col(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Extract sliding blocks from input array.
+
+    This operator is used in vanilla convolution implementation to transform the sliding
+    blocks on image to column matrix, then the convolution operation can be computed
+    by matrix multiplication between column and convolution weight. Due to the close
+    relation between im2col and convolution, the concept of **kernel**, **stride**,
+    **dilate** and **pad** in this operator are inherited from convolution operator.
+
+    Given the input data of shape :math:`(N, C, *)`, where :math:`N` is the batch size,
+    :math:`C` is the channel size, and :math:`*` is the arbitrary spatial dimension,
+    the output column array is always with shape :math:`(N, C \\times \\prod(\\text{kernel}), W)`,
+    where :math:`C \\times \\prod(\\text{kernel})` is the block size, and :math:`W` is the
+    block number which is the spatial size of the convolution output with same input parameters.
+    Only 1-D, 2-D and 3-D of spatial dimension is supported in this operator.
+
+
+
+    Defined in ../src/operator/nn/im2col.cc:L298
+
+    Parameters
+    ----------
+    data : NDArray
+        Input array to extract sliding blocks.
+    kernel : Shape(tuple), required
+        Sliding kernel size: (w,), (h, w) or (d, h, w).
+    stride : Shape(tuple), optional, default=[]
+        The stride between adjacent sliding blocks in spatial dimension: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        The spacing between adjacent kernel points: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        The zero-value padding size on both sides of spatial dimension: (w,), (h, w) or (d, h, w). Defaults to no padding.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def khatri_rao(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the Khatri-Rao product of the input matrices.
+
+    Given a collection of :math:`n` input matrices,
+
+    .. math::
+       A_1 \\in \\mathbb{R}^{M_1 \\times M}, \\ldots, A_n \\in \\mathbb{R}^{M_n \\times N},
+
+    the (column-wise) Khatri-Rao product is defined as the matrix,
+
+    .. math::
+       X = A_1 \\otimes \\cdots \\otimes A_n \\in \\mathbb{R}^{(M_1 \\cdots M_n) \\times N},
+
+    where the :math:`k` th column is equal to the column-wise outer product
+    :math:`{A_1}_k \\otimes \\cdots \\otimes {A_n}_k` where :math:`{A_i}_k` is the kth
+    column of the ith matrix.
+
+    Example::
+
+      >>> A = mx.nd.array([[1, -1],
+      >>>                  [2, -3]])
+      >>> B = mx.nd.array([[1, 4],
+      >>>                  [2, 5],
+      >>>                  [3, 6]])
+      >>> C = mx.nd.khatri_rao(A, B)
+      >>> print(C.asnumpy())
+      [[  1.  -4.]
+       [  2.  -5.]
+       [  3.  -6.]
+       [  2. -12.]
+       [  4. -15.]
+       [  6. -18.]]
+
+
+
+    Defined in ../src/operator/contrib/krprod.cc:L121
+
+    Parameters
+    ----------
+    args : NDArray[]
+        Positional input matrices
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -5489,7 +5842,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
     ...
 
 
-def log_softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis: Optional[int] = ..., temperature: Optional[float] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., use_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def log_softmax(data: Optional[NDArray] = ..., axis: Optional[int] = ..., temperature: Optional[float] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., use_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Computes the log softmax of the input.
     This is equivalent to computing softmax followed by log.
@@ -5507,14 +5860,12 @@ def log_softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., 
 
 
 
-    Defined in ../src/operator/nn/softmax.cc:L125
+    Defined in ../src/operator/nn/softmax.cc:L130
 
     Parameters
     ----------
     data : NDArray
         The input array.
-    length : NDArray
-        The length array.
     axis : int, optional, default='-1'
         The axis along which to compute softmax.
     temperature : double or None, optional, default=None
@@ -5814,6 +6165,51 @@ def min_axis(data: Optional[NDArray] = ..., axis: Optional[Union[int, Tuple[int,
         If this is set to `True`, the reduced axes are left in the result as dimension with size one.
     exclude : boolean, optional, default=0
         Whether to perform reduction on axis that are NOT in axis instead.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def moments(data: Optional[NDArray] = ..., axes: Optional[Union[int, Tuple[int, ...]]] = ..., keepdims: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+    Calculate the mean and variance of `data`.
+
+    The mean and variance are calculated by aggregating the contents of data across axes.
+    If x is 1-D and axes = [0] this is just the mean and variance of a vector.
+
+    Example:
+
+         x = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+         mean, var = moments(data=x, axes=[0])
+         mean = [4.0, 5.0, 6.0]
+         var = [6.0, 6.0, 6.0]
+         mean, var = moments(data=x, axes=[1])
+         mean = [2.0, 5.0, 8.0]
+         var = [0.66666667, 0.66666667, 0.66666667]
+         mean, var = moments(data=x, axis=[0, 1])
+         mean = [5.0]
+         var = [6.66666667]
+
+
+
+    Defined in ../src/operator/nn/moments.cc:L181
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    axes : Shape or None, optional, default=None
+        Array of ints. Axes along which to compute mean and variance.
+    keepdims : boolean, optional, default=0
+        produce moments with the same dimensionality as the input.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -6642,6 +7038,73 @@ def ones_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
     ...
 
 
+def pad(data: Optional[NDArray] = ..., mode: Optional[Literal['constant', 'edge', 'reflect']] = ..., pad_width: Optional[Union[int, Tuple[int, ...]]] = ..., constant_value: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Pads an input array with a constant or edge values of the array.
+
+    .. note:: `Pad` is deprecated. Use `pad` instead.
+
+    .. note:: Current implementation only supports 4D and 5D input arrays with padding applied
+       only on axes 1, 2 and 3. Expects axes 4 and 5 in `pad_width` to be zero.
+
+    This operation pads an input array with either a `constant_value` or edge values
+    along each axis of the input array. The amount of padding is specified by `pad_width`.
+
+    `pad_width` is a tuple of integer padding widths for each axis of the format
+    ``(before_1, after_1, ... , before_N, after_N)``. The `pad_width` should be of length ``2*N``
+    where ``N`` is the number of dimensions of the array.
+
+    For dimension ``N`` of the input array, ``before_N`` and ``after_N`` indicates how many values
+    to add before and after the elements of the array along dimension ``N``.
+    The widths of the higher two dimensions ``before_1``, ``after_1``, ``before_2``,
+    ``after_2`` must be 0.
+
+    Example::
+
+       x = [[[[  1.   2.   3.]
+              [  4.   5.   6.]]
+
+             [[  7.   8.   9.]
+              [ 10.  11.  12.]]]]
+
+       pad(x,mode="edge", pad_width=(0,0,0,0,1,1,1,1)) =
+
+             [[[[  1.   1.   2.   3.   3.]
+                [  1.   1.   2.   3.   3.]
+                [  4.   4.   5.   6.   6.]
+                [  4.   4.   5.   6.   6.]]
+
+               [[  7.   7.   8.   9.   9.]
+                [  7.   7.   8.   9.   9.]
+                [ 10.  10.  11.  12.  12.]
+                [ 10.  10.  11.  12.  12.]]]]
+
+
+
+    Defined in ../src/operator/pad.cc:L196
+
+    Parameters
+    ----------
+    data : NDArray
+        An n-dimensional input array.
+    mode : {'constant', 'edge', 'reflect'}, required
+        Padding type to use. "constant" pads with `constant_value` "edge" pads using the edge values of the input array "reflect" pads by reflecting values with respect to the edges.
+    pad_width : Shape(tuple), required
+        Widths of the padding regions applied to the edges of each axis. It is a tuple of integer padding widths for each axis of the format ``(before_1, after_1, ... , before_N, after_N)``. It should be of length ``2*N`` where ``N`` is the number of dimensions of the array.This is equivalent to pad_width in numpy.pad, but flattened.
+    constant_value : double, optional, default=0
+        The value used for padding when `mode` is "constant".
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def pick(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., axis: Optional[int] = ..., keepdims: Optional[bool] = ..., mode: Optional[Literal['clip', 'wrap']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Picks elements from an input array according to the input indices along the given axis.
@@ -7229,6 +7692,40 @@ def random_uniform(low: Optional[float] = ..., high: Optional[float] = ..., shap
     ...
 
 
+def ravel_multi_index(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Converts a batch of index arrays into an array of flat indices. The operator
+    follows numpy conventions so a single multi index is given by a column of the input matrix. The
+    leading dimension may be left unspecified by using -1 as placeholder.
+
+    Examples::
+
+       A = [[3,6,6],[4,5,1]]
+       ravel(A, shape=(7,6)) = [22,41,37]
+       ravel(A, shape=(-1,6)) = [22,41,37]
+
+
+
+    Defined in ../src/operator/tensor/ravel.cc:L136
+
+    Parameters
+    ----------
+    data : NDArray
+        Batch of multi-indices
+    shape : Shape(tuple), optional, default=None
+        Shape of the array into which the multi-indices apply.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Returns element-wise inverse cube-root value of the input.
@@ -7474,6 +7971,52 @@ def reshape(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int,
         (Deprecated! Use ``shape`` instead.) Target new shape. One and only one dim can be 0, in which case it will be inferred from the rest of dims
     keep_highest : boolean, optional, default=0
         (Deprecated! Use ``shape`` instead.) Whether keep the highest dim unchanged.If set to true, then the first dim in target_shape is ignored,and always fixed as input
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def reshape_like(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., lhs_begin: Optional[int] = ..., lhs_end: Optional[int] = ..., rhs_begin: Optional[int] = ..., rhs_end: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reshape some or all dimensions of `lhs` to have the same shape as some or all
+    dimensions of `rhs`.
+
+    The dimensions ``lhs[lhs_begin:lhs_end]`` are replaced by ``rhs[rhs_begin:rhs_end]``; negative
+    indices count from the end and the total size must be unchanged.
+
+    Example::
+
+      - lhs shape = (30, 7), rhs shape = (15, 2, 4), lhs_begin=0, lhs_end=1, rhs_begin=0, rhs_end=2
+        output shape = (15, 2, 7)
+      - lhs shape = (3, 5), rhs shape = (1, 15, 4), lhs_begin=0, lhs_end=2, rhs_begin=1, rhs_end=2
+        output shape = (15,)
+
+    Without the index arguments the output has the shape of `rhs`.
+
+
+    Defined in ../src/operator/tensor/reshape_like.cc:L125
+
+    Parameters
+    ----------
+    lhs : NDArray
+        First input.
+    rhs : NDArray
+        Second input.
+    lhs_begin : int or None, optional, default='None'
+        Defaults to 0. The beginning index along which the lhs dimensions are to be reshaped. Supports negative indices.
+    lhs_end : int or None, optional, default='None'
+        Defaults to None. The ending index along which the lhs dimensions are to be used for reshaping. Supports negative indices.
+    rhs_begin : int or None, optional, default='None'
+        Defaults to 0. The beginning index along which the rhs dimensions are to be used for reshaping. Supports negative indices.
+    rhs_end : int or None, optional, default='None'
+        Defaults to None. The ending index along which the rhs dimensions are to be used for reshaping. Supports negative indices.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -8732,7 +9275,7 @@ def softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis
 
 
 
-    Defined in ../src/operator/nn/softmax.cc:L97
+    Defined in ../src/operator/nn/softmax.cc:L102
 
     Parameters
     ----------
@@ -8812,7 +9355,7 @@ def softmax_cross_entropy(data: Optional[NDArray] = ..., label: Optional[NDArray
     ...
 
 
-def softmin(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis: Optional[int] = ..., temperature: Optional[float] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., use_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def softmin(data: Optional[NDArray] = ..., axis: Optional[int] = ..., temperature: Optional[float] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., use_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Applies the softmin function.
 
@@ -8839,14 +9382,12 @@ def softmin(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis
 
 
 
-    Defined in ../src/operator/nn/softmax.cc:L142
+    Defined in ../src/operator/nn/softmax.cc:L147
 
     Parameters
     ----------
     data : NDArray
         The input array.
-    length : NDArray
-        The length array.
     axis : int, optional, default='-1'
         The axis along which to compute softmax.
     temperature : double or None, optional, default=None
@@ -9808,6 +10349,40 @@ def uniform(low: Optional[float] = ..., high: Optional[float] = ..., shape: Opti
         Context of output, in format [cpu|gpu|cpu_pinned](n). Only used for imperative calls.
     dtype : {'None', 'float16', 'float32', 'float64'},optional, default='None'
         DType of the output in case this can't be inferred. Defaults to float32 if not defined (dtype=None).
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def unravel_index(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Converts an array of flat indices into a batch of index arrays. The operator
+    follows numpy conventions so a single multi index is given by a column of the output matrix. The
+    leading dimension may be left unspecified by using -1 as placeholder.
+
+    Examples::
+
+       A = [22,41,37]
+       unravel(A, shape=(7,6)) = [[3,6,6],[4,5,1]]
+       unravel(A, shape=(-1,6)) = [[3,6,6],[4,5,1]]
+
+
+
+    Defined in ../src/operator/tensor/ravel.cc:L162
+
+    Parameters
+    ----------
+    data : NDArray
+        Array of flat indices
+    shape : Shape(tuple), optional, default=None
+        Shape of the array into which the multi-indices apply.
 
     out : NDArray, optional
         The output NDArray to hold the result.
