@@ -111,6 +111,20 @@ struct UnaryBackwardGrad {
   }
 };
 
+/*! \brief FGradient of the backward op of a linear one-input forward op (reshape, slice, ...):
+ *         that backward op is the transpose of the forward op, so its gradient is the forward
+ *         op itself (same attributes) applied to the incoming gradient. */
+inline std::vector<nnvm::NodeEntry> LinearForwardAgainGrad(const nnvm::ObjectPtr& n,
+                                                           const std::vector<nnvm::NodeEntry>& g) {
+  if (n->control_deps.empty() || n->control_deps[0]->is_variable()) {
+    MX_THROW(dmlc::NotImplementedError)
+        << "Operator " << n->op()->name << " (node " << n->attrs.name
+        << ") has no higher-order gradient here: its forward node is not known";
+  }
+  const nnvm::ObjectPtr& fwd = n->control_deps[0];
+  return {GradGraphBuilder(n).Op(fwd->op()->name.c_str(), {g[0]}, fwd->attrs.dict)};
+}
+
 /*! \brief grad_of_factor for backward ops whose factor does not depend on v (relu, abs, clip). */
 inline nnvm::NodeEntry ConstantFactorGrad(const UnaryGradCtx& c) { return c.b.ZerosLike(c.v); }
 

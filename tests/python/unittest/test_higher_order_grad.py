@@ -187,6 +187,19 @@ BINARY_CASES = {
     "dot": lambda x: nd.dot(nd.tanh(x), nd.transpose(x)),
     "dot_transposed": lambda x: nd.dot(x, nd.sigmoid(x), transpose_a=True),
     "dot_transpose_b": lambda x: nd.dot(x * x, x, transpose_b=True),
+    "fully_connected": lambda x: nd.FullyConnected(nd.sin(x), x * x, x[0], num_hidden=3),
+    "fully_connected_no_bias": lambda x: nd.FullyConnected(
+        nd.reshape(x, (3, 3, 1)), nd.tanh(x), num_hidden=3, no_bias=True),
+    "fully_connected_no_flatten": lambda x: nd.FullyConnected(
+        nd.reshape(x * x, (1, 3, 3)), x, x[1], num_hidden=3, flatten=False),
+    "reshape_slice_axis": lambda x: nd.sin(nd.slice_axis(nd.reshape(x * x, (9,)), axis=0,
+                                                         begin=2, end=7)),
+    "slice_flatten": lambda x: nd.Flatten(nd.slice(nd.exp(x), begin=(0, 1), end=(2, 3))) ** 3,
+    "activation_relu": lambda x: nd.Activation(x - 1.2, act_type="relu") * x,
+    "activation_sigmoid": lambda x: nd.Activation(x, act_type="sigmoid"),
+    "activation_tanh": lambda x: nd.Activation(x, act_type="tanh"),
+    "activation_softrelu": lambda x: nd.Activation(x - 1, act_type="softrelu"),
+    "activation_softsign": lambda x: nd.Activation(x - 1.2, act_type="softsign"),
 }
 
 
@@ -208,6 +221,19 @@ def test_elemwise_div_second_order_analytic():
     b = xv ** 2 + 1
     expected = (2 * xv ** 3 - 6 * xv) / b ** 3
     np.testing.assert_allclose(second, expected, rtol=1e-10)
+
+
+def test_third_order_through_activation_and_fully_connected():
+    # f = tanh(FC(x, w)) = tanh(w x) with one input feature: f'' = w^2 tanh''(w x) and
+    # f''' = w^3 tanh'''(w x).
+    xv = np.array([[0.3], [-0.7], [1.1]])
+    w = nd.array([[0.5]], dtype="float64")
+    second, third = _third_order(
+        lambda x: nd.Activation(nd.FullyConnected(x, w, no_bias=True, num_hidden=1),
+                                act_type="tanh"), xv)
+    t = np.tanh(0.5 * xv)
+    np.testing.assert_allclose(second, 0.25 * (-2 * t * (1 - t ** 2)), rtol=1e-10)
+    np.testing.assert_allclose(third, 0.125 * (1 - t ** 2) * (6 * t ** 2 - 2), rtol=1e-10)
 
 
 def test_third_order_through_division():
