@@ -122,6 +122,7 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
   static auto& fgradient = Op::GetAttr<FGradient>("FGradient");
   static auto& fnondiff = Op::GetAttr<bool>("TNonDifferentiable");
   static auto& fmutate = Op::GetAttr<FMutateInputs>("FMutateInputs");
+  static auto& fis_backward = Op::GetAttr<TIsBackward>("TIsBackward");
   const GradNodeMaker maker(options);
 
   const std::vector<ObjectPtr> order = TopoSortNodes(ys);
@@ -172,6 +173,13 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
     if (!any_grad) continue;  // nothing flows back through this node
     const Op* op = node->op();
     if (fnondiff.get(op, false)) continue;
+    if (!fgradient.count(op) && fis_backward.get(op, false)) {
+      // Reached when a gradient computed with create_graph=True is differentiated again.
+      MX_THROW(dmlc::NotImplementedError)
+          << "Operator " << op->name << " (node " << node->attrs.name
+          << ") has no higher-order gradient: differentiating a gradient through it "
+             "(autograd.grad(..., create_graph=True) and then backward) is not supported";
+    }
     if (!fgradient.count(op)) {
       MX_THROW(dmlc::NotImplementedError)
           << "Operator " << op->name << " (node " << node->attrs.name

@@ -3,6 +3,7 @@
  * \brief Registration of `Activation` and `_backward_Activation`.
  */
 #include "./activation-inl.h"
+#include "../tensor/higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -25,6 +26,35 @@ std::vector<nnvm::NodeEntry> ActivationGrad(const nnvm::ObjectPtr& n,
     heads.push_back(n->inputs[activation::kData]);
   }
   return MakeGradNode("_backward_Activation", n, heads, n->attrs.dict);
+}
+
+// Second order (see tensor/higher_order_grad-inl.h). _backward_Activation(ograd, y[, x]) =
+// ograd * d(.), with d written on y (relu, sigmoid, tanh, softrelu) or on x (softsign).
+std::vector<nnvm::NodeEntry> BackwardActivationGrad(const nnvm::ObjectPtr& n,
+                                                    const std::vector<nnvm::NodeEntry>& g) {
+  GradGraphBuilder b(n);
+  const int act = nnvm::get<ActivationParam>(n->attrs.parsed).act_type;
+  const nnvm::NodeEntry &ograd = n->inputs[0], &y = n->inputs[1];
+  std::vector<nnvm::NodeEntry> again_inputs(n->inputs.begin(), n->inputs.end());
+  again_inputs[0] = g[0];
+  nnvm::NodeEntry d_ograd(b.Again(again_inputs), 0, 0);
+  nnvm::NodeEntry g_ograd = b.Mul(g[0], ograd);
+  switch (act) {
+    case activation::kReLU:  // d = (y > 0): d' = 0
+      return {d_ograd, b.ZerosLike(y)};
+    case activation::kSigmoid:  // d = y(1-y): d' = 1 - 2y
+      return {d_ograd, b.Mul(g_ograd, b.AddScalar(b.Scale(y, -2), 1))};
+    case activation::kTanh:  // d = 1 - y^2: d' = -2y
+      return {d_ograd, b.Mul(g_ograd, b.Scale(y, -2))};
+    case activation::kSoftReLU:  // y = log(1 + e^x), d = 1 - e^-y: d' = e^-y
+      return {d_ograd, b.Mul(g_ograd, b.Op("exp", {b.Scale(y, -1)}))};
+    default: {  // softsign, d = (1+|x|)^-2 on x: d' = -2 sign(x) (1+|x|)^-3
+      const nnvm::NodeEntry& x = n->inputs[2];
+      nnvm::NodeEntry d2 = b.Mul(b.Scale(b.Op("sign", {x}), -2),
+                                 b.Pow(b.AddScalar(b.Op("abs", {x}), 1), -3));
+      return {d_ograd, b.ZerosLike(y), b.Mul(g_ograd, d2)};
+    }
+  }
 }
 
 }  // namespace
@@ -52,6 +82,7 @@ The following activation functions are supported:
 
 NNVM_REGISTER_OP(_backward_Activation)
 .set_num_inputs(ActivationGradNumInputs)
+.set_attr<nnvm::FGradient>("FGradient", BackwardActivationGrad)
 .set_num_outputs(1)
 .set_attr_parser(ParamParser<ActivationParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)

@@ -3,6 +3,7 @@
  * \brief Registration of FullyConnected and _backward_FullyConnected.
  */
 #include "./fully_connected-inl.h"
+#include "../tensor/higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -103,7 +104,32 @@ symbol is composed, so they can be left to the variables created for them.
 .add_argument("bias", "NDArray-or-Symbol", "Bias parameter.")
 .add_arguments(FullyConnectedParam::__FIELDS__());
 
+namespace {
+// Second order (see tensor/higher_order_grad-inl.h). _backward_FullyConnected(ograd, data, W)
+// = (ddata, dW[, dbias]) with <g0, ddata> + <g1, dW> + <g2, dbias> =
+// <ograd, FC(g0, W, g2) + FC(data, g1, no bias)>. Hence
+//   d/dograd = FC(g0, W[, g2]) + FC(data, g1),  d/ddata = _backward_FullyConnected(ograd, data,
+//   g1)[0],  d/dW = _backward_FullyConnected(ograd, g0, W)[1].
+std::vector<nnvm::NodeEntry> BackwardFullyConnectedGrad(const nnvm::ObjectPtr& n,
+                                                        const std::vector<nnvm::NodeEntry>& g) {
+  GradGraphBuilder b(n);
+  const nnvm::NodeEntry &ograd = n->inputs[0], &data = n->inputs[1], &weight = n->inputs[2];
+  const bool no_bias = nnvm::get<FullyConnectedParam>(n->attrs.parsed).no_bias;
+  std::unordered_map<std::string, std::string> without_bias = n->attrs.dict;
+  without_bias["no_bias"] = "True";
+  std::vector<nnvm::NodeEntry> through_weight{g[0], weight};
+  if (!no_bias) through_weight.push_back(g[2]);
+  nnvm::NodeEntry d_ograd =
+      b.Add(b.Op("FullyConnected", through_weight, n->attrs.dict),
+            b.Op("FullyConnected", {data, g[1]}, without_bias));
+  nnvm::ObjectPtr for_data = b.Again({ograd, data, g[1]});
+  nnvm::ObjectPtr for_weight = b.Again({ograd, g[0], weight});
+  return {d_ograd, nnvm::NodeEntry(for_data, 0, 0), nnvm::NodeEntry(for_weight, 1, 0)};
+}
+}  // namespace
+
 NNVM_REGISTER_OP(_backward_FullyConnected)
+.set_attr<nnvm::FGradient>("FGradient", BackwardFullyConnectedGrad)
 .describe("Backward of FullyConnected: (out_grad, data, weight) -> (data_grad, weight_grad"
           "[, bias_grad]).")
 .set_num_inputs(3)

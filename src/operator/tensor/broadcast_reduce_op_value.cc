@@ -5,6 +5,7 @@
  *        gradients.
  */
 #include "./broadcast_reduce_op-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -85,7 +86,12 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_sum)
     .set_num_inputs(1)
-    .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseNone<cpu, false>);
+    .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseNone<cpu, false>)
+    // Second order: broadcasting is linear; its gradient is the same reduction of g.
+    .set_attr<nnvm::FGradient>("FGradient",
+        [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& g) {
+          return std::vector<nnvm::NodeEntry>{GradGraphBuilder(n).Op("sum", {g[0]}, n->attrs.dict)};
+        });
 
 MXNET_OPERATOR_REGISTER_REDUCE(mean)
     .add_alias("_sparse_mean")
@@ -106,7 +112,12 @@ Example::
 
 MXNET_OPERATOR_REGISTER_REDUCE_BACKWARD(_backward_mean)
     .set_num_inputs(1)
-    .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseNone<cpu, true>);
+    .set_attr<FCompute>("FCompute<cpu>", ReduceAxesBackwardUseNone<cpu, true>)
+    // Second order: broadcast / count is linear; its gradient is the mean of g.
+    .set_attr<nnvm::FGradient>("FGradient",
+        [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& g) {
+          return std::vector<nnvm::NodeEntry>{GradGraphBuilder(n).Op("mean", {g[0]}, n->attrs.dict)};
+        });
 
 MXNET_OPERATOR_REGISTER_REDUCE(prod)
     .describe(R"code(Computes the product of array elements over given axes.

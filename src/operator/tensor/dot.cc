@@ -3,6 +3,7 @@
  * \brief Registration of dot, batch_dot and their backward operators.
  */
 #include "./dot-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -74,7 +75,25 @@ float32/float64 (float16 accumulates in float32; integer types use a plain loop)
 .add_argument("rhs", "NDArray-or-Symbol", "The second input")
 .add_arguments(DotParam::__FIELDS__());
 
+namespace {
+// Second order of dot. _backward_dot(ograd, a, b) = (da, db) with <g0, da> + <g1, db> =
+// <ograd, dot(g0, b) + dot(a, g1)> (same transpose flags). Hence
+//   d/dograd = dot(g0, b) + dot(a, g1),  d/da = _backward_dot(ograd, a, g1)[0],
+//   d/db = _backward_dot(ograd, g0, b)[1].
+std::vector<nnvm::NodeEntry> BackwardDotGrad(const nnvm::ObjectPtr& n,
+                                             const std::vector<nnvm::NodeEntry>& g) {
+  GradGraphBuilder b(n);
+  const nnvm::NodeEntry &ograd = n->inputs[0], &lhs = n->inputs[1], &rhs = n->inputs[2];
+  nnvm::NodeEntry d_ograd = b.Add(b.Op("dot", {g[0], rhs}, n->attrs.dict),
+                                  b.Op("dot", {lhs, g[1]}, n->attrs.dict));
+  nnvm::ObjectPtr for_lhs = b.Again({ograd, lhs, g[1]});
+  nnvm::ObjectPtr for_rhs = b.Again({ograd, g[0], rhs});
+  return {d_ograd, nnvm::NodeEntry(for_lhs, 0, 0), nnvm::NodeEntry(for_rhs, 1, 0)};
+}
+}  // namespace
+
 NNVM_REGISTER_OP(_backward_dot)
+.set_attr<nnvm::FGradient>("FGradient", BackwardDotGrad)
 .describe("Backward of dot: (out_grad, lhs, rhs) -> (lhs_grad, rhs_grad).")
 .set_num_inputs(3)
 .set_num_outputs(2)

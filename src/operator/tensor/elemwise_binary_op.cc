@@ -5,9 +5,43 @@
  *        the input dtype), their backward ops, and add_n (ElementWiseSum).
  */
 #include "./elemwise_binary_op-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
+
+namespace {
+// Second-order gradients of the binary backward ops (see higher_order_grad-inl.h).
+
+// _backward_add(ograd) = (ograd, ograd).
+std::vector<nnvm::NodeEntry> BackwardAddGrad(const nnvm::ObjectPtr& n,
+                                             const std::vector<nnvm::NodeEntry>& g) {
+  return {GradGraphBuilder(n).Add(g[0], g[1])};
+}
+
+// _backward_sub(ograd) = (ograd, -ograd).
+std::vector<nnvm::NodeEntry> BackwardSubGrad(const nnvm::ObjectPtr& n,
+                                             const std::vector<nnvm::NodeEntry>& g) {
+  return {GradGraphBuilder(n).Sub(g[0], g[1])};
+}
+
+// _backward_div(ograd, a, b) = (ograd / b, -ograd * a / b^2).
+std::vector<nnvm::NodeEntry> BackwardDivGrad(const nnvm::ObjectPtr& n,
+                                             const std::vector<nnvm::NodeEntry>& g) {
+  GradGraphBuilder b(n);
+  const nnvm::NodeEntry &ograd = n->inputs[0], &lhs = n->inputs[1], &rhs = n->inputs[2];
+  nnvm::NodeEntry ratio = b.Op("elemwise_div", {lhs, rhs});
+  nnvm::NodeEntry rhs_sq = b.Square(rhs);
+  // d/dograd = (g0 - g1 * a / b) / b
+  nnvm::NodeEntry d_ograd = b.Op("elemwise_div", {b.Sub(g[0], b.Mul(g[1], ratio)), rhs});
+  // d/da = -g1 * ograd / b^2
+  nnvm::NodeEntry d_lhs = b.Scale(b.Op("elemwise_div", {b.Mul(g[1], ograd), rhs_sq}), -1);
+  // d/db = ograd * (2 g1 a / b - g0) / b^2
+  nnvm::NodeEntry d_rhs = b.Op(
+      "elemwise_div", {b.Mul(ograd, b.Sub(b.Scale(b.Mul(g[1], ratio), 2), g[0])), rhs_sq});
+  return {d_ograd, d_lhs, d_rhs};
+}
+}  // namespace
 
 DMLC_REGISTER_PARAMETER(ElementWiseSumParam);
 
@@ -58,7 +92,8 @@ The storage type of ``elemwise_add`` output depends on storage types of inputs
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::plus>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_add"});
-MXNET_REGISTER_BINARY_BWD_USE_NONE(_backward_add, mshadow_op::identity, mshadow_op::identity);
+MXNET_REGISTER_BINARY_BWD_USE_NONE(_backward_add, mshadow_op::identity, mshadow_op::identity)
+.set_attr<nnvm::FGradient>("FGradient", BackwardAddGrad);
 
 // _grad_add: elemwise_add used to accumulate gradients.
 MXNET_OPERATOR_REGISTER_BINARY(_grad_add)
@@ -83,7 +118,8 @@ The storage type of ``elemwise_sub`` output depends on storage types of inputs
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::minus>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_sub"});
-MXNET_REGISTER_BINARY_BWD_USE_NONE(_backward_sub, mshadow_op::identity, mshadow_op::negation);
+MXNET_REGISTER_BINARY_BWD_USE_NONE(_backward_sub, mshadow_op::identity, mshadow_op::negation)
+.set_attr<nnvm::FGradient>("FGradient", BackwardSubGrad);
 
 MXNET_OPERATOR_REGISTER_BINARY(elemwise_mul)
 .add_alias("_mul").add_alias("_Mul").add_alias("_sparse_elemwise_mul")
@@ -112,7 +148,8 @@ The storage type of ``elemwise_div`` output is always dense
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::div>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_div"});
-MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_div, binary_grad::div_left, binary_grad::div_right);
+MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_div, binary_grad::div_left, binary_grad::div_right)
+.set_attr<nnvm::FGradient>("FGradient", BackwardDivGrad);
 
 MXNET_OPERATOR_REGISTER_BINARY(_mod)
 .add_alias("_Mod")

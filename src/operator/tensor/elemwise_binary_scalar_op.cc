@@ -4,9 +4,19 @@
  *        reversed `_r*_scalar` forms), comparisons and logical ops, and their backward ops.
  */
 #include "./elemwise_binary_scalar_op-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
+
+namespace {
+// Second order: _backward_mul_scalar / _backward_div_scalar are linear in ograd: their gradient
+// is the same op applied to the incoming gradient.
+std::vector<nnvm::NodeEntry> LinearScalarBackwardGrad(const nnvm::ObjectPtr& n,
+                                                      const std::vector<nnvm::NodeEntry>& g) {
+  return {nnvm::NodeEntry(GradGraphBuilder(n).Again({g[0]}), 0, 0)};
+}
+}  // namespace
 
 DMLC_REGISTER_PARAMETER(NumpyBinaryScalarParam);
 
@@ -64,21 +74,27 @@ MXNET_OPERATOR_REGISTER_BINARY_SCALAR(_mul_scalar)
 .describe("Multiplies the array by a scalar, element-wise: x * scalar." ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Compute<cpu, mshadow_op::mul>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_mul_scalar"});
-MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD_USE_NONE(_backward_mul_scalar, mshadow_op::mul);
+MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD_USE_NONE(_backward_mul_scalar, mshadow_op::mul)
+.set_attr<nnvm::FGradient>("FGradient", LinearScalarBackwardGrad);
 
 MXNET_OPERATOR_REGISTER_BINARY_SCALAR(_div_scalar)
 .add_alias("_DivScalar")
 .describe("Divides the array by a scalar, element-wise: x / scalar." ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Compute<cpu, mshadow_op::div>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_div_scalar"});
-MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD_USE_NONE(_backward_div_scalar, mshadow_op::div);
+MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD_USE_NONE(_backward_div_scalar, mshadow_op::div)
+.set_attr<nnvm::FGradient>("FGradient", LinearScalarBackwardGrad);
 
 MXNET_OPERATOR_REGISTER_BINARY_SCALAR(_rdiv_scalar)
 .add_alias("_RDivScalar")
 .describe("Divides a scalar by the array, element-wise: scalar / x." ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", BinaryScalarOp::Compute<cpu, mshadow_op::rdiv>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_rdiv_scalar"});
-MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD(_backward_rdiv_scalar, binary_grad::rdiv_x);
+MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD(_backward_rdiv_scalar, binary_grad::rdiv_x)
+// Second order: d = -s/x^2, d' = 2s/x^3.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -3), 2 * c.b.Attr("scalar", 1.0)));
+}});
 
 MXNET_OPERATOR_REGISTER_BINARY_SCALAR(_mod_scalar)
 .add_alias("_ModScalar")

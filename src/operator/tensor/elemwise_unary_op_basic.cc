@@ -6,6 +6,7 @@
  *        elemwise_unary_op_math.cc.
  */
 #include "./elemwise_unary_op-inl.h"
+#include "./higher_order_grad-inl.h"
 #include "../nn/relu_backward-inl.h"
 
 namespace mxnet {
@@ -155,7 +156,11 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::reciprocal>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_reciprocal"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_reciprocal, unary_grad::reciprocal);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_reciprocal, unary_grad::reciprocal)
+// Second order: d = -1/x^2: d' = 2/x^3.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -3), 2));
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(abs)
 .add_alias("_sparse_abs")
@@ -168,7 +173,9 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::abs>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_abs"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_abs, unary_grad::abs);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_abs, unary_grad::abs)
+// d = sign(x) is piecewise constant: second order through ConstantFactorGrad (d' = 0).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{ConstantFactorGrad});
 
 MXNET_OPERATOR_REGISTER_UNARY(sign)
 .add_alias("_sparse_sign")
@@ -261,7 +268,11 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::square>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_square"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_square, unary_grad::square);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_square, unary_grad::square)
+// Second order: d = 2x: d' = 2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Scale(c.g_ograd, 2);
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(sqrt)
 .add_alias("_sparse_sqrt")
@@ -277,7 +288,11 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::sqrt>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_sqrt"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sqrt, unary_grad::sqrt);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sqrt, unary_grad::sqrt)
+// Second order: v = y, d = 1/(2y): d' = -1/(2y^2).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -2), -0.5));
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(rsqrt)
 .add_alias("_sparse_rsqrt")
@@ -293,7 +308,11 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::rsqrt>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_rsqrt"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_rsqrt, unary_grad::rsqrt);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_rsqrt, unary_grad::rsqrt)
+// Second order: d = -x^-3/2 / 2: d' = 3/4 x^-5/2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -2.5), 0.75));
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(cbrt)
 .add_alias("_sparse_cbrt")
@@ -309,7 +328,11 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::cbrt>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_cbrt"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_cbrt, unary_grad::cbrt);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_cbrt, unary_grad::cbrt)
+// Second order: v = y, d = 1/(3y^2): d' = -2/(3y^3).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -3), -2.0 / 3));
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(rcbrt)
 .describe(R"code(Returns element-wise inverse cube-root value of the input.
@@ -324,7 +347,11 @@ Example::
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::rcbrt>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_rcbrt"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_rcbrt, unary_grad::rcbrt);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_rcbrt, unary_grad::rcbrt)
+// Second order: d = -x^-4/3 / 3: d' = 4/9 x^-7/3 = 4/9 rcbrt(x)^7 (also for x < 0).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.b.Op("rcbrt", {c.v}), 7), 4.0 / 9));
+}});
 
 // ---------------------------------------------------------------------------- activations
 
@@ -340,7 +367,9 @@ MXNET_OPERATOR_REGISTER_UNARY(relu)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_relu"});
 MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_relu, unary_grad::relu)
 // the vectorised float loop overrides the macro's generic kernel (higher plevel)
-.set_attr<FCompute>("FCompute<cpu>", ReluBackwardCompute<cpu>, 11);
+.set_attr<FCompute>("FCompute<cpu>", ReluBackwardCompute<cpu>, 11)
+// v = y, d = (y > 0) is piecewise constant: second order through ConstantFactorGrad (d' = 0).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{ConstantFactorGrad});
 
 MXNET_OPERATOR_REGISTER_UNARY(sigmoid)
 .add_alias("_sparse_sigmoid")
@@ -352,7 +381,11 @@ MXNET_OPERATOR_REGISTER_UNARY(sigmoid)
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::sigmoid>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_sigmoid"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sigmoid, unary_grad::sigmoid);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sigmoid, unary_grad::sigmoid)
+// Second order: v = y, d = y(1-y): d' = 1 - 2y.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.AddScalar(c.b.Scale(c.v, -2), 1));
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(softsign)
 .describe(R"code(Computes softsign of x element-wise.
@@ -363,7 +396,11 @@ MXNET_OPERATOR_REGISTER_UNARY(softsign)
 )code" ADD_FILELINE)
 .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::softsign>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_softsign"});
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_softsign, unary_grad::softsign);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_softsign, unary_grad::softsign)
+// Second order: d = (1+|x|)^-2: d' = -2 sign(x) (1+|x|)^-3.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.b.Op("sign", {c.v}), -2), c.b.Pow(c.b.AddScalar(c.b.Op("abs", {c.v}), 1), -3)));
+}});
 
 MXNET_OPERATOR_REGISTER_UNARY(logical_not)
 .describe(R"code(Returns the result of logical NOT (!) function
@@ -418,6 +455,8 @@ NNVM_REGISTER_OP(_backward_clip)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<2, 1>)
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)
 .set_attr<FCompute>("FCompute<cpu>", ClipGradCompute<cpu>)
+// Second order: the factor (a_min < x < a_max) is piecewise constant.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{ConstantFactorGrad})
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 .add_argument("data", "NDArray-or-Symbol", "The input of clip")
 .add_arguments(ClipParam::__FIELDS__());

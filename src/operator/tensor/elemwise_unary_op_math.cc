@@ -7,6 +7,7 @@
  * Integer inputs are accepted and computed in double, then cast back (MXNet 1.x behaviour).
  */
 #include "./elemwise_unary_op-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -49,7 +50,11 @@ This function provides greater precision than ``exp(x) - 1`` for small values of
 
 )code")
 .add_alias("_sparse_expm1");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_expm1, unary_grad::expm1);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_expm1, unary_grad::expm1)
+// Second order: d = exp(x): d' = exp(x).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Op("exp", {c.v}));
+}});
 
 MXNET_UNARY_MATH_USE_IN(log, mshadow_op::log, R"code(Returns element-wise Natural logarithmic value of the input.
 
@@ -57,7 +62,11 @@ The natural logarithm is logarithm in base *e*, so that ``log(exp(x)) = x``
 
 )code")
 .add_alias("_sparse_log");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log, unary_grad::log);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log, unary_grad::log)
+// Second order: d = 1/x: d' = -1/x^2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -2), -1));
+}});
 
 MXNET_UNARY_MATH_USE_IN(log10, mshadow_op::log10, R"code(Returns element-wise Base-10 logarithmic value of the input.
 
@@ -65,7 +74,11 @@ MXNET_UNARY_MATH_USE_IN(log10, mshadow_op::log10, R"code(Returns element-wise Ba
 
 )code")
 .add_alias("_sparse_log10");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log10, unary_grad::log10);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log10, unary_grad::log10)
+// Second order: d = 1/(x ln 10): d' = -1/(x^2 ln 10).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -2), -1 / std::log(10.0)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(log2, mshadow_op::log2, R"code(Returns element-wise Base-2 logarithmic value of the input.
 
@@ -73,7 +86,11 @@ MXNET_UNARY_MATH_USE_IN(log2, mshadow_op::log2, R"code(Returns element-wise Base
 
 )code")
 .add_alias("_sparse_log2");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log2, unary_grad::log2);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log2, unary_grad::log2)
+// Second order: d = 1/(x ln 2): d' = -1/(x^2 ln 2).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.v, -2), -1 / std::log(2.0)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(log1p, mshadow_op::log1p, R"code(Returns element-wise ``log(1 + x)`` value of the input.
 
@@ -82,7 +99,11 @@ This function is more accurate than ``log(1 + x)``  for small ``x`` so that
 
 )code")
 .add_alias("_sparse_log1p");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log1p, unary_grad::log1p);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_log1p, unary_grad::log1p)
+// Second order: d = 1/(1+x): d' = -1/(1+x)^2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.b.Pow(c.b.AddScalar(c.v, 1), -2), -1));
+}});
 
 // ---------------------------------------------------------------------------- trigonometric
 
@@ -117,7 +138,11 @@ The input should be in radians (:math:`2\pi` rad equals 360 degrees).
 
 )code")
 .add_alias("_sparse_tan");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_tan, unary_grad::tan);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_tan, unary_grad::tan)
+// Second order: v = y, d = 1 + y^2: d' = 2y.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.v, 2));
+}});
 
 MXNET_UNARY_MATH_USE_IN(arcsin, mshadow_op::arcsin, R"code(Returns element-wise inverse sine of the input array.
 
@@ -129,7 +154,11 @@ The output is in the closed interval of [:math:`-\pi/2`, :math:`\pi/2`].
 
 )code")
 .add_alias("_sparse_arcsin");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arcsin, unary_grad::arcsin);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arcsin, unary_grad::arcsin)
+// Second order: d = (1-x^2)^-1/2: d' = x (1-x^2)^-3/2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.v, c.b.Pow(c.b.AddScalar(c.b.Scale(c.b.Square(c.v), -1), 1), -1.5)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(arccos, mshadow_op::arccos, R"code(Returns element-wise inverse cosine of the input array.
 
@@ -141,7 +170,11 @@ The output is in the closed interval :math:`[0, \pi]`
 
 )code")
 .add_alias("_sparse_arccos");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arccos, unary_grad::arccos);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arccos, unary_grad::arccos)
+// Second order: d = -(1-x^2)^-1/2: d' = -x (1-x^2)^-3/2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -1), c.b.Pow(c.b.AddScalar(c.b.Scale(c.b.Square(c.v), -1), 1), -1.5)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(arctan, mshadow_op::arctan, R"code(Returns element-wise inverse tangent of the input array.
 
@@ -152,7 +185,11 @@ The output is in the closed interval :math:`[-\pi/2, \pi/2]`
 
 )code")
 .add_alias("_sparse_arctan");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arctan, unary_grad::arctan);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arctan, unary_grad::arctan)
+// Second order: d = 1/(1+x^2): d' = -2x/(1+x^2)^2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -2), c.b.Pow(c.b.AddScalar(c.b.Square(c.v), 1), -2)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(degrees, mshadow_op::degrees, R"code(Converts each element of the input array from radians to degrees.
 
@@ -161,7 +198,9 @@ MXNET_UNARY_MATH_USE_IN(degrees, mshadow_op::degrees, R"code(Converts each eleme
 
 )code")
 .add_alias("_sparse_degrees");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_degrees, unary_grad::degrees);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_degrees, unary_grad::degrees)
+// d = 180/pi is constant: second order through ConstantFactorGrad (d' = 0).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{ConstantFactorGrad});
 
 MXNET_UNARY_MATH_USE_IN(radians, mshadow_op::radians, R"code(Converts each element of the input array from degrees to radians.
 
@@ -170,7 +209,9 @@ MXNET_UNARY_MATH_USE_IN(radians, mshadow_op::radians, R"code(Converts each eleme
 
 )code")
 .add_alias("_sparse_radians");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_radians, unary_grad::radians);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_radians, unary_grad::radians)
+// d = pi/180 is constant: second order through ConstantFactorGrad (d' = 0).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{ConstantFactorGrad});
 
 // ---------------------------------------------------------------------------- hyperbolic
 
@@ -181,7 +222,11 @@ MXNET_UNARY_MATH_USE_IN(sinh, mshadow_op::sinh, R"code(Returns the hyperbolic si
 
 )code")
 .add_alias("_sparse_sinh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sinh, unary_grad::sinh);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sinh, unary_grad::sinh)
+// Second order: d = cosh(x): d' = sinh(x).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Op("sinh", {c.v}));
+}});
 
 MXNET_UNARY_MATH_USE_IN(cosh, mshadow_op::cosh, R"code(Returns the hyperbolic cosine  of the input array, computed element-wise.
 
@@ -190,7 +235,11 @@ MXNET_UNARY_MATH_USE_IN(cosh, mshadow_op::cosh, R"code(Returns the hyperbolic co
 
 )code")
 .add_alias("_sparse_cosh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_cosh, unary_grad::cosh);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_cosh, unary_grad::cosh)
+// Second order: d = sinh(x): d' = cosh(x).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Op("cosh", {c.v}));
+}});
 
 MXNET_UNARY_MATH_USE_OUT(tanh, mshadow_op::tanh, R"code(Returns the hyperbolic tangent of the input array, computed element-wise.
 
@@ -199,28 +248,44 @@ MXNET_UNARY_MATH_USE_OUT(tanh, mshadow_op::tanh, R"code(Returns the hyperbolic t
 
 )code")
 .add_alias("_sparse_tanh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_tanh, unary_grad::tanh);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_tanh, unary_grad::tanh)
+// Second order: v = y, d = 1 - y^2: d' = -2y.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Scale(c.v, -2));
+}});
 
 MXNET_UNARY_MATH_USE_IN(arcsinh, mshadow_op::arcsinh, R"code(Returns the element-wise inverse hyperbolic sine of the input array, \
 computed element-wise.
 
 )code")
 .add_alias("_sparse_arcsinh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arcsinh, unary_grad::arcsinh);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arcsinh, unary_grad::arcsinh)
+// Second order: d = (x^2+1)^-1/2: d' = -x (x^2+1)^-3/2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -1), c.b.Pow(c.b.AddScalar(c.b.Square(c.v), 1), -1.5)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(arccosh, mshadow_op::arccosh, R"code(Returns the element-wise inverse hyperbolic cosine of the input array, \
 computed element-wise.
 
 )code")
 .add_alias("_sparse_arccosh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arccosh, unary_grad::arccosh);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arccosh, unary_grad::arccosh)
+// Second order: d = (x^2-1)^-1/2: d' = -x (x^2-1)^-3/2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -1), c.b.Pow(c.b.AddScalar(c.b.Square(c.v), -1), -1.5)));
+}});
 
 MXNET_UNARY_MATH_USE_IN(arctanh, mshadow_op::arctanh, R"code(Returns the element-wise inverse hyperbolic tangent of the input array, \
 computed element-wise.
 
 )code")
 .add_alias("_sparse_arctanh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arctanh, unary_grad::arctanh);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arctanh, unary_grad::arctanh)
+// Second order: d = 1/(1-x^2): d' = 2x/(1-x^2)^2.
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, 2), c.b.Pow(c.b.AddScalar(c.b.Scale(c.b.Square(c.v), -1), 1), -2)));
+}});
 
 // ---------------------------------------------------------------------------- special functions
 
@@ -248,7 +313,11 @@ Example::
 
 )code")
 .add_alias("_npx_erf");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_erf, unary_grad::erf);
+MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_erf, unary_grad::erf)
+// Second order: d = 2/sqrt(pi) exp(-x^2): d' = -4x/sqrt(pi) exp(-x^2).
+.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
+  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -4 / std::sqrt(M_PI)), c.b.Op("exp", {c.b.Scale(c.b.Square(c.v), -1)})));
+}});
 
 MXNET_UNARY_MATH_USE_IN(erfinv, mshadow_op_ext::erfinv, R"code(Returns element-wise inverse gauss error function of the input.
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "./matrix_op-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -558,6 +559,8 @@ The new shape must have as many elements as the input; a mismatch raises an erro
 
 NNVM_REGISTER_OP(_backward_reshape)
     .set_num_inputs(1)
+    // Second order: reshaping is linear; the gradient is the forward reshape (Flatten, ...) of g.
+    .set_attr<nnvm::FGradient>("FGradient", LinearForwardAgainGrad)
     .set_num_outputs(1)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
     .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceZero)

@@ -4,6 +4,7 @@
  *        _slice_assign_scalar (_crop_assign_scalar), and their gradients.
  */
 #include "./matrix_op-inl.h"
+#include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -251,6 +252,8 @@ Example::
 
 NNVM_REGISTER_OP(_backward_slice)
     .set_num_inputs(1)
+    // Second order: the gradient of the scatter is the forward slice of g.
+    .set_attr<nnvm::FGradient>("FGradient", LinearForwardAgainGrad)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SliceParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
@@ -295,6 +298,8 @@ Examples::
 
 NNVM_REGISTER_OP(_backward_slice_axis)
     .set_num_inputs(1)
+    // Second order: the gradient of the scatter is the forward slice_axis of g.
+    .set_attr<nnvm::FGradient>("FGradient", LinearForwardAgainGrad)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SliceAxisParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
