@@ -1,2 +1,3 @@
 """Contributed Gluon blocks (experimental API of MXNet 1.9.1)."""
 from . import rnn
+from . import nn

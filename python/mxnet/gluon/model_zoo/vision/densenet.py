@@ -2,7 +2,8 @@
 from ....context import cpu
 from ...block import HybridBlock
 from ... import nn
-from ._common import HybridConcurrent, Identity, load_pretrained
+from ...contrib.nn import HybridConcurrent, Identity
+from ._common import load_pretrained
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201",
            "get_densenet"]

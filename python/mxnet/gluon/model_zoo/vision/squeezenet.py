@@ -2,7 +2,8 @@
 from ....context import cpu
 from ...block import HybridBlock
 from ... import nn
-from ._common import HybridConcurrent, load_pretrained
+from ...contrib.nn import HybridConcurrent
+from ._common import load_pretrained
 
 __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1", "get_squeezenet"]
 
