@@ -311,20 +311,31 @@ bool LaTriangShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(a) && shape_is_known(b);
 }
 
-void LaTrmmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
+/*!
+ * \brief Forward of trmm/trsm: `apply(A, rightside, lower, transpose, alpha, &B)` turns each
+ *        batch's B into the output in place.
+ */
+template <typename Apply>
+void LaTriangularForward(const nnvm::NodeAttrs& attrs, const std::vector<TBlob>& inputs,
+                         const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs,
+                         Apply apply) {
   const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
   const int k = LaDim(inputs[0], 1), m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
   LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
     LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
       const DMat am = LaLoad(inputs[0].dptr<DType>(), b, k, k);
       DMat bm = LaLoad(inputs[1].dptr<DType>(), b, m, n);
-      LaTrmm(am, p.rightside, p.lower, p.transpose, p.alpha, &bm);
+      apply(am, p.rightside, p.lower, p.transpose, p.alpha, &bm);
       LaStore(bm, outputs[0].dptr<DType>(), b, req[0]);
       return std::string();
     });
   });
+}
+
+void LaTrmmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  LaTriangularForward(attrs, inputs, req, outputs, LaTrmm);
 }
 
 /*!
@@ -362,17 +373,7 @@ void LaTrmmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 void LaTrsmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                    const std::vector<TBlob>& outputs) {
-  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
-  const int k = LaDim(inputs[0], 1), m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      const DMat am = LaLoad(inputs[0].dptr<DType>(), b, k, k);
-      DMat bm = LaLoad(inputs[1].dptr<DType>(), b, m, n);
-      LaTrsm(am, p.rightside, p.lower, p.transpose, p.alpha, &bm);
-      LaStore(bm, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
+  LaTriangularForward(attrs, inputs, req, outputs, LaTrsm);
 }
 
 /*!
