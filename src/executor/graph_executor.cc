@@ -418,6 +418,21 @@ void GraphExecutor::CreateSegments() {
   }
 }
 
+void GraphExecutor::SetBulkSizes(int forward, int backward) {
+  for (auto* segments : {&train_forward_segments_, &inference_segments_, &backward_segments_}) {
+    for (OpSegment& seg : *segments) Engine::Get()->DeleteOperator(seg.opr);
+    segments->clear();
+  }
+  if (engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0) {
+    BuildSegments(0, num_forward_nodes_, forward, true, &train_forward_segments_);
+    BuildSegments(num_forward_nodes_, static_cast<uint32_t>(op_nodes_.size()), backward, true,
+                  &backward_segments_);
+  }
+  if (engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0) {
+    BuildSegments(0, num_forward_nodes_, forward, false, &inference_segments_);
+  }
+}
+
 void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, bool is_train,
                                   std::vector<OpSegment>* segments) {
   if (max_nodes < 2) return;

@@ -69,6 +69,12 @@ class GraphExecutor : public Executor {
   const nnvm::Symbol& symbol() const override { return symbol_; }
   void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
                           bool monitor_all) override;
+  /*!
+   * \brief Segment sizes other than the MXNET_EXEC_BULK_EXEC_* settings (a CachedOp's
+   *        forward_bulk_size/backward_bulk_size flags). Forward applies to training and
+   *        inference runs; below 2 turns bulking off for that direction.
+   */
+  void SetBulkSizes(int forward, int backward);
   /*! \brief The memory blocks of the plan (lent to executors bound with shared_exec). */
   const std::vector<NDArray>& memory_pool() const { return pool_; }
 

@@ -192,3 +192,31 @@ def test_async_custom_operator_splits_segments():
     assert_same(expected, got)
     for seg in segments(ex, 'training forward') + segments(ex, 'inference'):
         assert 'scale' not in seg
+
+
+@pytest.mark.parametrize('flags', [dict(forward_bulk_size=1, backward_bulk_size=1),
+                                   dict(forward_bulk_size=3, backward_bulk_size=2), dict()])
+def test_cached_op_bulk_flags_give_the_unbulked_result(flags):
+    sym, shapes = mlp()
+    sym = mx.sym.FullyConnected(sym.get_internals()['act2_output'], num_hidden=5, name='head')
+    names = sym.list_arguments()
+    rs = np.random.RandomState(0)
+    values = [mx.nd.array(rs.uniform(-1, 1, s)) for s in sym.infer_shape(data=(8, 12))[0]]
+
+    def run_cached(env, flags):
+        with bulk_env(**env):
+            op = mx.nd.CachedOp(sym, flags=sorted(flags.items()))
+            inputs = [v.copy() for v in values]
+            for v in inputs:
+                v.attach_grad()
+            with mx.autograd.record():
+                out = op(*inputs)
+                loss = (out * out).sum()
+            loss.backward()
+        return [out.asnumpy()] + [v.grad.asnumpy() for v in inputs]
+
+    expected = run_cached(UNBULKED, {})
+    got = run_cached({}, flags)
+    assert len(got) == len(names) + 1
+    for a, b in zip(expected, got):
+        np.testing.assert_array_equal(a, b)
