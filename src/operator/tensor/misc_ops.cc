@@ -694,3 +694,165 @@ NNVM_REGISTER_OP(_onehot_encode)
 
 }  // namespace op
 }  // namespace mxnet
+
+// ---- _histogram ------------------------------------------------------------------------------
+
+namespace mxnet {
+namespace op {
+
+struct HistogramParam : public dmlc::Parameter<HistogramParam> {
+  dmlc::optional<int> bin_cnt;
+  dmlc::optional<mxnet::Tuple<double>> range;
+  DMLC_DECLARE_PARAMETER(HistogramParam) {
+    DMLC_DECLARE_FIELD(bin_cnt).set_default(dmlc::optional<int>())
+        .describe("Number of bins for uniform case");
+    DMLC_DECLARE_FIELD(range).set_default(dmlc::optional<mxnet::Tuple<double>>())
+        .describe("The lower and upper range of the bins. if not provided, range is simply "
+                  "(a.min(), a.max()). values outside the range are ignored. the first "
+                  "element of the range must be less than or equal to the second. range "
+                  "affects the automatic bin computation as well. while bin width is computed "
+                  "to be optimal based on the actual data within range, the bin count will fill "
+                  "the entire range including portions containing no data.");
+  }
+};
+DMLC_REGISTER_PARAMETER(HistogramParam);
+
+namespace {
+
+bool HistogramUniform(const HistogramParam& p) { return p.bin_cnt.has_value(); }
+
+/*! \brief (lo, hi) of the uniform bins: the given range, else the data's min and max. */
+void UniformRange(const HistogramParam& p, const TBlob& data, double* lo, double* hi) {
+  if (p.range.has_value()) {
+    const auto& r = p.range.value();
+    if (r.ndim() != 2 || !(r[0] <= r[1])) {
+      MX_THROW(ValueError) << "histogram: range must be (lower, upper) with lower <= upper, got "
+                           << r;
+    }
+    *lo = r[0];
+    *hi = r[1];
+    return;
+  }
+  *lo = 0;
+  *hi = 0;
+  MSHADOW_TYPE_SWITCH(data.type_flag_, DType, {
+    const DType* x = data.dptr<DType>();
+    for (size_t i = 0; i < data.Size(); ++i) {
+      const double v = static_cast<double>(x[i]);
+      if (i == 0 || v < *lo) *lo = v;
+      if (i == 0 || v > *hi) *hi = v;
+    }
+  });
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_histogram)
+.add_alias("_npi_histogram")
+.describe(R"code(This operators implements the histogram function.
+
+Example::
+  x = [[0, 1], [2, 2], [3, 4]]
+  histo, bin_edges = histogram(data=x, bin_bounds=[], bin_cnt=5, range=(0,5))
+  histo = [1, 1, 2, 1, 1]
+  bin_edges = [0., 1., 2., 3., 4.]
+  histo, bin_edges = histogram(data=x, bin_bounds=[0., 2.1, 3.])
+  histo = [4, 1]
+
+)code" ADD_FILELINE)
+.set_num_inputs([](const NodeAttrs& attrs) {
+  return HistogramUniform(nnvm::get<HistogramParam>(attrs.parsed)) ? 1U : 2U;
+})
+.set_num_outputs(2)
+.set_attr_parser(ParamParser<HistogramParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return HistogramUniform(nnvm::get<HistogramParam>(attrs.parsed))
+             ? std::vector<std::string>{"data"}
+             : std::vector<std::string>{"data", "bins"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", [](const nnvm::NodeAttrs& attrs,
+                                                 mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  const HistogramParam& p = nnvm::get<HistogramParam>(attrs.parsed);
+  if (HistogramUniform(p)) {
+    if (p.bin_cnt.value() < 1) {
+      MX_THROW(ValueError) << "histogram: bin_cnt must be positive, got " << p.bin_cnt.value();
+    }
+    SHAPE_ASSIGN_CHECK(*out, 0, TShape({p.bin_cnt.value()}));
+    SHAPE_ASSIGN_CHECK(*out, 1, TShape({p.bin_cnt.value() + 1}));
+    return shape_is_known((*in)[0]);
+  }
+  const TShape& b = (*in)[1];
+  if (!shape_is_known(b)) return false;
+  if (b.ndim() != 1 || b[0] < 2) {
+    MX_THROW(ValueError) << "histogram: bins must be a 1-D array of at least 2 edges, got shape "
+                         << b;
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, TShape({b[0] - 1}));
+  SHAPE_ASSIGN_CHECK(*out, 1, b);
+  return shape_is_known((*in)[0]);
+})
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs,
+                                              std::vector<int>* in, std::vector<int>* out) {
+  const int t = (*in)[0];
+  if (t < 0) return false;
+  if (in->size() > 1) TYPE_ASSIGN_CHECK(*in, 1, t);
+  TYPE_ASSIGN_CHECK(*out, 0, mshadow::kInt64);
+  TYPE_ASSIGN_CHECK(*out, 1, t);
+  return true;
+})
+.set_attr<bool>("TNonDifferentiable", true)
+.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                        const std::vector<TBlob>& inputs,
+                                        const std::vector<OpReqType>& req,
+                                        const std::vector<TBlob>& outputs) {
+  const HistogramParam& p = nnvm::get<HistogramParam>(attrs.parsed);
+  const TBlob& data = inputs[0];
+  const index_t nbins = outputs[0].Size();
+  std::vector<double> edges(nbins + 1);
+  double lo = 0, hi = 0;
+  if (HistogramUniform(p)) {
+    UniformRange(p, data, &lo, &hi);
+    for (index_t i = 0; i <= nbins; ++i) edges[i] = lo + (hi - lo) * i / nbins;
+  } else {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, BType, {
+      for (index_t i = 0; i <= nbins; ++i) edges[i] = static_cast<double>(inputs[1].dptr<BType>()[i]);
+    });
+    for (index_t i = 0; i < nbins; ++i) {
+      if (!(edges[i] <= edges[i + 1])) {
+        MX_THROW(ValueError) << "histogram: bins must increase monotonically, got bins[" << i
+                             << "] = " << edges[i] << " > bins[" << i + 1 << "] = "
+                             << edges[i + 1];
+      }
+    }
+    lo = edges[0];
+    hi = edges[nbins];
+  }
+  std::vector<int64_t> counts(nbins, 0);
+  MSHADOW_TYPE_SWITCH(data.type_flag_, DType, {
+    const DType* x = data.dptr<DType>();
+    for (size_t i = 0; i < data.Size(); ++i) {
+      const double v = static_cast<double>(x[i]);
+      if (!(v >= lo && v <= hi)) continue;  // outside the range (or NaN): ignored
+      index_t bin;
+      if (v == hi) {
+        bin = nbins - 1;  // the last bin is closed on the right
+      } else if (HistogramUniform(p)) {
+        bin = std::min<index_t>(nbins - 1, static_cast<index_t>((v - lo) * nbins / (hi - lo)));
+      } else {
+        bin = static_cast<index_t>(std::upper_bound(edges.begin(), edges.end(), v) -
+                                   edges.begin()) - 1;
+      }
+      ++counts[bin];
+    }
+  });
+  Int64Output(outputs[0], counts, req[0]);
+  MSHADOW_TYPE_SWITCH(outputs[1].type_flag_, EType, {
+    for (index_t i = 0; i <= nbins; ++i) Assign(outputs[1].dptr<EType>() + i, req[1], edges[i]);
+  });
+})
+.add_argument("data", "NDArray-or-Symbol", "Input ndarray")
+.add_argument("bins", "NDArray-or-Symbol", "Input ndarray")
+.add_arguments(HistogramParam::__FIELDS__());
+
+}  // namespace op
+}  // namespace mxnet

@@ -1,0 +1,116 @@
+"""Op table: CTCLoss, SequenceLast/SequenceReverse and small utility operators (hard_sigmoid,
+cumsum, shape_array, ...). The CTC reference sums the probability of every alignment by brute
+force (tiny T and alphabet only)."""
+import itertools
+
+import numpy as np
+
+from . import FLOATS, FLOATS_AND_HALF, OpEntry, Sample
+
+
+def ctc_brute_force(acts, labels, blank):
+    """-log sum over all paths of length T that collapse to `labels` of prod softmax(acts)."""
+    acts = acts.astype(np.float64)
+    z = acts - acts.max(axis=1, keepdims=True)
+    probs = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    steps, classes = probs.shape
+    total = 0.0
+    for path in itertools.product(range(classes), repeat=steps):
+        collapsed = [c for i, c in enumerate(path)
+                     if c != blank and (i == 0 or path[i - 1] != c)]
+        if collapsed == list(labels):
+            total += np.prod(probs[np.arange(steps), list(path)])
+    return -np.log(total) if total > 0 else np.inf
+
+
+def ctc_ref(data, label, *lengths, use_data_lengths=False, use_label_lengths=False,
+            blank_label="first"):
+    """CTCLoss with 1.9.1's padding rules; infeasible sequences get loss 0."""
+    steps, batch, classes = data.shape
+    blank = 0 if blank_label == "first" else classes - 1
+    pad = 0 if blank_label == "first" else -1
+    lengths = list(lengths)
+    data_len = lengths.pop(0) if use_data_lengths else None
+    label_len = lengths.pop(0) if use_label_lengths else None
+    out = np.zeros(batch)
+    for b in range(batch):
+        t_b = int(data_len[b]) if data_len is not None else steps
+        if label_len is not None:
+            labels = [int(v) for v in label[b, :int(label_len[b])]]
+        else:
+            labels = []
+            for v in label[b]:
+                if v == pad:
+                    break
+                labels.append(int(v))
+        repeats = sum(labels[i] == labels[i - 1] for i in range(1, len(labels)))
+        if t_b == 0 or len(labels) + repeats > t_b:
+            continue
+        out[b] = ctc_brute_force(data[:t_b, b], labels, blank)
+    return out
+
+
+def _ctc_arrays(shape, labels, data_lengths=None, label_lengths=None):
+    def make(rng, dtype):
+        out = [rng.uniform(-2, 2, size=shape).astype(dtype), np.array(labels, dtype=dtype)]
+        if data_lengths is not None:
+            out.append(np.array(data_lengths, dtype=dtype))
+        if label_lengths is not None:
+            out.append(np.array(label_lengths, dtype=dtype))
+        return out
+    return make
+
+
+def sequence_last_ref(data, sequence_length=None, use_sequence_length=False, axis=0):
+    data = data.astype(np.float64)
+    steps = data.shape[axis]
+    batch = data.shape[1 - axis]
+    lens = [int(v) for v in sequence_length] if use_sequence_length else [steps] * batch
+    rows = [data[lens[b] - 1, b] if axis == 0 else data[b, lens[b] - 1] for b in range(batch)]
+    return np.stack(rows)
+
+
+def sequence_reverse_ref(data, sequence_length=None, use_sequence_length=False, axis=0):
+    out = data.astype(np.float64).copy()
+    steps, batch = data.shape[0], data.shape[1]
+    lens = [int(v) for v in sequence_length] if use_sequence_length else [steps] * batch
+    for b in range(batch):
+        out[:lens[b], b] = data[:lens[b], b][::-1]
+    return out
+
+
+def _with_lengths(shape, lengths):
+    def make(rng, dtype):
+        return [rng.uniform(-2, 2, size=shape).astype(dtype), np.array(lengths, dtype=dtype)]
+    return make
+
+
+ENTRIES = [
+    OpEntry("CTCLoss", ref=ctc_ref, dtypes=FLOATS, rtol=1e-5, atol=1e-5,
+            covers=("ctc_loss", "_contrib_CTCLoss", "_contrib_ctc_loss"),
+            samples=[Sample(arrays=_ctc_arrays((4, 2, 3), [[1, 2, 0], [2, 2, 0]])),
+                     Sample(kwargs=dict(blank_label="last"),
+                            arrays=_ctc_arrays((4, 3, 4), [[1, 0, -1], [2, -1, -1],
+                                                           [0, 0, 0]])),
+                     Sample(kwargs=dict(use_data_lengths=True, use_label_lengths=True),
+                            arrays=_ctc_arrays((5, 2, 3), [[1, 2, 2], [2, 1, 1]], [3, 5],
+                                               [2, 3])),
+                     Sample(kwargs=dict(use_data_lengths=True),
+                            arrays=_ctc_arrays((4, 2, 3), [[1, 0], [2, 1]], [2, 4]))]),
+    OpEntry("SequenceLast", ref=sequence_last_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(3, 2, 4)]),
+                     Sample(kwargs=dict(use_sequence_length=True),
+                            arrays=_with_lengths((4, 3, 2), [2, 4, 1])),
+                     Sample(kwargs=dict(use_sequence_length=True, axis=1),
+                            arrays=_with_lengths((3, 4, 2), [2, 4, 1])),
+                     Sample(kwargs=dict(use_sequence_length=True),
+                            arrays=_with_lengths((3, 2), [1, 3]))]),
+    OpEntry("SequenceReverse", ref=sequence_reverse_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(3, 2, 4)]),
+                     Sample(kwargs=dict(use_sequence_length=True),
+                            arrays=_with_lengths((4, 3, 2), [2, 4, 1])),
+                     Sample(kwargs=dict(use_sequence_length=True),
+                            arrays=_with_lengths((5, 2), [0, 3]))]),
+]
+
+EXEMPT = {}
