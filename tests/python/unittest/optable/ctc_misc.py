@@ -85,6 +85,52 @@ def _with_lengths(shape, lengths):
     return make
 
 
+def _cumsum_ref(a, axis=None, dtype=None):
+    return np.cumsum(a, axis=axis, dtype=dtype)
+
+
+def _amp_cast_ref(x, dtype):
+    return x.astype(dtype) if x.dtype in (np.float16, np.float32) else x
+
+
+def _amp_multicast_ref(*xs, num_outputs, cast_narrow=False):
+    floats = [x.dtype for x in xs if x.dtype in (np.float16, np.float32)]
+    if not floats:
+        return list(xs)
+    target = min(floats, key=lambda d: d.itemsize) if cast_narrow else \
+        max(floats, key=lambda d: d.itemsize)
+    return [x.astype(target) if x.dtype in (np.float16, np.float32) else x for x in xs]
+
+
+def _index_array_ref(x, axes=None):
+    axes = range(x.ndim) if axes is None else [a % x.ndim for a in axes]
+    grids = np.indices(x.shape)
+    return np.stack([grids[a] for a in axes], axis=-1).astype(np.int64)
+
+
+def _onehot_ref(indices, like):
+    out = np.zeros(like.shape)
+    out[np.arange(like.shape[0]), indices.astype(np.int64)] = 1
+    return out
+
+
+def _onehot_arrays(rng, dtype):
+    return [np.array([2, 0, 3], dtype=dtype), rng.uniform(-1, 1, size=(3, 4)).astype(dtype)]
+
+
+def _histogram_ref(data, bins=None, bin_cnt=None, range=None):  # pylint: disable=redefined-builtin
+    if bins is not None:
+        counts, edges = np.histogram(data, bins=bins.astype(np.float64))
+    else:
+        counts, edges = np.histogram(data.astype(np.float64), bins=bin_cnt, range=range)
+    return counts, edges
+
+
+def _histogram_bins(rng, dtype):
+    return [rng.uniform(-2, 2, size=(5, 7)).astype(dtype),
+            np.array([-1.5, -0.25, 0.5, 1.75], dtype=dtype)]
+
+
 ENTRIES = [
     OpEntry("CTCLoss", ref=ctc_ref, dtypes=FLOATS, rtol=1e-5, atol=1e-5,
             covers=("ctc_loss", "_contrib_CTCLoss", "_contrib_ctc_loss"),
@@ -111,6 +157,46 @@ ENTRIES = [
                             arrays=_with_lengths((4, 3, 2), [2, 4, 1])),
                      Sample(kwargs=dict(use_sequence_length=True),
                             arrays=_with_lengths((5, 2), [0, 3]))]),
+]
+
+ENTRIES += [
+    OpEntry("hard_sigmoid", dtypes=FLOATS_AND_HALF,
+            ref=lambda x, alpha=0.2, beta=0.5: np.clip(alpha * x.astype(np.float64) + beta, 0, 1),
+            samples=[Sample([(3, 4)]), Sample([(2, 3, 2)], dict(alpha=0.7, beta=0.3))]),
+    OpEntry("cumsum", ref=_cumsum_ref, dtypes=FLOATS + ("int32", "int64"),
+            covers=("_np_cumsum",),
+            samples=[Sample([(3, 4)]), Sample([(3, 4)], dict(axis=0)),
+                     Sample([(2, 3, 4)], dict(axis=-1)), Sample([(2, 3, 4)], dict(axis=1)),
+                     Sample([(5,)], dict(dtype="float64"))]),
+    OpEntry("shape_array", ref=lambda x: np.array(x.shape, dtype=np.int64), grad=False,
+            dtypes=FLOATS + ("int32",), covers=("_npx_shape_array",),
+            samples=[Sample([(2, 3, 4)]), Sample([(5,)])]),
+    OpEntry("size_array", ref=lambda x: np.array([x.size], dtype=np.int64), grad=False,
+            dtypes=FLOATS + ("int32",), samples=[Sample([(2, 3, 4)]), Sample([(5,)])]),
+    OpEntry("amp_cast", ref=_amp_cast_ref, dtypes=FLOATS_AND_HALF + ("int32",),
+            samples=[Sample([(3, 4)], dict(dtype="float16")),
+                     Sample([(3, 4)], dict(dtype="float32"))], rtol=1e-3, atol=1e-3),
+    OpEntry("amp_multicast", ref=_amp_multicast_ref, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(3, 4), (2,)], dict(num_outputs=2)),
+                     Sample([(3,), (2, 2), (1,)], dict(num_outputs=3, cast_narrow=True))]),
+    # The default scalar 1 keeps the backward the true derivative; other scalars are checked
+    # in test_ctc_misc_ops.py.
+    OpEntry("contrib.gradientmultiplier", ref=lambda x, **_: x, dtypes=FLOATS_AND_HALF,
+            samples=[Sample([(3, 4)])]),
+    # Straight-through estimators: the backward is deliberately not the derivative (tested in
+    # test_ctc_misc_ops.py).
+    OpEntry("contrib.round_ste", ref=lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
+            grad=False, samples=[Sample([(3, 4)])]),
+    OpEntry("contrib.sign_ste", ref=np.sign, grad=False, samples=[Sample([(3, 4)])]),
+    OpEntry("contrib.index_array", ref=_index_array_ref, grad=False, dtypes=("float32", "int32"),
+            samples=[Sample([(2, 3)]), Sample([(2, 3, 4)], dict(axes=(0, -1))),
+                     Sample([(4,)], dict(axes=(0,)))]),
+    OpEntry("_internal._onehot_encode", ref=_onehot_ref, grad=False,
+            samples=[Sample(arrays=_onehot_arrays)]),
+    OpEntry("_internal._histogram", ref=_histogram_ref, grad=False,
+            covers=("_npi_histogram",),
+            samples=[Sample([(4, 5)], dict(bin_cnt=4, range=(-1.0, 1.5))),
+                     Sample(arrays=_histogram_bins)]),
 ]
 
 EXEMPT = {}
