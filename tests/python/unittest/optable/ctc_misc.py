@@ -2,6 +2,7 @@
 cumsum, shape_array, ...). The CTC reference sums the probability of every alignment by brute
 force (tiny T and alphabet only)."""
 import itertools
+import math
 
 import numpy as np
 
@@ -197,6 +198,92 @@ ENTRIES += [
             covers=("_npi_histogram",),
             samples=[Sample([(4, 5)], dict(bin_cnt=4, range=(-1.0, 1.5))),
                      Sample(arrays=_histogram_bins)]),
+]
+
+_lgamma = np.vectorize(math.lgamma)
+
+
+def _pdf(logpdf):
+    def ref(sample, *params, is_log=False):
+        params = [p.astype(np.float64).reshape(p.shape + (1,) * (sample.ndim - p.ndim))
+                  for p in params]
+        lp = logpdf(sample.astype(np.float64), *params)
+        return lp if is_log else np.exp(lp)
+    return ref
+
+
+def _log_nbinom(x, k, p):
+    return _lgamma(x + k) - _lgamma(x + 1) - _lgamma(k) + k * np.log(p) + x * np.log1p(-p)
+
+
+_LOGPDF = {
+    "uniform": lambda x, lo, hi: -np.log(hi - lo) + 0 * x,
+    "normal": lambda x, mu, sigma: -0.5 * ((x - mu) / sigma) ** 2 - np.log(sigma)
+    - 0.5 * np.log(2 * np.pi),
+    "gamma": lambda x, a, b: a * np.log(b) + (a - 1) * np.log(x) - b * x - _lgamma(a),
+    "exponential": lambda x, lam: np.log(lam) - lam * x,
+    "poisson": lambda x, lam: x * np.log(lam) - _lgamma(x + 1) - lam,
+    "negative_binomial": _log_nbinom,
+    "generalized_negative_binomial": lambda x, mu, alpha: _log_nbinom(
+        x, 1 / alpha, 1 / (1 + alpha * mu)),
+}
+
+
+def _pdf_arrays(kind, param_ranges, sample_shape=(2, 3, 4)):
+    def make(rng, dtype):
+        pshape = sample_shape[:2]
+        params = [rng.uniform(lo, hi, size=pshape) for lo, hi in param_ranges]
+        if kind == "uniform":
+            params[1] = params[0] + params[1]  # high = low + width
+            extra = (1,) * (len(sample_shape) - 2)
+            sample = params[0].reshape(pshape + extra) + rng.uniform(0, 1, size=sample_shape) \
+                * (params[1] - params[0]).reshape(pshape + extra)
+        elif kind in ("normal",):
+            sample = rng.uniform(-2, 2, size=sample_shape)
+        elif kind in ("gamma", "exponential"):
+            sample = rng.uniform(0.2, 3, size=sample_shape)
+        else:
+            sample = rng.randint(0, 6, size=sample_shape).astype(np.float64)
+        return [sample.astype(dtype)] + [p.astype(dtype) for p in params]
+    return make
+
+
+def _dirichlet_ref(sample, alpha, is_log=False):
+    sample = sample.astype(np.float64)
+    alpha = alpha.astype(np.float64)
+    a = alpha.reshape(alpha.shape[:-1] + (1,) * (sample.ndim - alpha.ndim) + alpha.shape[-1:])
+    lp = (_lgamma(a.sum(-1)) - _lgamma(a).sum(-1) + ((a - 1) * np.log(sample)).sum(-1))
+    return lp if is_log else np.exp(lp)
+
+
+def _dirichlet_arrays(rng, dtype):
+    alpha = rng.uniform(0.5, 3, size=(2, 3))
+    raw = rng.uniform(0.1, 1, size=(2, 4, 3))
+    return [(raw / raw.sum(-1, keepdims=True)).astype(dtype), alpha.astype(dtype)]
+
+
+_PDF_PARAMS = {
+    "uniform": [(-1, 1), (0.5, 2)],
+    "normal": [(-1, 1), (0.5, 2)],
+    "gamma": [(0.5, 3), (0.5, 2)],
+    "exponential": [(0.5, 2)],
+    "poisson": [(0.5, 4)],
+    "negative_binomial": [(0.5, 4), (0.2, 0.8)],
+    "generalized_negative_binomial": [(0.5, 4), (0.2, 1.5)],
+}
+
+ENTRIES += [
+    OpEntry("random_pdf_" + kind, ref=_pdf(_LOGPDF[kind]), rtol=1e-4, atol=1e-6,
+            covers=("_random_pdf_" + kind,),
+            samples=[Sample(arrays=_pdf_arrays(kind, _PDF_PARAMS[kind])),
+                     Sample(kwargs=dict(is_log=True),
+                            arrays=_pdf_arrays(kind, _PDF_PARAMS[kind], (2, 3)))])
+    for kind in _PDF_PARAMS
+] + [
+    OpEntry("random_pdf_dirichlet", ref=_dirichlet_ref, rtol=1e-4, atol=1e-6,
+            covers=("_random_pdf_dirichlet",),
+            samples=[Sample(arrays=_dirichlet_arrays),
+                     Sample(kwargs=dict(is_log=True), arrays=_dirichlet_arrays)]),
 ]
 
 EXEMPT = {
