@@ -1,6 +1,6 @@
-"""CTCLoss (+ gluon.loss.CTCLoss), SequenceLast/SequenceReverse and the small utility operators
-(hard_sigmoid, cumsum, shape_array, size_array, _histogram, amp_cast, amp_multicast,
-gradientmultiplier, round_ste, sign_ste, index_array, _onehot_encode).
+"""CTCLoss (+ gluon.loss.CTCLoss), SequenceLast/SequenceReverse, random_pdf_* and the small
+utility operators (hard_sigmoid, cumsum, shape_array, size_array, _histogram, amp_cast,
+amp_multicast, gradientmultiplier, round_ste, sign_ste, index_array, _onehot_encode).
 
 Oracles: a brute-force sum over all alignments (NumPy), central finite differences of that
 NumPy loss, and the real MXNet 1.9.1 (the same script is run under both libraries)."""
@@ -265,6 +265,31 @@ out["hist_bins"], out["hist_bins_edges"] = h.asnumpy(), e.asnumpy()
 out["amp_cast"] = mx.nd.amp_cast(v, dtype="float16").asnumpy()
 a, b, c = mx.nd.amp_multicast(v.astype("float16"), v, v.astype("float64"), num_outputs=3)
 out["multicast_dtypes"] = np.array([str(np.dtype(t.dtype)) for t in (a, b, c)])
+pdf_cases = {
+    "uniform": (rng.uniform(0, 1, (2, 3)), [np.zeros(2), np.full(2, 2.0)]),
+    "normal": (rng.randn(2, 3), [rng.randn(2), rng.uniform(0.5, 2, 2)]),
+    "gamma": (rng.uniform(0.2, 3, (2, 3)), [rng.uniform(0.5, 3, 2), rng.uniform(0.5, 2, 2)]),
+    "exponential": (rng.uniform(0.2, 3, (2, 3)), [rng.uniform(0.5, 2, 2)]),
+    "poisson": (rng.randint(0, 6, (2, 3)), [rng.uniform(0.5, 4, 2)]),
+    "negative_binomial": (rng.randint(0, 6, (2, 3)), [rng.uniform(0.5, 4, 2),
+                                                      rng.uniform(0.2, 0.8, 2)]),
+    "generalized_negative_binomial": (rng.randint(0, 6, (2, 3)), [rng.uniform(0.5, 4, 2),
+                                                                  rng.uniform(0.2, 1.5, 2)]),
+}
+raw = rng.uniform(0.1, 1, (2, 3, 4))
+pdf_cases["dirichlet"] = (raw / raw.sum(-1, keepdims=True), [rng.uniform(0.5, 3, (2, 4))])
+for kind, (sample, params) in sorted(pdf_cases.items()):
+    for is_log in (False, True):
+        arrays = [mx.nd.array(a) for a in [sample] + params]
+        for a in arrays:
+            a.attach_grad()
+        with mx.autograd.record():
+            y = getattr(mx.nd, "random_pdf_" + kind)(*arrays, is_log=is_log)
+        y.backward(mx.nd.array(rng.uniform(-1, 1, y.shape)))
+        key = "pdf_%s_%d" % (kind, is_log)
+        out[key] = y.asnumpy()
+        for i, a in enumerate(arrays):
+            out[key + "_grad%d" % i] = a.grad.asnumpy()
 np.savez(sys.argv[1], **out)
 '''
 
@@ -287,3 +312,16 @@ def test_outputs_and_gradients_match_mxnet_191():
                 np.testing.assert_allclose(o, r, rtol=1e-4, atol=1e-5, err_msg=key)
             else:
                 np.testing.assert_array_equal(o, r, err_msg=key)
+
+
+def test_pdf_shape_errors_name_the_shapes():
+    with pytest.raises(ValueError, match=r"sample shape \(3, 4\)"):
+        mx.nd.random_pdf_normal(mx.nd.ones((3, 4)), mx.nd.zeros((2,)), mx.nd.ones((2,)))
+    with pytest.raises(ValueError, match="same shape"):
+        mx.nd.random_pdf_gamma(mx.nd.ones((2, 4)), mx.nd.ones((2,)), mx.nd.ones((3,)))
+    with pytest.raises(ValueError, match="categories"):
+        mx.nd.random_pdf_dirichlet(mx.nd.ones((2, 5, 3)), mx.nd.ones((2, 4)))
+    # One density per parameter set and sample: (2,) params, (2, 5) samples.
+    got = mx.nd.random_pdf_exponential(mx.nd.ones((2, 5)), mx.nd.array([1.0, 2.0]))
+    np.testing.assert_allclose(got.asnumpy(), np.repeat([[np.exp(-1)], [2 * np.exp(-2)]], 5, 1),
+                               rtol=1e-6)
