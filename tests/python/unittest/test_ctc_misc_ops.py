@@ -1,5 +1,5 @@
-"""CTCLoss (+ gluon.loss.CTCLoss), SequenceLast/SequenceReverse, random_pdf_* and the small
-utility operators (hard_sigmoid, cumsum, shape_array, size_array, _histogram, amp_cast,
+"""CTCLoss (+ gluon.loss.CTCLoss), SequenceLast/SequenceReverse, random_pdf_*,
+_multi_(mp_)adamw_update and the small utility operators (hard_sigmoid, cumsum, shape_array, size_array, _histogram, amp_cast,
 amp_multicast, gradientmultiplier, round_ste, sign_ste, index_array, _onehot_encode).
 
 Oracles: a brute-force sum over all alignments (NumPy), central finite differences of that
@@ -290,6 +290,19 @@ for kind, (sample, params) in sorted(pdf_cases.items()):
         out[key] = y.asnumpy()
         for i, a in enumerate(arrays):
             out[key + "_grad%d" % i] = a.grad.asnumpy()
+ws = [mx.nd.array(rng.randn(3)), mx.nd.array(rng.randn(2, 2))]
+gs = [mx.nd.array(rng.randn(3)), mx.nd.array(rng.randn(2, 2))]
+ms = [mx.nd.zeros(3), mx.nd.zeros((2, 2))]
+vs = [mx.nd.ones(3) * 0.1, mx.nd.ones((2, 2)) * 0.2]
+mx.nd.contrib.multi_adamw_update(ws, gs, ms, vs, 0.5, lrs=[0.1, 0.2], wds=[0.0, 0.1],
+                                 etas=[1.0, 0.7], clip_gradient=0.8, out=ws)
+w16 = [w.astype("float16") for w in ws]
+w32 = [w.copy() for w in ws]
+mx.nd.contrib.multi_mp_adamw_update(w16, [g.astype("float16") for g in gs], ms, vs, w32,
+                                    mx.nd.array([2.0]), lrs=[0.1, 0.2], wds=[0.0, 0.1],
+                                    etas=[1.0, 0.7], out=w16, beta2=0.9)
+for i, a in enumerate(ws + ms + vs + w16 + w32):
+    out["multi_adamw_%d" % i] = a.asnumpy()
 np.savez(sys.argv[1], **out)
 '''
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from . import FLOATS, FLOATS_AND_HALF, OpEntry, Sample
+from .optimizer import _adamw_inputs, adamw_ref
 
 
 def ctc_brute_force(acts, labels, blank):
@@ -284,6 +285,47 @@ ENTRIES += [
             covers=("_random_pdf_dirichlet",),
             samples=[Sample(arrays=_dirichlet_arrays),
                      Sample(kwargs=dict(is_log=True), arrays=_dirichlet_arrays)]),
+]
+
+def _multi_adamw_inputs(rescale, mp):
+    def make(rng, dtype):
+        first = _adamw_inputs(rescale, mp)(rng, dtype)[:-1]
+        second = _adamw_inputs(rescale, mp)(rng, dtype)[:-1]
+        second = [a[:3] for a in second]  # a second weight of another shape
+        return first + second + [np.array([rescale], dtype="float32")]
+    return make
+
+
+def _multi_adamw_ref(mp):
+    group = 5 if mp else 4
+
+    def ref(*arrays, lrs, wds, etas, num_weights, **kwargs):
+        rescale = arrays[-1]
+        outs = []
+        for i in range(num_weights):
+            w, g, m, v = arrays[i * group:i * group + 4]
+            if mp:
+                w = arrays[i * group + 4]
+            outs.append(adamw_ref(w, g, m, v, rescale, lr=lrs[i], eta=etas[i], wd=wds[i],
+                                  **kwargs))
+        return outs
+    return ref
+
+
+ENTRIES += [
+    OpEntry("_internal._multi_adamw_update", ref=_multi_adamw_ref(False), dtypes=FLOATS,
+            grad=False, rtol=1e-4, atol=1e-5,
+            samples=[Sample(kwargs=dict(lrs=(0.01, 0.02), wds=(0.1, 0.0), etas=(0.5, 1.0),
+                                        num_weights=2, clip_gradient=0.3),
+                            arrays=_multi_adamw_inputs(2.0, False)),
+                     Sample(kwargs=dict(lrs=(0.01, 0.02), wds=(0.1, 0.0), etas=(0.5, 1.0),
+                                        num_weights=2),
+                            arrays=_multi_adamw_inputs(np.inf, False))]),
+    OpEntry("_internal._multi_mp_adamw_update", ref=_multi_adamw_ref(True), dtypes=("float16",),
+            grad=False,
+            samples=[Sample(kwargs=dict(lrs=(0.01, 0.02), wds=(0.1, 0.0), etas=(0.5, 1.0),
+                                        num_weights=2, beta1=0.8),
+                            arrays=_multi_adamw_inputs(0.5, True))]),
 ]
 
 EXEMPT = {
