@@ -36,4 +36,29 @@ def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lr
                                             lrs=lrs, wds=wds, etas=etas, name=name, **kwargs)
 
 
-__all__ += ["multi_adamw_update", "multi_mp_adamw_update"]
+def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None, num_tensors=0,
+                      **kwargs):
+    """LAMB update of several tensors at once (_multi_lamb_update); `step_count`, `lrs` and
+    `wds` give one value per tensor."""
+    from . import _internal  # pylint: disable=import-outside-toplevel
+    num_tensors = num_tensors or len(weights)
+    flat = [a for group in zip(weights, grads, mean, var) for a in group]
+    return _internal._multi_lamb_update(*flat, out=out, num_tensors=num_tensors,
+                                        step_count=step_count, learning_rates=lrs, wds=wds,
+                                        **kwargs)
+
+
+def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
+                         num_tensors=0, **kwargs):
+    """Multi-precision LAMB update of several tensors (_multi_mp_lamb_update): the float32
+    master copies `weights32` are updated in place and cast into `weights`."""
+    from . import _internal  # pylint: disable=import-outside-toplevel
+    num_tensors = num_tensors or len(weights)
+    flat = [a for group in zip(weights, grads, mean, var, weights32) for a in group]
+    return _internal._multi_mp_lamb_update(*flat, out=out, num_tensors=num_tensors,
+                                           step_count=step_count, learning_rates=lrs, wds=wds,
+                                           **kwargs)
+
+
+__all__ += ["multi_adamw_update", "multi_mp_adamw_update", "multi_lamb_update",
+            "multi_mp_lamb_update"]

@@ -1,5 +1,5 @@
 """CTCLoss (+ gluon.loss.CTCLoss), SequenceLast/SequenceReverse, random_pdf_*,
-_multi_(mp_)adamw_update and the small utility operators (hard_sigmoid, cumsum, shape_array, size_array, _histogram, amp_cast,
+_multi_(mp_)adamw_update, _multi_(mp_)lamb_update and the small utility operators (hard_sigmoid, cumsum, shape_array, size_array, _histogram, amp_cast,
 amp_multicast, gradientmultiplier, round_ste, sign_ste, index_array, _onehot_encode).
 
 Oracles: a brute-force sum over all alignments (NumPy), central finite differences of that
@@ -303,6 +303,21 @@ mx.nd.contrib.multi_mp_adamw_update(w16, [g.astype("float16") for g in gs], ms, 
                                     etas=[1.0, 0.7], out=w16, beta2=0.9)
 for i, a in enumerate(ws + ms + vs + w16 + w32):
     out["multi_adamw_%d" % i] = a.asnumpy()
+for j, kw in enumerate([dict(), dict(bias_correction=False, rescale_grad=0.5, clip_gradient=0.4),
+                        dict(lower_bound=2.0, upper_bound=2.5, epsilon=1e-3)]):
+    ws = [mx.nd.array(rng.randn(3)), mx.nd.array(rng.randn(2, 2))]
+    gs = [mx.nd.array(rng.randn(3)), mx.nd.array(rng.randn(2, 2))]
+    ms = [mx.nd.array(rng.randn(3) * 0.1), mx.nd.zeros((2, 2))]
+    vs = [mx.nd.ones(3) * 0.1, mx.nd.ones((2, 2)) * 0.2]
+    mx.nd.contrib.multi_lamb_update(ws, gs, ms, vs, step_count=[1, 3], lrs=[0.1, 0.2],
+                                    wds=[0.0, 0.1], out=ws, **kw)
+    w16 = [w.astype("float16") for w in ws]
+    w32 = [w.copy() for w in ws]
+    mx.nd.contrib.multi_mp_lamb_update(w16, [g.astype("float16") for g in gs], ms, vs, w32,
+                                       step_count=[2, 5], lrs=[0.1, 0.2], wds=[0.01, 0.1],
+                                       out=w16, **kw)
+    for i, a in enumerate(ws + ms + vs + w32):
+        out["multi_lamb_%d_%d" % (j, i)] = a.asnumpy()
 np.savez(sys.argv[1], **out)
 '''
 

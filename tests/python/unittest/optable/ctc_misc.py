@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from . import FLOATS, FLOATS_AND_HALF, OpEntry, Sample
-from .optimizer import _adamw_inputs, adamw_ref
+from .optimizer import _adamw_inputs, adamw_ref, lamb1_ref, lamb2_ref
 
 
 def ctc_brute_force(acts, labels, blank):
@@ -326,6 +326,54 @@ ENTRIES += [
             samples=[Sample(kwargs=dict(lrs=(0.01, 0.02), wds=(0.1, 0.0), etas=(0.5, 1.0),
                                         num_weights=2, beta1=0.8),
                             arrays=_multi_adamw_inputs(0.5, True))]),
+]
+
+def _multi_lamb_ref(mp):
+    group = 5 if mp else 4
+
+    def ref(*arrays, learning_rates, wds, step_count, num_tensors, lower_bound=-1.0,
+            upper_bound=-1.0, **kwargs):
+        outs = []
+        for i in range(num_tensors):
+            w, g, m, v = arrays[i * group:i * group + 4]
+            if mp:
+                w = arrays[i * group + 4]
+            r = lamb1_ref(w, g, m, v, t=step_count[i], wd=wds[i], **kwargs)
+            w64 = w.astype(np.float64)
+            r1 = np.array([np.sqrt(np.sum(w64 ** 2))])
+            r2 = np.array([np.sqrt(np.sum(r ** 2))])
+            # 1.9.1's multi_lamb applies a bound only when it is positive.
+            outs.append(lamb2_ref(w64, r, r1, r2, lr=learning_rates[i],
+                                  lower_bound=lower_bound if lower_bound > 0 else -1.0,
+                                  upper_bound=upper_bound if upper_bound > 0 else -1.0))
+        return outs
+    return ref
+
+
+def _multi_lamb_inputs(mp):
+    def make(rng, dtype):
+        first = _adamw_inputs(1.0, mp)(rng, dtype)[:-1]
+        second = [a[:3] for a in _adamw_inputs(1.0, mp)(rng, dtype)[:-1]]
+        return first + second
+    return make
+
+
+ENTRIES += [
+    OpEntry("_internal._multi_lamb_update", ref=_multi_lamb_ref(False), dtypes=FLOATS,
+            grad=False, rtol=1e-4, atol=1e-5,
+            samples=[Sample(kwargs=dict(learning_rates=(0.01, 0.02), wds=(0.1, 0.0),
+                                        step_count=(1, 4), num_tensors=2),
+                            arrays=_multi_lamb_inputs(False)),
+                     Sample(kwargs=dict(learning_rates=(0.01, 0.02), wds=(0.1, 0.0),
+                                        step_count=(2, 3), num_tensors=2, bias_correction=False,
+                                        rescale_grad=0.5, clip_gradient=0.3, lower_bound=3.0,
+                                        upper_bound=3.5),
+                            arrays=_multi_lamb_inputs(False))]),
+    OpEntry("_internal._multi_mp_lamb_update", ref=_multi_lamb_ref(True), dtypes=("float16",),
+            grad=False, rtol=1e-3, atol=1e-3,
+            samples=[Sample(kwargs=dict(learning_rates=(0.01, 0.02), wds=(0.1, 0.0),
+                                        step_count=(1, 4), num_tensors=2),
+                            arrays=_multi_lamb_inputs(True))]),
 ]
 
 EXEMPT = {
