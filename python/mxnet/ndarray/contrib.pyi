@@ -7,7 +7,39 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'boolean_mask', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
+__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'boolean_mask', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
+
+
+def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
+    """
+    AdamW update of several weights at once (_multi_adamw_update); `rescale_grad` is a
+    number or a one-element NDArray (the update is skipped when it is NaN, Inf or 0).
+    """
+    ...
+
+
+def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
+    """
+    Multi-precision AdamW update of several weights (_multi_mp_adamw_update): the float32
+    master copies `weights32` are updated in place and cast into `weights`.
+    """
+    ...
+
+
+def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=..., num_tensors=..., **kwargs) -> Any:
+    """
+    LAMB update of several tensors at once (_multi_lamb_update); `step_count`, `lrs` and
+    `wds` give one value per tensor.
+    """
+    ...
+
+
+def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=..., num_tensors=..., **kwargs) -> Any:
+    """
+    Multi-precision LAMB update of several tensors (_multi_mp_lamb_update): the float32
+    master copies `weights32` are updated in place and cast into `weights`.
+    """
+    ...
 
 
 def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:

@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'CTCLoss', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceLast', 'SequenceMask', 'SequenceReverse', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'amp_cast', 'amp_multicast', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'ctc_loss', 'cumsum', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'hard_sigmoid', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shape_array', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'size_array', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'CTCLoss', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceLast', 'SequenceMask', 'SequenceReverse', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'amp_cast', 'amp_multicast', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'ctc_loss', 'cumsum', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'hard_sigmoid', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_pdf_dirichlet', 'random_pdf_exponential', 'random_pdf_gamma', 'random_pdf_generalized_negative_binomial', 'random_pdf_negative_binomial', 'random_pdf_normal', 'random_pdf_poisson', 'random_pdf_uniform', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shape_array', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'size_array', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -7984,6 +7984,280 @@ def random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shap
         Context of output, in format [cpu|gpu|cpu_pinned](n). Only used for imperative calls.
     dtype : {'None', 'float16', 'float32', 'float64'},optional, default='None'
         DType of the output in case this can't be inferred. Defaults to float32 if not defined (dtype=None).
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_dirichlet(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Dirichlet distributions with parameter *alpha*.
+
+    The shape of *alpha* must match the leftmost subshape of *sample*.  That is, *sample*
+    can have the same shape as *alpha*, in which case the output contains one density per
+    distribution, or *sample* can be a tensor of tensors with that shape, in which case
+    the output is a tensor of densities such that the densities at index *i* in the output
+    are given by the samples at index *i* in *sample* parameterized by the value of *alpha*
+    at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L483
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Concentration parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_exponential(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    exponential distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L430
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_gamma(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    gamma distributions with parameters *alpha* (shape) and *beta* (rate).
+
+    *alpha* and *beta* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L417
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Alpha (shape) parameters of the distributions.
+    beta : NDArray
+        Beta (scale) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_generalized_negative_binomial(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    generalized negative binomial distributions with parameters *mu* (mean)
+    and *alpha* (dispersion).  This can be understood as a reparameterization of
+    the negative binomial, where *k* = *1 / alpha* and *p* = *1 / (mu \\* alpha + 1)*.
+
+    *mu* and *alpha* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L467
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    alpha : NDArray
+        Alpha (dispersion) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_negative_binomial(sample: Optional[NDArray] = ..., k: Optional[NDArray] = ..., p: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of samples of
+    negative binomial distributions with parameters *k* (failure limit) and *p* (failure probability).
+
+    *k* and *p* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L454
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    k : NDArray
+        Limits of unsuccessful experiments.
+    p : NDArray
+        Failure probabilities in each experiment.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_normal(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    normal distributions with parameters *mu* (mean) and *sigma* (standard deviation).
+
+    *mu* and *sigma* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L404
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    sigma : NDArray
+        Standard deviations of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_poisson(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Poisson distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L442
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_uniform(sample: Optional[NDArray] = ..., low: Optional[NDArray] = ..., high: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    uniform distributions on the intervals given by *[low,high)*.
+
+    *low* and *high* must have the same shape, which must match the leftmost subshape
+    of *sample*.  That is, *sample* can have the same shape as *low* and *high*, in which
+    case the output contains one density per distribution, or *sample* can be a tensor
+    of tensors with that shape, in which case the output is a tensor of densities such that
+    the densities at index *i* in the output are given by the samples at index *i* in *sample*
+    parameterized by the values of *low* and *high* at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L387
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    low : NDArray
+        Lower bounds of the distributions.
+    high : NDArray
+        Upper bounds of the distributions.
 
     out : NDArray, optional
         The output NDArray to hold the result.
