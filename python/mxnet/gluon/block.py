@@ -536,8 +536,8 @@ class HybridBlock(Block):
         if not self._cached_graph:
             flat_args, self._in_format = _flatten(args, "input")
             if len(flat_args) > 1:
-                inputs = [symbol.var("data%d" % i) if i is not None else None
-                          for i in range(len(flat_args))]
+                inputs = [symbol.var("data%d" % i) if a is not None else None
+                          for i, a in enumerate(flat_args)]
             else:
                 inputs = [symbol.var("data")]
             grouped_inputs = _regroup(inputs, self._in_format)[0]
@@ -560,7 +560,7 @@ class HybridBlock(Block):
 
     def _build_cache(self, *args):
         data, out = self._get_graph(*args)
-        data_names = {d.name: i for i, d in enumerate(data)}
+        data_names = {d.name: i for i, d in enumerate(data) if d is not None}
         params = self.collect_params()
         input_names = out.list_inputs()
         param_names = set(params.keys())

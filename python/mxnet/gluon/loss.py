@@ -1,7 +1,5 @@
 """Gluon losses. Each returns one value per sample (the mean over all non-batch axes),
 optionally scaled by `weight` and the broadcast `sample_weight`.
-
-CTCLoss is not provided: this libmxnet registers no CTC operator yet.
 """
 import numpy as np
 
@@ -12,7 +10,7 @@ from .block import HybridBlock
 __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss",
            "SoftmaxCrossEntropyLoss", "SoftmaxCELoss", "KLDivLoss", "HuberLoss", "HingeLoss",
            "SquaredHingeLoss", "LogisticLoss", "TripletLoss", "PoissonNLLLoss",
-           "CosineEmbeddingLoss"]
+           "CosineEmbeddingLoss", "CTCLoss"]
 
 
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
@@ -277,3 +275,33 @@ class CosineEmbeddingLoss(Loss):
         y_norm = F.norm(y, axis=axis).reshape((-1, 1))
         x_dot_y = F.sum(x * y, axis=axis).reshape((-1, 1))
         return x_dot_y / F.maximum(x_norm * y_norm, 1e-12)
+
+
+class CTCLoss(Loss):
+    """Connectionist Temporal Classification loss of unnormalized `pred` against `label`.
+
+    layout: 'NTC' (batch, steps, alphabet) or 'TNC' for pred; label_layout: 'NT' or 'TN'.
+    The last class (alphabet_size - 1) is the blank; labels are padded with -1. Optional
+    `pred_lengths` / `label_lengths` (batch,) give each sequence's lengths. Output: (batch,).
+    """
+
+    def __init__(self, layout='NTC', label_layout='NT', weight=None, **kwargs):
+        assert layout in ['NTC', 'TNC'], \
+            "Only 'NTC' and 'TNC' layouts for pred are supported. Got: %s" % layout
+        assert label_layout in ['NT', 'TN'], \
+            "Only 'NT' and 'TN' layouts for label are supported. Got: %s" % label_layout
+        self._layout = layout
+        self._label_layout = label_layout
+        batch_axis = label_layout.find('N')
+        super(CTCLoss, self).__init__(weight, batch_axis, **kwargs)
+
+    def hybrid_forward(self, F, pred, label, pred_lengths=None, label_lengths=None,
+                       sample_weight=None):
+        if self._layout == 'NTC':
+            pred = F.swapaxes(pred, 0, 1)
+        if self._batch_axis == 1:
+            label = F.swapaxes(label, 0, 1)
+        inputs = [pred, label] + [x for x in (pred_lengths, label_lengths) if x is not None]
+        loss = F.CTCLoss(*inputs, use_data_lengths=pred_lengths is not None,
+                         use_label_lengths=label_lengths is not None, blank_label='last')
+        return _apply_weighting(F, loss, self._weight, sample_weight)

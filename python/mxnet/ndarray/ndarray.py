@@ -1062,7 +1062,11 @@ def histogram(a, bins=10, range=None):  # pylint: disable=redefined-builtin
         return _internal._histogram(data=a, bins=bins)
     if isinstance(bins, integer_types):
         if range is None:
-            raise ValueError("null range is not supported in symbol mode")
+            # As MXNet 1.9.1: without a range, NumPy picks the edges (data min/max).
+            warnings.warn("range is not specified, using numpy's result "
+                          "to ensure consistency with numpy")
+            res, bin_bounds = np.histogram(a.asnumpy(), bins=bins)
+            return array(res), array(bin_bounds)
         return _internal._histogram(data=a, bin_cnt=bins, range=range)
     raise ValueError("bins argument should be either an integer or an NDArray")
 

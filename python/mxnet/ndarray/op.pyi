@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'CTCLoss', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceLast', 'SequenceMask', 'SequenceReverse', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'amp_cast', 'amp_multicast', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'ctc_loss', 'cumsum', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'hard_sigmoid', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_pdf_dirichlet', 'random_pdf_exponential', 'random_pdf_gamma', 'random_pdf_generalized_negative_binomial', 'random_pdf_negative_binomial', 'random_pdf_normal', 'random_pdf_poisson', 'random_pdf_uniform', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shape_array', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'size_array', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -24,7 +24,7 @@ def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu',
 
 
 
-    Defined in ../src/operator/nn/activation.cc:L44
+    Defined in ../src/operator/nn/activation.cc:L74
 
     Parameters
     ----------
@@ -168,12 +168,91 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Connectionist Temporal Classification Loss.
+
+    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+
+    The shapes of the inputs and outputs:
+
+    - **data**: `(sequence_length, batch_size, alphabet_size)`
+    - **label**: `(batch_size, label_sequence_length)`
+    - **out**: `(batch_size)`
+
+    The `data` tensor consists of sequences of activation vectors (without applying softmax),
+    with i-th channel in the last dimension corresponding to i-th label
+    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
+    Alphabet size should include one additional value reserved for blank label.
+    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
+    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
+    reserved for blank label.
+
+    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
+    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
+    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
+
+    If a sequence of labels is shorter than *label_sequence_length*, use the special
+    padding value at the end of the sequence to conform it to the correct
+    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
+
+    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
+    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
+    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
+
+    When `blank_label` is ``"last"``, we can index the labels as
+    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
+
+    ``out`` is a list of CTC loss values, one per example in the batch.
+
+    See *Connectionist Temporal Classification: Labelling Unsegmented
+    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
+    information on the definition and the algorithm.
+
+
+
+    Defined in ../src/operator/nn/ctc_loss.cc:L355
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    label : NDArray
+        Ground-truth labels for the loss.
+    data_lengths : NDArray
+        Lengths of data for each of the samples. Only required when use_data_lengths is true.
+    label_lengths : NDArray
+        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -200,7 +279,7 @@ def Cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L110
 
     Parameters
     ----------
@@ -550,7 +629,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -712,7 +791,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in ../src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L78
 
     Parameters
     ----------
@@ -1522,6 +1601,76 @@ def SVMOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., mar
     ...
 
 
+def SequenceLast(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Takes the last element of a sequence.
+
+    This function takes an n-dimensional input array of the form
+    [max_sequence_length, batch_size, other_feature_dims] and returns a (n-1)-dimensional array
+    of the form [batch_size, other_feature_dims].
+
+    Parameter `sequence_length` is used to handle variable-length sequences. `sequence_length` should be
+    an input array of positive ints of dimension [batch_size]. To use this parameter,
+    set `use_sequence_length` to `True`, otherwise each example in the batch is assumed
+    to have the max sequence length.
+
+    Example::
+
+       x = [[[  1.,   2.,   3.],
+             [  4.,   5.,   6.],
+             [  7.,   8.,   9.]],
+
+            [[ 10.,   11.,   12.],
+             [ 13.,   14.,   15.],
+             [ 16.,   17.,   18.]],
+
+            [[  19.,   20.,   21.],
+             [  22.,   23.,   24.],
+             [  25.,   26.,   27.]]]
+
+       // returns last sequence when sequence_length parameter is not used
+       SequenceLast(x) = [[  19.,   20.,   21.],
+                          [  22.,   23.,   24.],
+                          [  25.,   26.,   27.]]
+
+       // sequence_length is used
+       SequenceLast(x, sequence_length=[1,1,1], use_sequence_length=True) =
+                [[  1.,   2.,   3.],
+                 [  4.,   5.,   6.],
+                 [  7.,   8.,   9.]]
+
+       // sequence_length is used
+       SequenceLast(x, sequence_length=[1,2,3], use_sequence_length=True) =
+                [[  1.,    2.,   3.],
+                 [  13.,  14.,  15.],
+                 [  25.,  26.,  27.]]
+
+
+
+    Defined in ../src/operator/nn/sequence_ops.cc:L302
+
+    Parameters
+    ----------
+    data : NDArray
+        n-dimensional input array of the form [max_sequence_length, batch_size, other_feature_dims] where n>2
+    sequence_length : NDArray
+        vector of sequence lengths of the form [batch_size]
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def SequenceMask(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., value: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Sets all elements outside the sequence to a constant value.
@@ -1561,6 +1710,87 @@ def SequenceMask(data: Optional[NDArray] = ..., sequence_length: Optional[NDArra
         If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
     value : float, optional, default=0
         The value to be used as a mask.
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def SequenceReverse(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reverses the elements of each sequence.
+
+    This function takes an n-dimensional input array of the form [max_sequence_length, batch_size, other_feature_dims]
+    and returns an array of the same shape.
+
+    Parameter `sequence_length` is used to handle variable-length sequences.
+    `sequence_length` should be an input array of positive ints of dimension [batch_size].
+    To use this parameter, set `use_sequence_length` to `True`,
+    otherwise each example in the batch is assumed to have the max sequence length.
+
+    Example::
+
+       x = [[[  1.,   2.,   3.],
+             [  4.,   5.,   6.]],
+
+            [[  7.,   8.,   9.],
+             [ 10.,  11.,  12.]],
+
+            [[ 13.,  14.,   15.],
+             [ 16.,  17.,   18.]]]
+
+       // Batch 1
+       B1 = [[  1.,   2.,   3.],
+             [  7.,   8.,   9.],
+             [ 13.,  14.,  15.]]
+
+       // Batch 2
+       B2 = [[  4.,   5.,   6.],
+             [ 10.,  11.,  12.],
+             [ 16.,  17.,  18.]]
+
+       // returns reverse sequence when sequence_length parameter is not used
+       SequenceReverse(x) = [[[ 13.,  14.,   15.],
+                              [ 16.,  17.,   18.]],
+
+                             [[  7.,   8.,   9.],
+                              [ 10.,  11.,  12.]],
+
+                             [[  1.,   2.,   3.],
+                              [  4.,   5.,   6.]]]
+
+       // sequence_length [2,2] means 2 rows of
+       // both batch B1 and B2 will be reversed.
+       SequenceReverse(x, sequence_length=[2,2], use_sequence_length=True) =
+                         [[[  7.,   8.,   9.],
+                           [ 10.,  11.,  12.]],
+
+                          [[  1.,   2.,   3.],
+                           [  4.,   5.,   6.]],
+
+                          [[ 13.,  14.,   15.],
+                           [ 16.,  17.,   18.]]]
+
+
+
+    Defined in ../src/operator/nn/sequence_ops.cc:L382
+
+    Parameters
+    ----------
+    data : NDArray
+        n-dimensional input array of the form [max_sequence_length, batch_size, other dims] where n>2 
+    sequence_length : NDArray
+        vector of sequence lengths of the form [batch_size]
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
     axis : int, optional, default='0'
         The sequence axis. Only values of 0 and 1 are currently supported.
 
@@ -2040,7 +2270,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L173
 
     Parameters
     ----------
@@ -2142,7 +2372,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -2185,6 +2415,63 @@ def all_finite(data: Optional[NDArray] = ..., init_output: Optional[bool] = ...,
     ...
 
 
+def amp_cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Cast function between low precision float/FP32 used by AMP.
+
+    It casts only between low precision float/FP32 and does not do anything for other types.
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L362
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    dtype : {'bfloat16', 'float16', 'float32', 'float64', 'int32', 'int64', 'int8', 'uint8'}, required
+        Output data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def amp_multicast(*data: NDArray, num_outputs: Optional[int] = ..., cast_narrow: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Cast function used by AMP, that casts its inputs to the common widest type.
+
+    It casts only between low precision float/FP32 and does not do anything for other types.
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L400
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Weights
+    num_outputs : int, required
+        Number of input/output pairs to be casted to the widest type.
+    cast_narrow : boolean, optional, default=0
+        Whether to cast to the narrowest type
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Returns element-wise inverse cosine of the input array.
@@ -2197,7 +2484,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L163
 
     Parameters
     ----------
@@ -2222,7 +2509,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L268
 
     Parameters
     ----------
@@ -2252,7 +2539,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L147
 
     Parameters
     ----------
@@ -2277,7 +2564,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L257
 
     Parameters
     ----------
@@ -2306,7 +2593,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L179
 
     Parameters
     ----------
@@ -2331,7 +2618,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L279
 
     Parameters
     ----------
@@ -2533,7 +2820,7 @@ def batch_dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transp
     ``transpose_a`` / ``transpose_b`` transpose the last two axes of ``lhs`` / ``rhs``.
 
 
-    Defined in ../src/operator/tensor/dot.cc:L104
+    Defined in ../src/operator/tensor/dot.cc:L123
 
     Parameters
     ----------
@@ -2621,7 +2908,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -2747,7 +3034,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L164
 
     Parameters
     ----------
@@ -2771,7 +3058,7 @@ def broadcast_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
     """
     Returns the result of element-wise **equal to (==)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L238
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L289
 
     Parameters
     ----------
@@ -2795,7 +3082,7 @@ def broadcast_greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
     """
     Returns the result of element-wise **greater than (>)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L240
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L291
 
     Parameters
     ----------
@@ -2819,7 +3106,7 @@ def broadcast_greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray]
     """
     Returns the result of element-wise **greater than or equal to (>=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L241
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L292
 
     Parameters
     ----------
@@ -2863,7 +3150,7 @@ def broadcast_hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 5.,  5.,  5.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L223
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L274
 
     Parameters
     ----------
@@ -2887,7 +3174,7 @@ def broadcast_lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...,
     """
     Returns the result of element-wise **lesser than (<)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L243
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L294
 
     Parameters
     ----------
@@ -2911,7 +3198,7 @@ def broadcast_lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] 
     """
     Returns the result of element-wise **lesser than or equal to (<=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L244
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L295
 
     Parameters
     ----------
@@ -2976,7 +3263,7 @@ def broadcast_logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical and** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L246
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L297
 
     Parameters
     ----------
@@ -3000,7 +3287,7 @@ def broadcast_logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = 
     """
     Returns the result of element-wise **logical or** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L298
 
     Parameters
     ----------
@@ -3024,7 +3311,7 @@ def broadcast_logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical xor** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L248
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L299
 
     Parameters
     ----------
@@ -3062,7 +3349,7 @@ def broadcast_maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L225
 
     Parameters
     ----------
@@ -3100,7 +3387,7 @@ def broadcast_minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L196
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
 
     Parameters
     ----------
@@ -3138,7 +3425,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -3174,7 +3461,7 @@ def broadcast_mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L133
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L184
 
     Parameters
     ----------
@@ -3210,7 +3497,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L143
 
     Parameters
     ----------
@@ -3234,7 +3521,7 @@ def broadcast_not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = .
     """
     Returns the result of element-wise **not equal to (!=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L239
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L290
 
     Parameters
     ----------
@@ -3275,7 +3562,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -3311,7 +3598,7 @@ def broadcast_power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 4.,  4.,  4.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L203
 
     Parameters
     ----------
@@ -3349,7 +3636,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -3421,7 +3708,7 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L110
 
     Parameters
     ----------
@@ -3454,7 +3741,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L328
 
     Parameters
     ----------
@@ -3484,7 +3771,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L218
 
     Parameters
     ----------
@@ -3586,7 +3873,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L435
 
     Parameters
     ----------
@@ -3717,7 +4004,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L121
 
     Parameters
     ----------
@@ -3744,7 +4031,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L231
 
     Parameters
     ----------
@@ -3822,6 +4109,111 @@ def crop(data: Optional[NDArray] = ..., begin: Optional[Union[int, Tuple[int, ..
     ...
 
 
+def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Connectionist Temporal Classification Loss.
+
+    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+
+    The shapes of the inputs and outputs:
+
+    - **data**: `(sequence_length, batch_size, alphabet_size)`
+    - **label**: `(batch_size, label_sequence_length)`
+    - **out**: `(batch_size)`
+
+    The `data` tensor consists of sequences of activation vectors (without applying softmax),
+    with i-th channel in the last dimension corresponding to i-th label
+    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
+    Alphabet size should include one additional value reserved for blank label.
+    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
+    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
+    reserved for blank label.
+
+    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
+    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
+    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
+
+    If a sequence of labels is shorter than *label_sequence_length*, use the special
+    padding value at the end of the sequence to conform it to the correct
+    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
+
+    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
+    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
+    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
+
+    When `blank_label` is ``"last"``, we can index the labels as
+    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
+
+    ``out`` is a list of CTC loss values, one per example in the batch.
+
+    See *Connectionist Temporal Classification: Labelling Unsegmented
+    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
+    information on the definition and the algorithm.
+
+
+
+    Defined in ../src/operator/nn/ctc_loss.cc:L355
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    label : NDArray
+        Ground-truth labels for the loss.
+    data_lengths : NDArray
+        Lengths of data for each of the samples. Only required when use_data_lengths is true.
+    label_lengths : NDArray
+        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def cumsum(a: Optional[NDArray] = ..., axis: Optional[int] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Return the cumulative sum of the elements along a given axis.
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L216
+
+    Parameters
+    ----------
+    a : NDArray
+        Input ndarray
+    axis : int or None, optional, default='None'
+        Axis along which the cumulative sum is computed. The default (None) is to compute the cumsum over the flattened array.
+    dtype : {None, 'float16', 'float32', 'float64', 'int32', 'int64', 'int8'},optional, default='None'
+        Type of the returned array and of the accumulator in which the elements are summed. If dtype is not specified, it defaults to the dtype of a, unless a has an integer dtype with a precision less than that of the default platform integer. In that case, the default platform integer is used.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Converts each element of the input array from radians to degrees.
@@ -3831,7 +4223,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L194
 
     Parameters
     ----------
@@ -3993,7 +4385,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in ../src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L59
 
     Parameters
     ----------
@@ -4035,7 +4427,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -4070,7 +4462,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -4105,7 +4497,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -4141,7 +4533,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -4171,7 +4563,7 @@ def erf(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L243
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L308
 
     Parameters
     ----------
@@ -4199,7 +4591,7 @@ def erfinv(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L253
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L322
 
     Parameters
     ----------
@@ -4230,7 +4622,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L42
 
     Parameters
     ----------
@@ -4283,7 +4675,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L47
 
     Parameters
     ----------
@@ -4340,7 +4732,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L246
 
     Parameters
     ----------
@@ -4451,7 +4843,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L227
 
     Parameters
     ----------
@@ -4588,7 +4980,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L292
 
     Parameters
     ----------
@@ -4613,7 +5005,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L300
 
     Parameters
     ----------
@@ -4680,11 +5072,42 @@ def gather_nd(data: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., o
     ...
 
 
+def hard_sigmoid(data: Optional[NDArray] = ..., alpha: Optional[float] = ..., beta: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes hard sigmoid of x element-wise.
+
+    .. math::
+       y = max(0, min(1, alpha * x + beta))
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L91
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+    alpha : float, optional, default=0.200000003
+        Slope of hard sigmoid
+    beta : float, optional, default=0.5
+        Bias of hard sigmoid.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Returns a copy of the input.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L24
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L25
 
     Parameters
     ----------
@@ -4983,7 +5406,7 @@ def linalg_extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., 
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L855
+    Defined in ../src/operator/tensor/la_op.cc:L856
 
     Parameters
     ----------
@@ -5033,7 +5456,7 @@ def linalg_extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ...,
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L949
+    Defined in ../src/operator/tensor/la_op.cc:L950
 
     Parameters
     ----------
@@ -5136,7 +5559,7 @@ def linalg_gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optio
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L602
+    Defined in ../src/operator/tensor/la_op.cc:L603
 
     Parameters
     ----------
@@ -5195,7 +5618,7 @@ def linalg_gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpo
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L654
+    Defined in ../src/operator/tensor/la_op.cc:L655
 
     Parameters
     ----------
@@ -5279,7 +5702,7 @@ def linalg_makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L896
+    Defined in ../src/operator/tensor/la_op.cc:L897
 
     Parameters
     ----------
@@ -5324,7 +5747,7 @@ def linalg_maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lo
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L998
+    Defined in ../src/operator/tensor/la_op.cc:L999
 
     Parameters
     ----------
@@ -5597,7 +6020,7 @@ def linalg_syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alp
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L704
+    Defined in ../src/operator/tensor/la_op.cc:L705
 
     Parameters
     ----------
@@ -5650,7 +6073,7 @@ def linalg_trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L758
+    Defined in ../src/operator/tensor/la_op.cc:L759
 
     Parameters
     ----------
@@ -5709,7 +6132,7 @@ def linalg_trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L813
+    Defined in ../src/operator/tensor/la_op.cc:L814
 
     Parameters
     ----------
@@ -5745,7 +6168,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L59
 
     Parameters
     ----------
@@ -5771,7 +6194,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L71
 
     Parameters
     ----------
@@ -5798,7 +6221,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L95
 
     Parameters
     ----------
@@ -5824,7 +6247,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L83
 
     Parameters
     ----------
@@ -5895,7 +6318,7 @@ def logical_not(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L374
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L411
 
     Parameters
     ----------
@@ -6834,7 +7257,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L143
 
     Parameters
     ----------
@@ -7359,7 +7782,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L205
 
     Parameters
     ----------
@@ -7573,6 +7996,280 @@ def random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shap
     ...
 
 
+def random_pdf_dirichlet(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Dirichlet distributions with parameter *alpha*.
+
+    The shape of *alpha* must match the leftmost subshape of *sample*.  That is, *sample*
+    can have the same shape as *alpha*, in which case the output contains one density per
+    distribution, or *sample* can be a tensor of tensors with that shape, in which case
+    the output is a tensor of densities such that the densities at index *i* in the output
+    are given by the samples at index *i* in *sample* parameterized by the value of *alpha*
+    at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L483
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Concentration parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_exponential(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    exponential distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L430
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_gamma(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    gamma distributions with parameters *alpha* (shape) and *beta* (rate).
+
+    *alpha* and *beta* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L417
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Alpha (shape) parameters of the distributions.
+    beta : NDArray
+        Beta (scale) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_generalized_negative_binomial(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    generalized negative binomial distributions with parameters *mu* (mean)
+    and *alpha* (dispersion).  This can be understood as a reparameterization of
+    the negative binomial, where *k* = *1 / alpha* and *p* = *1 / (mu \\* alpha + 1)*.
+
+    *mu* and *alpha* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L467
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    alpha : NDArray
+        Alpha (dispersion) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_negative_binomial(sample: Optional[NDArray] = ..., k: Optional[NDArray] = ..., p: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of samples of
+    negative binomial distributions with parameters *k* (failure limit) and *p* (failure probability).
+
+    *k* and *p* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L454
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    k : NDArray
+        Limits of unsuccessful experiments.
+    p : NDArray
+        Failure probabilities in each experiment.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_normal(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    normal distributions with parameters *mu* (mean) and *sigma* (standard deviation).
+
+    *mu* and *sigma* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L404
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    sigma : NDArray
+        Standard deviations of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_poisson(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Poisson distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L442
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_uniform(sample: Optional[NDArray] = ..., low: Optional[NDArray] = ..., high: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    uniform distributions on the intervals given by *[low,high)*.
+
+    *low* and *high* must have the same shape, which must match the leftmost subshape
+    of *sample*.  That is, *sample* can have the same shape as *low* and *high*, in which
+    case the output contains one density per distribution, or *sample* can be a tensor
+    of tensors with that shape, in which case the output is a tensor of densities such that
+    the densities at index *i* in the output are given by the samples at index *i* in *sample*
+    parameterized by the values of *low* and *high* at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L387
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    low : NDArray
+        Lower bounds of the distributions.
+    high : NDArray
+        Upper bounds of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def random_poisson(lam: Optional[float] = ..., shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Union[str, Context]] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Draw random samples from a Poisson distribution.
@@ -7739,7 +8436,7 @@ def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L324
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L347
 
     Parameters
     ----------
@@ -7769,7 +8466,7 @@ def reciprocal(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L155
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L156
 
     Parameters
     ----------
@@ -7796,7 +8493,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L365
 
     Parameters
     ----------
@@ -8079,7 +8776,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L207
 
     Parameters
     ----------
@@ -8240,7 +8937,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -8271,7 +8968,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -8786,6 +9483,34 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     ...
 
 
+def shape_array(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Returns a 1D int64 array containing the shape of data.
+
+    Example::
+
+      shape_array([[1,2,3,4], [5,6,7,8]]) = [2,4]
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L279
+
+    Parameters
+    ----------
+    data : NDArray
+        Input Array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Randomly shuffle the elements.
@@ -8823,7 +9548,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L381
 
     Parameters
     ----------
@@ -8851,7 +9576,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L188
 
     Parameters
     ----------
@@ -8979,7 +9704,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L110
 
     Parameters
     ----------
@@ -9006,12 +9731,40 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def size_array(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Returns a 1D int64 array containing the size of data.
+
+    Example::
+
+      size_array([[1,2,3,4], [5,6,7,8]]) = [8]
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L306
+
+    Parameters
+    ----------
+    data : NDArray
+        Input Array.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -9417,7 +10170,7 @@ def softsign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L363
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L396
 
     Parameters
     ----------
@@ -9635,7 +10388,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L288
 
     Parameters
     ----------
@@ -9666,7 +10419,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L268
 
     Parameters
     ----------
@@ -9800,7 +10553,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -10077,7 +10830,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L132
 
     Parameters
     ----------
@@ -10104,7 +10857,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L244
 
     Parameters
     ----------
@@ -10301,7 +11054,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L236
 
     Parameters
     ----------

@@ -165,5 +165,173 @@ float32 master copy ``weight32`` (updated in place) which is cast into ``weight`
 .add_argument("rescale_grad", "NDArray-or-Symbol", "Rescale gradient to rescale_grad * grad. If NaN, Inf, or 0, the update is skipped.")
 .add_arguments(AdamWParam::__FIELDS__());
 
+// ---- _multi_adamw_update, _multi_mp_adamw_update ----------------------------------------------
+
+struct MultiAdamWParam : public dmlc::Parameter<MultiAdamWParam> {
+  mxnet::Tuple<float> lrs, wds, etas;
+  float beta1, beta2, epsilon, clip_gradient;
+  int num_weights;
+  DMLC_DECLARE_PARAMETER(MultiAdamWParam) {
+    DMLC_DECLARE_FIELD(lrs).describe("Learning rates");
+    DMLC_DECLARE_FIELD(beta1).set_default(0.9f).describe("The decay rate for the 1st moment estimates.");
+    DMLC_DECLARE_FIELD(beta2).set_default(0.999f).describe("The decay rate for the 2nd moment estimates.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe("A small constant for numerical stability.");
+    DMLC_DECLARE_FIELD(wds).describe(
+        "Weight decay augments the objective function with a regularization term that penalizes "
+        "large weights. The penalty scales with the square of the magnitude of each weight.");
+    DMLC_DECLARE_FIELD(etas).describe("Learning rates schedule multiplier");
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+  }
+};
+
+DMLC_REGISTER_PARAMETER(MultiAdamWParam);
+
+namespace {
+
+const MultiAdamWParam& CheckedMultiAdamW(const char* op, const nnvm::NodeAttrs& attrs) {
+  const MultiAdamWParam& p = nnvm::get<MultiAdamWParam>(attrs.parsed);
+  if (p.num_weights < 1 || p.lrs.ndim() != p.num_weights || p.wds.ndim() != p.num_weights ||
+      p.etas.ndim() != p.num_weights) {
+    MX_THROW(ValueError) << op << ": lrs, wds and etas need num_weights = " << p.num_weights
+                         << " values each, got " << p.lrs.ndim() << ", " << p.wds.ndim()
+                         << " and " << p.etas.ndim();
+  }
+  return p;
+}
+
+/*! \brief The per-weight AdamW attributes of weight i. */
+nnvm::NodeAttrs WeightAttrs(const MultiAdamWParam& p, int i) {
+  AdamWParam one;
+  one.lr = p.lrs[i];
+  one.wd = p.wds[i];
+  one.eta = p.etas[i];
+  one.beta1 = p.beta1;
+  one.beta2 = p.beta2;
+  one.epsilon = p.epsilon;
+  one.clip_gradient = p.clip_gradient;
+  nnvm::NodeAttrs attrs;
+  attrs.parsed = one;
+  return attrs;
+}
+
+/*! \brief inputs: (weight, grad, mean, var[, weight32]) per weight, then rescale_grad. */
+template <bool mp>
+void MultiAdamWCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& out) {
+  const MultiAdamWParam& p = CheckedMultiAdamW(mp ? "_multi_mp_adamw_update"
+                                                  : "_multi_adamw_update", attrs);
+  const int group = mp ? 5 : 4;
+  for (int i = 0; i < p.num_weights; ++i) {
+    std::vector<TBlob> one(in.begin() + i * group, in.begin() + (i + 1) * group);
+    one.push_back(in.back());
+    AdamWCompute<mp>(WeightAttrs(p, i), ctx, one, {req[i]}, {out[i]});
+  }
+}
+
+template <bool mp>
+bool MultiAdamWShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                     mxnet::ShapeVector* out) {
+  const MultiAdamWParam& p = CheckedMultiAdamW("_multi_adamw_update", attrs);
+  const int group = mp ? 5 : 4;
+  bool ok = true;
+  for (int i = 0; i < p.num_weights; ++i) {
+    // All arrays of one weight share its shape.
+    for (int j = 0; j < group; ++j) SHAPE_ASSIGN_CHECK(*out, i, (*in)[i * group + j]);
+    for (int j = 0; j < group; ++j) SHAPE_ASSIGN_CHECK(*in, i * group + j, (*out)[i]);
+    ok &= shape_is_known((*out)[i]);
+  }
+  SHAPE_ASSIGN_CHECK(*in, in->size() - 1, mxnet::TShape(1, 1));
+  return ok;
+}
+
+template <bool mp>
+bool MultiAdamWType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  const MultiAdamWParam& p = CheckedMultiAdamW("_multi_adamw_update", attrs);
+  const int group = mp ? 5 : 4;
+  bool ok = true;
+  for (int i = 0; i < p.num_weights; ++i) {
+    const int dtype = (*in)[i * group] >= 0 ? (*in)[i * group] : (*out)[i];
+    if (dtype < 0) {
+      ok = false;
+      continue;
+    }
+    for (int j = 0; j < group; ++j) {
+      TYPE_ASSIGN_CHECK(*in, i * group + j, (j < 2 || !mp) ? dtype : mshadow::kFloat32);
+    }
+    TYPE_ASSIGN_CHECK(*out, i, dtype);
+  }
+  if (in->back() < 0) in->back() = mshadow::kFloat32;
+  return ok;
+}
+
+/*! \brief The attributes shared by _multi_adamw_update and _multi_mp_adamw_update. */
+nnvm::Op& RegisterMultiAdamW(nnvm::Op& op, bool mp) {  // NOLINT(runtime/references)
+  const int group = mp ? 5 : 4;
+  return op.set_num_inputs([group](const NodeAttrs& attrs) {
+        return static_cast<uint32_t>(nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights * group + 1);
+      })
+      .set_num_outputs([](const NodeAttrs& attrs) {
+        return static_cast<uint32_t>(nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights);
+      })
+      .set_attr_parser(ParamParser<MultiAdamWParam>)
+      .set_attr<nnvm::FListInputNames>("FListInputNames", [group](const NodeAttrs& attrs) {
+        const char* names[5] = {"weight", "grad", "mean", "var", "weight32"};
+        std::vector<std::string> out;
+        for (int i = 0; i < nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights; ++i) {
+          for (int j = 0; j < group; ++j) out.push_back(names[j] + std::string("_") + std::to_string(i));
+        }
+        out.emplace_back("rescale_grad");
+        return out;
+      })
+      .set_attr<nnvm::FMutateInputs>("FMutateInputs", [group](const NodeAttrs& attrs) {
+        std::vector<uint32_t> idx;
+        for (int i = 0; i < nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights; ++i) {
+          for (int j = 2; j < group; ++j) idx.push_back(i * group + j);
+        }
+        return idx;
+      })
+      .set_attr<mxnet::FInferShape>("FInferShape",
+                                    mp ? MultiAdamWShape<true> : MultiAdamWShape<false>)
+      .set_attr<nnvm::FInferType>("FInferType", mp ? MultiAdamWType<true> : MultiAdamWType<false>)
+      .set_attr<FCompute>("FCompute<cpu>",
+                          mp ? MultiAdamWCompute<true> : MultiAdamWCompute<false>)
+      .set_attr<bool>("TNonDifferentiable", true)
+      .add_argument("data", "NDArray-or-Symbol[]", "data")
+      .add_arguments(MultiAdamWParam::__FIELDS__());
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_multi_adamw_update)
+.describe(R"code(Update function for AdamW optimizer, for several weights at once.
+
+The inputs are ``weight_i, grad_i, mean_i, var_i`` for every weight, then one
+``rescale_grad`` array shared by all of them; ``lrs``, ``wds`` and ``etas`` give one value per
+weight. Each weight is updated as by _adamw_update::
+
+ m = beta1*m + (1-beta1)*grad
+ v = beta2*v + (1-beta2)*(grad**2)
+ w -= eta * (learning_rate * m / (sqrt(v) + epsilon) + w * wd)
+
+If rescale_grad is NaN, Inf, or 0, the update is skipped.
+)code" ADD_FILELINE)
+;
+
+NNVM_REGISTER_OP(_multi_mp_adamw_update)
+.describe(R"code(Update function for multi-precision AdamW optimizer, for several weights at
+once: the inputs are ``weight_i, grad_i, mean_i, var_i, weight32_i`` for every weight, then
+one ``rescale_grad`` array; each float32 master copy ``weight32_i`` is updated in place and
+cast into ``weight_i``.
+)code" ADD_FILELINE);
+
+namespace {
+DMLC_ATTRIBUTE_UNUSED nnvm::Op& multi_adamw_op =
+    RegisterMultiAdamW(nnvm::Op::Register("_multi_adamw_update"), false);
+DMLC_ATTRIBUTE_UNUSED nnvm::Op& multi_mp_adamw_op =
+    RegisterMultiAdamW(nnvm::Op::Register("_multi_mp_adamw_update"), true);
+}  // namespace
+
 }  // namespace op
 }  // namespace mxnet
