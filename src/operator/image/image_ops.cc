@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../elemwise_op_common.h"
@@ -95,6 +96,10 @@ DMLC_REGISTER_PARAMETER(RandomLightingParam);
 DMLC_REGISTER_PARAMETER(CropParam);
 
 namespace {
+
+/*! \brief float arithmetic as 1.9.1, but double for double images (keeps their precision). */
+template <typename DType>
+using AccType = typename std::conditional<std::is_same<DType, double>::value, double, float>::type;
 
 std::vector<ResourceRequest> RandomResource(const NodeAttrs&) {
   return {ResourceRequest::kRandom};
@@ -207,13 +212,15 @@ template <typename DType>
 void NormalizeLoop(const DType* xp, DType* yp, index_t planes, index_t c, index_t plane,
                    const std::vector<float>& mean, const std::vector<float>& sd, bool grad,
                    OpReqType req) {
+  using AccT = AccType<DType>;
   #pragma omp parallel for
   for (index_t k = 0; k < planes; ++k) {
     const index_t ch = k % c;
-    const float m = grad ? 0.f : mean[ch];
+    const AccT m = grad ? AccT(0) : static_cast<AccT>(mean[ch]);
+    const AccT sdev = static_cast<AccT>(sd[ch]);
     for (index_t i = k * plane; i < (k + 1) * plane; ++i) {
-      const float v = (static_cast<float>(xp[i]) - m) / sd[ch];
-      yp[i] = req == kAddTo ? static_cast<DType>(static_cast<float>(yp[i]) + v)
+      const AccT v = (static_cast<AccT>(xp[i]) - m) / sdev;
+      yp[i] = req == kAddTo ? static_cast<DType>(static_cast<AccT>(yp[i]) + v)
                             : static_cast<DType>(v);
     }
   }
@@ -421,7 +428,7 @@ void AdjustLighting(const DType* x, DType* y, const mxnet::TShape& s, const floa
   }
   for (index_t p = 0; p < pixels; ++p)
     for (int ch = 0; ch < 3; ++ch)
-      y[p * 3 + ch] = SaturateCast<DType>(static_cast<float>(x[p * 3 + ch]) + pca[ch]);
+      y[p * 3 + ch] = SaturateCast<DType>(static_cast<AccType<DType>>(x[p * 3 + ch]) + pca[ch]);
 }
 
 enum ColorOp { kBrightness, kContrast, kSaturation, kHue };
