@@ -135,9 +135,10 @@ def _fixed_crop(x, x0, y0, w, h, size, interpolation):
 
 
 def _scale_down(src_size, size):
-    """The largest (w, h) within src_size with the aspect ratio of size (1.9.1's scale_down)."""
-    w, h = src_size
-    sw, sh = size
+    """The crop size (w, h) shrunk, keeping its aspect ratio, to fit into the image size
+    src_size (1.9.1's scale_down)."""
+    w, h = size
+    sw, sh = src_size
     if sh < h:
         w, h = float(w * sh) / h, sh
     if sw < w:
