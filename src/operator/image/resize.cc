@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../elemwise_op_common.h"
@@ -88,9 +89,9 @@ bool ResizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::Sh
       MX_THROW(dmlc::ValueError) << "_image_resize: size must be positive, but got " << p.size;
     }
   }
-  if (p.interp != 0 && p.interp != 1) {
+  if (p.interp < 0 || p.interp > 2) {
     MX_THROW(dmlc::ValueError) << "_image_resize: interp=" << p.interp << " is not supported by "
-                               << "this build; use 0 (nearest) or 1 (bilinear)";
+                               << "this build; use 0 (nearest), 1 (bilinear) or 2 (bicubic)";
   }
   const int hd = s.ndim() - 3;
   if (!shape_is_known(s)) return false;
@@ -232,6 +233,88 @@ void ResizeHalf(const DType* x, DType* y, index_t w, index_t c, index_t oh, inde
       }
 }
 
+/*! \brief OpenCV's bicubic weights (A = -0.75) of the 4 taps around a fraction x. */
+void CubicWeights(float x, float w[4]) {
+  const float A = -0.75f;
+  w[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+  w[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+  w[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+  w[3] = 1.f - w[0] - w[1] - w[2];
+}
+
+/*! \brief Per output index: 4 source indices (clamped to the image) and their weights. */
+struct CubicTaps {
+  std::vector<index_t> idx;  // 4 per output
+  std::vector<float> w;      // 4 per output
+};
+
+CubicTaps MakeCubicTaps(index_t in, index_t out) {
+  CubicTaps t;
+  t.idx.resize(4 * out);
+  t.w.resize(4 * out);
+  const double scale = 1.0 / (static_cast<double>(out) / in);
+  for (index_t d = 0; d < out; ++d) {
+    float f = static_cast<float>((d + 0.5) * scale - 0.5);
+    const index_t s = static_cast<index_t>(std::floor(f));
+    f -= s;  // bicubic keeps the fraction at the borders; only the indices clamp
+    CubicWeights(f, &t.w[4 * d]);
+    for (int k = 0; k < 4; ++k)
+      t.idx[4 * d + k] = std::min(std::max<index_t>(s - 1 + k, 0), in - 1);
+  }
+  return t;
+}
+
+/*!
+ * \brief Bicubic (interp=2): horizontal pass per source row, then a vertical 4-row blend.
+ *        uint8 uses 11-bit fixed-point weights and OpenCV's vector kernel for the vertical
+ *        blend (float weights scaled by 2^-22, rounded to nearest).
+ */
+template <typename DType>
+void ResizeCubic(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
+                 index_t ow) {
+  constexpr bool kU8 = std::is_same<DType, uint8_t>::value;
+  using RowT = typename std::conditional<kU8, int, DType>::type;
+  const CubicTaps tx = MakeCubicTaps(w, ow), ty = MakeCubicTaps(h, oh);
+  std::vector<RowT> ia(4 * ow);
+  for (index_t k = 0; k < 4 * ow; ++k) {
+    ia[k] = kU8 ? static_cast<RowT>(std::lrint(tx.w[k] * kCoefScale)) : static_cast<RowT>(tx.w[k]);
+  }
+  const index_t width = ow * c;
+  std::vector<std::vector<RowT>> rows(4, std::vector<RowT>(width));
+  for (index_t d = 0; d < oh; ++d) {
+    for (int r = 0; r < 4; ++r) {
+      const DType* src = x + ty.idx[4 * d + r] * w * c;
+      for (index_t o = 0; o < ow; ++o)
+        for (index_t ch = 0; ch < c; ++ch) {
+          RowT v = 0;
+          for (int k = 0; k < 4; ++k) v += src[tx.idx[4 * o + k] * c + ch] * ia[4 * o + k];
+          rows[r][o * c + ch] = v;
+        }
+    }
+    DType* dst = y + d * width;
+    if constexpr (kU8) {
+      const float scale = 1.f / (kCoefScale * kCoefScale);
+      float b[4];
+      for (int r = 0; r < 4; ++r)
+        b[r] = static_cast<float>(static_cast<int16_t>(std::lrint(ty.w[4 * d + r] * kCoefScale))) *
+               scale;
+      for (index_t k = 0; k < width; ++k) {
+        float v = static_cast<float>(rows[0][k]) * b[0] + static_cast<float>(rows[1][k]) * b[1];
+        v = v + static_cast<float>(rows[2][k]) * b[2];
+        v = v + static_cast<float>(rows[3][k]) * b[3];
+        dst[k] = ClampU8(static_cast<int>(std::nearbyint(v)));
+      }
+    } else {
+      for (index_t k = 0; k < width; ++k) {
+        dst[k] = rows[0][k] * static_cast<DType>(ty.w[4 * d]) +
+                 rows[1][k] * static_cast<DType>(ty.w[4 * d + 1]) +
+                 rows[2][k] * static_cast<DType>(ty.w[4 * d + 2]) +
+                 rows[3][k] * static_cast<DType>(ty.w[4 * d + 3]);
+      }
+    }
+  }
+}
+
 template <typename DType>
 void ResizeNearest(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
                    index_t ow) {
@@ -251,6 +334,8 @@ void ResizeImage(const DType* x, DType* y, index_t h, index_t w, index_t c, inde
                  index_t ow, int interp) {
   if (interp == 0) {
     ResizeNearest(x, y, h, w, c, oh, ow);
+  } else if (interp == 2) {
+    ResizeCubic(x, y, h, w, c, oh, ow);
   } else if (h == 2 * oh && w == 2 * ow) {
     ResizeHalf(x, y, w, c, oh, ow);
   } else if constexpr (std::is_same<DType, uint8_t>::value) {

@@ -369,7 +369,7 @@ ORACLE_SCRIPT = textwrap.dedent(r'''
             x = rng.randint(0, 256, shape) if key == "u" else rng.uniform(0, 255, shape)
             a = mx.nd.array(x, dtype="uint8" if key == "u" else "float32")
             for size in [(3, 4), (11, 9), (shape[-2] // 2, shape[-3] // 2), (20, 20), (7,)]:
-                for interp in (0, 1):
+                for interp in (0, 1, 2):
                     for keep in (0, 1):
                         if keep and len(size) == 2:
                             continue
