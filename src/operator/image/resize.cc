@@ -8,6 +8,9 @@
  *     floor and floor + 1 clamped to the image. uint8 uses OpenCV's fixed-point weights
  *     (11 fractional bits per axis) and its vector kernel's rounding (bit for bit); an exact
  *     2x downscale of both axes averages 2x2 blocks (OpenCV switches to INTER_AREA there).
+ *   bicubic (interp=2, A = -0.75) and Lanczos (interp=4, 8 taps): same source coordinate, taps
+ *     clamped to the image. area (interp=3): pixel-area means when shrinking both axes,
+ *     bilinear with area-derived weights otherwise.
  *   size: (width, height), or one number: both sides, or the short side when keep_ratio
  *     (the long side scaled by integer arithmetic long * size / short).
  */
@@ -16,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -89,9 +93,9 @@ bool ResizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::Sh
       MX_THROW(dmlc::ValueError) << "_image_resize: size must be positive, but got " << p.size;
     }
   }
-  if (p.interp < 0 || p.interp > 2) {
-    MX_THROW(dmlc::ValueError) << "_image_resize: interp=" << p.interp << " is not supported by "
-                               << "this build; use 0 (nearest), 1 (bilinear) or 2 (bicubic)";
+  if (p.interp < 0 || p.interp > 4) {
+    MX_THROW(dmlc::ValueError) << "_image_resize: interp must be 0 (nearest), 1 (bilinear), "
+                               << "2 (bicubic), 3 (area) or 4 (Lanczos), got " << p.interp;
   }
   const int hd = s.ndim() - 3;
   if (!shape_is_known(s)) return false;
@@ -126,17 +130,34 @@ struct LinearTaps {
   std::vector<float> w0, w1;
 };
 
-LinearTaps MakeLinearTaps(index_t in, index_t out) {
+/*!
+ * \brief The first source index and the fraction towards the next one of output index d:
+ *        half-pixel centres, or for INTER_AREA upscaling OpenCV's pixel-area rule.
+ */
+void LinearSource(index_t d, index_t in, index_t out, bool area, index_t* s, float* f) {
+  const double scale = 1.0 / (static_cast<double>(out) / in);
+  if (!area) {
+    *f = static_cast<float>((d + 0.5) * scale - 0.5);
+    *s = static_cast<index_t>(std::floor(*f));
+    *f -= *s;
+  } else {
+    *s = static_cast<index_t>(std::floor(d * scale));
+    const double inv = static_cast<double>(out) / in;
+    float fr = static_cast<float>((d + 1) - (*s + 1) * inv);
+    *f = fr <= 0 ? 0.f : fr - std::floor(fr);
+  }
+}
+
+LinearTaps MakeLinearTaps(index_t in, index_t out, bool area) {
   LinearTaps t;
   t.i0.resize(out);
   t.i1.resize(out);
   t.w0.resize(out);
   t.w1.resize(out);
-  const double scale = 1.0 / (static_cast<double>(out) / in);
   for (index_t d = 0; d < out; ++d) {
-    float f = static_cast<float>((d + 0.5) * scale - 0.5);
-    index_t s = static_cast<index_t>(std::floor(f));
-    f -= s;
+    index_t s;
+    float f;
+    LinearSource(d, in, out, area, &s, &f);
     if (s < 0) {
       s = 0;
       f = 0;
@@ -156,8 +177,8 @@ LinearTaps MakeLinearTaps(index_t in, index_t out) {
 /*! \brief Float bilinear: a horizontal pass per source row, then a vertical blend (OpenCV). */
 template <typename DType>
 void ResizeLinearFloat(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
-                       index_t ow) {
-  const LinearTaps tx = MakeLinearTaps(w, ow), ty = MakeLinearTaps(h, oh);
+                       index_t ow, bool area) {
+  const LinearTaps tx = MakeLinearTaps(w, ow, area), ty = MakeLinearTaps(h, oh, area);
   std::vector<DType> row0(ow * c), row1(ow * c);
   auto hpass = [&](index_t r, std::vector<DType>* dst) {
     const DType* src = x + r * w * c;
@@ -185,8 +206,8 @@ inline uint8_t ClampU8(int v) { return static_cast<uint8_t>(v < 0 ? 0 : (v > 255
  *        clamped instead), which changes the rounding there.
  */
 void ResizeLinearU8(const uint8_t* x, uint8_t* y, index_t h, index_t w, index_t c, index_t oh,
-                    index_t ow) {
-  const LinearTaps tx = MakeLinearTaps(w, ow);
+                    index_t ow, bool area) {
+  const LinearTaps tx = MakeLinearTaps(w, ow, area);
   std::vector<int> ia0(ow), ia1(ow);
   for (index_t d = 0; d < ow; ++d) {
     ia0[d] = static_cast<int>(std::lrint(tx.w0[d] * kCoefScale));
@@ -200,11 +221,10 @@ void ResizeLinearU8(const uint8_t* x, uint8_t* y, index_t h, index_t w, index_t 
       for (index_t ch = 0; ch < c; ++ch)
         (*dst)[d * c + ch] = src[tx.i0[d] * c + ch] * ia0[d] + src[tx.i1[d] * c + ch] * ia1[d];
   };
-  const double scale = 1.0 / (static_cast<double>(oh) / h);
   for (index_t d = 0; d < oh; ++d) {
-    float f = static_cast<float>((d + 0.5) * scale - 0.5);
-    const index_t sy = static_cast<index_t>(std::floor(f));
-    f -= sy;
+    index_t sy;
+    float f;
+    LinearSource(d, h, oh, area, &sy, &f);
     hpass(std::min(std::max<index_t>(sy, 0), h - 1), &row0);
     hpass(std::min(std::max<index_t>(sy + 1, 0), h - 1), &row1);
     const int b0 = static_cast<int>(std::lrint((1.f - f) * kCoefScale));
@@ -242,77 +262,187 @@ void CubicWeights(float x, float w[4]) {
   w[3] = 1.f - w[0] - w[1] - w[2];
 }
 
-/*! \brief Per output index: 4 source indices (clamped to the image) and their weights. */
-struct CubicTaps {
-  std::vector<index_t> idx;  // 4 per output
-  std::vector<float> w;      // 4 per output
+/*! \brief OpenCV's Lanczos weights (a = 4) of the 8 taps around a fraction x. */
+void Lanczos4Weights(float x, float w[8]) {
+  static const double s45 = 0.70710678118654752440084436210485;
+  static const double cs[8][2] = {{1, 0}, {-s45, -s45}, {0, 1}, {s45, -s45},
+                                  {-1, 0}, {s45, s45}, {0, -1}, {-s45, s45}};
+  if (x < std::numeric_limits<float>::epsilon()) {
+    for (int i = 0; i < 8; ++i) w[i] = 0;
+    w[3] = 1;
+    return;
+  }
+  const double pi = 3.14159265358979323846;
+  const double y0 = -(x + 3) * pi * 0.25, s0 = std::sin(y0), c0 = std::cos(y0);
+  float sum = 0;
+  for (int i = 0; i < 8; ++i) {
+    const double yy = -(x + 3 - i) * pi * 0.25;
+    w[i] = static_cast<float>((cs[i][0] * s0 + cs[i][1] * c0) / (yy * yy));
+    sum += w[i];
+  }
+  sum = 1.f / sum;
+  for (int i = 0; i < 8; ++i) w[i] *= sum;
+}
+
+/*! \brief Per output index: K source indices (clamped to the image) and their weights. */
+struct KernelTaps {
+  std::vector<index_t> idx;  // K per output
+  std::vector<float> w;      // K per output
 };
 
-CubicTaps MakeCubicTaps(index_t in, index_t out) {
-  CubicTaps t;
-  t.idx.resize(4 * out);
-  t.w.resize(4 * out);
+template <int K>
+KernelTaps MakeKernelTaps(index_t in, index_t out) {
+  KernelTaps t;
+  t.idx.resize(K * out);
+  t.w.resize(K * out);
   const double scale = 1.0 / (static_cast<double>(out) / in);
   for (index_t d = 0; d < out; ++d) {
     float f = static_cast<float>((d + 0.5) * scale - 0.5);
     const index_t s = static_cast<index_t>(std::floor(f));
-    f -= s;  // bicubic keeps the fraction at the borders; only the indices clamp
-    CubicWeights(f, &t.w[4 * d]);
-    for (int k = 0; k < 4; ++k)
-      t.idx[4 * d + k] = std::min(std::max<index_t>(s - 1 + k, 0), in - 1);
+    f -= s;  // these kernels keep the fraction at the borders; only the indices clamp
+    if (K == 4) {
+      CubicWeights(f, &t.w[K * d]);
+    } else {
+      Lanczos4Weights(f, &t.w[K * d]);
+    }
+    for (int k = 0; k < K; ++k)
+      t.idx[K * d + k] = std::min(std::max<index_t>(s - (K / 2 - 1) + k, 0), in - 1);
   }
   return t;
 }
 
 /*!
- * \brief Bicubic (interp=2): horizontal pass per source row, then a vertical 4-row blend.
- *        uint8 uses 11-bit fixed-point weights and OpenCV's vector kernel for the vertical
- *        blend (float weights scaled by 2^-22, rounded to nearest).
+ * \brief Bicubic (K = 4, interp=2) or Lanczos (K = 8, interp=4): a horizontal pass per source
+ *        row, then a vertical K-row blend. uint8 uses 11-bit fixed-point weights; its vertical
+ *        blend is OpenCV's vector kernel for bicubic (float weights scaled by 2^-22, rounded to
+ *        nearest) and its scalar one for Lanczos ((sum + 2^21) >> 22).
  */
-template <typename DType>
-void ResizeCubic(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
-                 index_t ow) {
+template <int K, typename DType>
+void ResizeKernel(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
+                  index_t ow) {
   constexpr bool kU8 = std::is_same<DType, uint8_t>::value;
   using RowT = typename std::conditional<kU8, int, DType>::type;
-  const CubicTaps tx = MakeCubicTaps(w, ow), ty = MakeCubicTaps(h, oh);
-  std::vector<RowT> ia(4 * ow);
-  for (index_t k = 0; k < 4 * ow; ++k) {
+  const KernelTaps tx = MakeKernelTaps<K>(w, ow), ty = MakeKernelTaps<K>(h, oh);
+  std::vector<RowT> ia(K * ow);
+  for (index_t k = 0; k < K * ow; ++k) {
     ia[k] = kU8 ? static_cast<RowT>(std::lrint(tx.w[k] * kCoefScale)) : static_cast<RowT>(tx.w[k]);
   }
   const index_t width = ow * c;
-  std::vector<std::vector<RowT>> rows(4, std::vector<RowT>(width));
+  std::vector<std::vector<RowT>> rows(K, std::vector<RowT>(width));
   for (index_t d = 0; d < oh; ++d) {
-    for (int r = 0; r < 4; ++r) {
-      const DType* src = x + ty.idx[4 * d + r] * w * c;
+    for (int r = 0; r < K; ++r) {
+      const DType* src = x + ty.idx[K * d + r] * w * c;
       for (index_t o = 0; o < ow; ++o)
         for (index_t ch = 0; ch < c; ++ch) {
           RowT v = 0;
-          for (int k = 0; k < 4; ++k) v += src[tx.idx[4 * o + k] * c + ch] * ia[4 * o + k];
+          for (int k = 0; k < K; ++k) v += src[tx.idx[K * o + k] * c + ch] * ia[K * o + k];
           rows[r][o * c + ch] = v;
         }
     }
     DType* dst = y + d * width;
     if constexpr (kU8) {
-      const float scale = 1.f / (kCoefScale * kCoefScale);
-      float b[4];
-      for (int r = 0; r < 4; ++r)
-        b[r] = static_cast<float>(static_cast<int16_t>(std::lrint(ty.w[4 * d + r] * kCoefScale))) *
-               scale;
-      for (index_t k = 0; k < width; ++k) {
-        float v = static_cast<float>(rows[0][k]) * b[0] + static_cast<float>(rows[1][k]) * b[1];
-        v = v + static_cast<float>(rows[2][k]) * b[2];
-        v = v + static_cast<float>(rows[3][k]) * b[3];
-        dst[k] = ClampU8(static_cast<int>(std::nearbyint(v)));
+      int ib[K];
+      for (int r = 0; r < K; ++r) ib[r] = static_cast<int>(std::lrint(ty.w[K * d + r] * kCoefScale));
+      if (K == 4) {
+        const float scale = 1.f / (kCoefScale * kCoefScale);
+        float b[4];
+        for (int r = 0; r < 4; ++r) b[r] = static_cast<float>(ib[r]) * scale;
+        for (index_t k = 0; k < width; ++k) {
+          float v = static_cast<float>(rows[0][k]) * b[0] + static_cast<float>(rows[1][k]) * b[1];
+          v = v + static_cast<float>(rows[2][k]) * b[2];
+          v = v + static_cast<float>(rows[3][k]) * b[3];
+          dst[k] = ClampU8(static_cast<int>(std::nearbyint(v)));
+        }
+      } else {
+        for (index_t k = 0; k < width; ++k) {
+          int64_t v = 0;
+          for (int r = 0; r < K; ++r) v += static_cast<int64_t>(rows[r][k]) * ib[r];
+          dst[k] = ClampU8(static_cast<int>((v + (1 << 21)) >> 22));
+        }
       }
     } else {
       for (index_t k = 0; k < width; ++k) {
-        dst[k] = rows[0][k] * static_cast<DType>(ty.w[4 * d]) +
-                 rows[1][k] * static_cast<DType>(ty.w[4 * d + 1]) +
-                 rows[2][k] * static_cast<DType>(ty.w[4 * d + 2]) +
-                 rows[3][k] * static_cast<DType>(ty.w[4 * d + 3]);
+        DType v = 0;
+        for (int r = 0; r < K; ++r) v += rows[r][k] * static_cast<DType>(ty.w[K * d + r]);
+        dst[k] = v;
       }
     }
   }
+}
+
+/*!
+ * \brief INTER_AREA downscaling (both scales >= 1): each output is the mean of the source
+ *        area it covers, with fractional weights for partly covered pixels (OpenCV's
+ *        DecimateAlpha tables), accumulated in float and rounded to nearest for integers.
+ */
+struct AreaTap {
+  index_t dst, src;
+  float alpha;
+};
+
+std::vector<AreaTap> AreaTable(index_t in, index_t out) {
+  std::vector<AreaTap> tab;
+  const double scale = static_cast<double>(in) / out;
+  for (index_t d = 0; d < out; ++d) {
+    const double f1 = d * scale, f2 = f1 + scale;
+    const double cell = std::min(scale, in - f1);
+    index_t s1 = static_cast<index_t>(std::ceil(f1)), s2 = static_cast<index_t>(std::floor(f2));
+    s2 = std::min(s2, in - 1);
+    s1 = std::min(s1, s2);
+    if (s1 - f1 > 1e-3) tab.push_back({d, s1 - 1, static_cast<float>((s1 - f1) / cell)});
+    for (index_t k = s1; k < s2; ++k) tab.push_back({d, k, static_cast<float>(1.0 / cell)});
+    if (f2 - s2 > 1e-3) {
+      tab.push_back({d, s2, static_cast<float>(std::min(std::min(f2 - s2, 1.0), cell) / cell)});
+    }
+  }
+  return tab;
+}
+
+template <typename DType>
+void ResizeAreaDown(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
+                    index_t ow) {
+  const index_t ix = w / ow, iy = h / oh;
+  if (ix * ow == w && iy * oh == h) {  // integer factors: plain block means
+    const float scale = 1.f / static_cast<float>(ix * iy);
+    for (index_t r = 0; r < oh; ++r)
+      for (index_t d = 0; d < ow; ++d)
+        for (index_t ch = 0; ch < c; ++ch) {
+          typename std::conditional<std::is_integral<DType>::value, int, DType>::type sum = 0;
+          for (index_t a = 0; a < iy; ++a)
+            for (index_t b = 0; b < ix; ++b) sum += x[((r * iy + a) * w + d * ix + b) * c + ch];
+          y[(r * ow + d) * c + ch] =
+              std::is_integral<DType>::value
+                  ? static_cast<DType>(ClampU8(static_cast<int>(std::nearbyint(sum * scale))))
+                  : static_cast<DType>(sum * scale);
+        }
+    return;
+  }
+  const std::vector<AreaTap> xt = AreaTable(w, ow), yt = AreaTable(h, oh);
+  using AccT = typename std::conditional<std::is_same<DType, double>::value, double, float>::type;
+  std::vector<AccT> buf(ow * c), sum(ow * c, 0);
+  auto flush = [&](index_t dy) {
+    for (index_t k = 0; k < ow * c; ++k) {
+      y[dy * ow * c + k] = std::is_integral<DType>::value
+                               ? static_cast<DType>(ClampU8(static_cast<int>(std::nearbyint(sum[k]))))
+                               : static_cast<DType>(sum[k]);
+    }
+  };
+  index_t prev = -1;
+  for (const AreaTap& ty : yt) {
+    std::fill(buf.begin(), buf.end(), AccT(0));
+    const DType* src = x + ty.src * w * c;
+    for (const AreaTap& tx : xt)
+      for (index_t ch = 0; ch < c; ++ch)
+        buf[tx.dst * c + ch] += static_cast<AccT>(src[tx.src * c + ch]) * tx.alpha;
+    if (ty.dst != prev) {
+      if (prev >= 0) flush(prev);
+      for (index_t k = 0; k < ow * c; ++k) sum[k] = ty.alpha * buf[k];
+      prev = ty.dst;
+    } else {
+      for (index_t k = 0; k < ow * c; ++k) sum[k] += ty.alpha * buf[k];
+    }
+  }
+  if (prev >= 0) flush(prev);
 }
 
 template <typename DType>
@@ -332,16 +462,24 @@ void ResizeNearest(const DType* x, DType* y, index_t h, index_t w, index_t c, in
 template <typename DType>
 void ResizeImage(const DType* x, DType* y, index_t h, index_t w, index_t c, index_t oh,
                  index_t ow, int interp) {
+  // OpenCV: an exact 2x downscale with bilinear is done as INTER_AREA (2x2 means); INTER_AREA
+  // that shrinks both axes averages areas, otherwise it is bilinear with area weights.
+  const bool half = h == 2 * oh && w == 2 * ow;
+  const bool area = interp == 3;
   if (interp == 0) {
     ResizeNearest(x, y, h, w, c, oh, ow);
   } else if (interp == 2) {
-    ResizeCubic(x, y, h, w, c, oh, ow);
-  } else if (h == 2 * oh && w == 2 * ow) {
+    ResizeKernel<4>(x, y, h, w, c, oh, ow);
+  } else if (interp == 4) {
+    ResizeKernel<8>(x, y, h, w, c, oh, ow);
+  } else if (half) {
     ResizeHalf(x, y, w, c, oh, ow);
+  } else if (area && h >= oh && w >= ow) {
+    ResizeAreaDown(x, y, h, w, c, oh, ow);
   } else if constexpr (std::is_same<DType, uint8_t>::value) {
-    ResizeLinearU8(x, y, h, w, c, oh, ow);
+    ResizeLinearU8(x, y, h, w, c, oh, ow, area);
   } else {
-    ResizeLinearFloat(x, y, h, w, c, oh, ow);
+    ResizeLinearFloat(x, y, h, w, c, oh, ow, area);
   }
 }
 

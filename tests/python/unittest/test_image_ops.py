@@ -320,6 +320,8 @@ def test_random_colour_transforms_respect_their_ranges():
      r"_image_crop.*[\[(]4, ?4[\])]"),
     (lambda: mx.nd.image.resize(mx.nd.ones((4, 4, 3)), size=(1, 2, 3)), r"_image_resize.*size"),
     (lambda: mx.nd.image.resize(mx.nd.ones((4, 4, 3)), size=(0,)), r"_image_resize.*positive"),
+    (lambda: mx.nd.image.resize(mx.nd.ones((4, 4, 3)), size=(2,), interp=7),
+     r"_image_resize.*interp.*7"),
     (lambda: mx.nd.image.resize(mx.nd.ones((4, 4, 3), dtype="int32"), size=(2,)),
      r"_image_resize.*int32"),
     (lambda: mx.nd.image.adjust_lighting(mx.nd.ones((2, 2, 3)), alpha=(1, 2)),
@@ -369,7 +371,7 @@ ORACLE_SCRIPT = textwrap.dedent(r'''
             x = rng.randint(0, 256, shape) if key == "u" else rng.uniform(0, 255, shape)
             a = mx.nd.array(x, dtype="uint8" if key == "u" else "float32")
             for size in [(3, 4), (11, 9), (shape[-2] // 2, shape[-3] // 2), (20, 20), (7,)]:
-                for interp in (0, 1, 2):
+                for interp in (0, 1, 2, 3, 4):
                     for keep in (0, 1):
                         if keep and len(size) == 2:
                             continue
