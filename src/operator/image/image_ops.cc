@@ -226,6 +226,15 @@ void NormalizeLoop(const DType* xp, DType* yp, index_t planes, index_t c, index_
   }
 }
 
+bool NormalizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  const int t = (*in)[0] != -1 ? (*in)[0] : (*out)[0];
+  if (t != -1 && t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+    MX_THROW(dmlc::TypeError) << "_image_normalize: input must be a floating-point tensor (use "
+                              << "to_tensor first), got dtype " << mshadow::dtype_string(t);
+  }
+  return ElemwiseType<1, 1>(attrs, in, out);
+}
+
 /*! \brief grad = false: y = (x - mean) / std; grad = true: y = x / std (the input gradient). */
 void NormalizeRun(const nnvm::NodeAttrs& attrs, const TBlob& x, const TBlob& y, OpReqType req,
                   bool grad) {
@@ -639,7 +648,7 @@ have 1 or C values.
   return std::vector<std::string>{"data"};
 })
 .set_attr<mxnet::FInferShape>("FInferShape", NormalizeShape)
-.set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
+.set_attr<nnvm::FInferType>("FInferType", NormalizeType)
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", [](const NodeAttrs&) {
   return std::vector<std::pair<int, int>>{{0, 0}};
 })

@@ -304,6 +304,8 @@ def test_random_colour_transforms_respect_their_ranges():
     (lambda: mx.nd.image.to_tensor(mx.nd.ones((3, 3))), r"_image_to_tensor.*[\[(]3, ?3[\])]"),
     (lambda: mx.nd.image.normalize(mx.nd.ones((2, 2))), r"_image_normalize.*[\[(]2, ?2[\])]"),
     (lambda: mx.nd.image.normalize(mx.nd.ones((4, 2, 2))), r"_image_normalize.*1 or 3"),
+    (lambda: mx.nd.image.normalize(mx.nd.ones((3, 2, 2), dtype="uint8")),
+     r"_image_normalize.*floating-point.*uint8"),
     (lambda: mx.nd.image.normalize(mx.nd.ones((3, 2, 2)), mean=(1, 2)),
      r"_image_normalize.*mean"),
     (lambda: mx.nd.image.flip_left_right(mx.nd.ones((1, 2, 2, 3))),
