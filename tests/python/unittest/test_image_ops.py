@@ -299,6 +299,23 @@ def test_random_colour_transforms_respect_their_ranges():
     assert T.Cast("float16")(x).dtype == np.float16
 
 
+def test_rotate_quarter_turn_and_random_rotation():
+    x = np.random.RandomState(16).uniform(0, 1, (2, 5, 5)).astype(np.float32)
+    # +90 degrees on a square image: output (i, j) samples the source at (j, 4 - i)
+    np.testing.assert_allclose(T.Rotate(90)(_nd(x)).asnumpy(), np.rot90(x, 1, axes=(1, 2)),
+                               atol=1e-5)
+    np.testing.assert_allclose(T.Rotate(0)(_nd(x)).asnumpy(), x, atol=1e-6)
+    with pytest.raises(TypeError, match="float32"):
+        T.Rotate(10)(mx.nd.ones((1, 3, 3), dtype="uint8"))
+    np.random.seed(0)
+    a = T.RandomRotation((-30, 30))(_nd(np.stack([x, x]))).asnumpy()
+    np.random.seed(0)
+    b = T.RandomRotation((-30, 30))(_nd(np.stack([x, x]))).asnumpy()
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a[0], a[1])       # one angle per image
+    assert T.RandomRotation((-5, 5), rotate_with_proba=0.0)(_nd(x)) is not None
+
+
 # ---- errors ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("call,match", [
     (lambda: mx.nd.image.to_tensor(mx.nd.ones((3, 3))), r"_image_to_tensor.*[\[(]3, ?3[\])]"),
@@ -417,6 +434,10 @@ ORACLE_SCRIPT = textwrap.dedent(r'''
     res["tf_center"] = T.CenterCrop((9, 7), interpolation=1)(x).asnumpy()
     res["tf_center_small"] = T.CenterCrop(20, interpolation=0)(x).asnumpy()
     res["tf_cropresize"] = T.CropResize(2, 1, 8, 9, (5, 4), 1)(x).asnumpy()
+    chw = mx.nd.array(rng.uniform(0, 1, (2, 3, 7, 9)).astype("float32"))
+    res["tf_rotate"] = T.Rotate(33)(chw[0]).asnumpy()
+    res["tf_rotate_zoom_in"] = T.Rotate(-20, zoom_in=True)(chw).asnumpy()
+    res["tf_rotate_zoom_out"] = T.Rotate(75, zoom_out=True)(chw).asnumpy()
     np.savez(sys.argv[1], **res)
 ''')
 

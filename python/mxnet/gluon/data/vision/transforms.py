@@ -5,7 +5,10 @@ crops that pick their window from the input's shape (CenterCrop, RandomResizedCr
 Blocks working on (H, W, C) NDArrays, as in 1.9.1.
 """
 import math
+import numbers
 import random
+
+import numpy as np
 
 from ....base import numeric_types
 from ...block import Block, HybridBlock
@@ -14,7 +17,7 @@ from ...nn import Sequential, HybridSequential
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "CropResize",
            "RandomResizedCrop", "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue",
-           "RandomColorJitter", "RandomLighting", "RandomApply"]
+           "RandomColorJitter", "RandomLighting", "RandomApply", "Rotate", "RandomRotation"]
 
 
 class Compose(Sequential):
@@ -302,3 +305,99 @@ class RandomApply(Sequential):
             return x if not args else (x,) + args
         return self.transforms(x, *args)
 
+
+
+def _rotation_grid(n, h, w, degrees, zoom_in, zoom_out):
+    """BilinearSampler grids (n, 2, h, w) rotating each image by degrees[i] about its centre
+    (1.9.1's image.imrotate): pixel offsets from the centre are rotated, then normalised per
+    axis; zoom_in/zoom_out scale so that no border / the whole image is visible."""
+    rad = np.pi * np.asarray(degrees, np.float32).reshape(n, 1, 1) / 180
+    hscale, wscale = (h - 1) / 2.0, (w - 1) / 2.0
+    hm = np.arange(h, dtype=np.float32).reshape(h, 1).repeat(w, axis=1)[None] - hscale
+    wm = np.arange(w, dtype=np.float32).reshape(1, w).repeat(h, axis=0)[None] - wscale
+    cos, sin = np.cos(rad), np.sin(rad)
+    wrot = (wm * cos - hm * sin) / wscale
+    hrot = (wm * sin + hm * cos) / hscale
+    scale = np.ones((n, 1, 1, 1), np.float32)
+    if zoom_in or zoom_out:
+        rho = np.sqrt(np.float32(h * h + w * w))
+        ang = np.arctan(np.float32(h) / np.float32(w))
+        absrad = np.abs(rad)
+        max_x = np.maximum(np.abs(rho * np.cos(ang + absrad)), np.abs(rho * np.cos(ang - absrad)))
+        max_y = np.maximum(np.abs(rho * np.sin(ang + absrad)), np.abs(rho * np.sin(ang - absrad)))
+        if zoom_out:
+            scale = np.maximum(max_x / w, max_y / h)
+        else:
+            scale = np.minimum(w / max_x, h / max_y)
+        scale = scale.reshape(n, 1, 1, 1).astype(np.float32)
+    grid = np.concatenate([wrot[:, None], hrot[:, None]], axis=1) * scale
+    return grid.astype(np.float32)
+
+
+def _imrotate(x, degrees, zoom_in=False, zoom_out=False):
+    from .... import ndarray as nd
+    if zoom_in and zoom_out:
+        raise ValueError("`zoom_in` and `zoom_out` cannot be both True")
+    if x.dtype != np.float32:
+        raise TypeError("Only `float32` images are supported by this function")
+    single = x.ndim == 3
+    if single:
+        if not isinstance(degrees, numbers.Number):
+            raise TypeError("When a single image is passed the rotation angle is required to be "
+                            "a scalar.")
+        x = x.expand_dims(axis=0)
+    elif x.ndim != 4:
+        raise ValueError("Only 3D and 4D are supported by this function")
+    n, _, h, w = x.shape
+    if isinstance(degrees, numbers.Number):
+        degrees = [degrees] * n
+    elif isinstance(degrees, nd.NDArray):
+        degrees = degrees.asnumpy()
+    if len(degrees) != n:
+        raise ValueError("The number of images must be equal to the number of rotation angles")
+    grid = nd.array(_rotation_grid(n, h, w, degrees, zoom_in, zoom_out), ctx=x.context)
+    out = nd.BilinearSampler(x, grid)
+    return out[0] if single else out
+
+
+class Rotate(Block):
+    """Rotates a float32 (C, H, W) tensor or (N, C, H, W) batch by `rotation_degrees` about the
+    centre (BilinearSampler; areas outside the source are 0)."""
+
+    def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
+        super(Rotate, self).__init__()
+        self._args = (rotation_degrees, zoom_in, zoom_out)
+
+    def forward(self, x):
+        if x.dtype != np.float32:
+            raise TypeError("This transformation only supports float32. Consider calling it "
+                            "after ToTensor, given: {}".format(x.dtype))
+        return _imrotate(x, *self._args)
+
+
+class RandomRotation(Block):
+    """Rotates by angles drawn uniformly from angle_limits (NumPy's global RNG, as 1.9.1), with
+    probability rotate_with_proba."""
+
+    def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
+        super(RandomRotation, self).__init__()
+        lower, upper = angle_limits
+        if lower >= upper:
+            raise ValueError("`angle_limits` must be an ordered tuple")
+        if rotate_with_proba < 0 or rotate_with_proba > 1:
+            raise ValueError("Probability of rotating the image should be between 0 and 1")
+        self._args = (angle_limits, zoom_in, zoom_out)
+        self._rotate_with_proba = rotate_with_proba
+
+    def forward(self, x):
+        if np.random.random() > self._rotate_with_proba:
+            return x
+        if x.dtype != np.float32:
+            raise TypeError("This transformation only supports float32. Consider calling it "
+                            "after ToTensor, given: {}".format(x.dtype))
+        limits, zoom_in, zoom_out = self._args
+        if x.ndim == 3:
+            degrees = np.random.uniform(*limits)
+        else:
+            degrees = np.random.uniform(*limits, size=x.shape[0])
+        return _imrotate(x, degrees, zoom_in, zoom_out)
