@@ -38,7 +38,7 @@ def crop(data: Optional[NDArray] = ..., x: Optional[int] = ..., y: Optional[int]
     batch (N x H x W x C); the output is (height x width x C) or (N x height x width x C).
 
 
-    Defined in ../src/operator/image/image_ops.cc:L766
+    Defined in ../src/operator/image/image_ops.cc:L817
 
     Parameters
     ----------
@@ -111,7 +111,7 @@ def normalize(data: Optional[NDArray] = ..., mean: Optional[Tuple[float, ...]] =
     have 1 or C values.
 
 
-    Defined in ../src/operator/image/image_ops.cc:L643
+    Defined in ../src/operator/image/image_ops.cc:L694
 
     Parameters
     ----------
@@ -357,7 +357,7 @@ def to_tensor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
     of float32 values in [0, 1] (divided by 255).
 
 
-    Defined in ../src/operator/image/image_ops.cc:L627
+    Defined in ../src/operator/image/image_ops.cc:L661
 
     Parameters
     ----------

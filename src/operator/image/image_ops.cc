@@ -120,6 +120,9 @@ void CopyIfDistinct(const TBlob& in, const TBlob& out) {
   }
 }
 
+bool SameAsSecondInputShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                            mxnet::ShapeVector* out);
+
 // ---------------------------------------------------------------- to_tensor
 
 bool ToTensorShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
@@ -164,6 +167,37 @@ void ToTensorCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const index_t h = s[batch ? 1 : 0], w = s[batch ? 2 : 1], c = s[batch ? 3 : 2];
   MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
     ToTensorLoop(inputs[0].dptr<DType>(), outputs[0].dptr<float>(), n, h * w, c, req[0]);
+  });
+}
+
+/*! \brief The input gradient of to_tensor: out_grad (C, H, W) / (N, C, H, W) transposed back
+ *         to the image layout and divided by 255. */
+template <typename DType>
+void ToTensorGradLoop(const float* og, DType* g, index_t n, index_t plane, index_t c,
+                      OpReqType req) {
+  #pragma omp parallel for
+  for (index_t img = 0; img < n; ++img) {
+    for (index_t p = 0; p < plane; ++p) {
+      for (index_t ch = 0; ch < c; ++ch) {
+        const float v = og[(img * c + ch) * plane + p] / 255.0f;
+        DType& dst = g[(img * plane + p) * c + ch];
+        dst = req == kAddTo ? static_cast<DType>(static_cast<float>(dst) + v)
+                            : static_cast<DType>(v);
+      }
+    }
+  }
+}
+
+void ToTensorGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const mxnet::TShape& s = outputs[0].shape_;  // the image layout
+  const bool batch = s.ndim() == 4;
+  const index_t n = batch ? s[0] : 1;
+  const index_t h = s[batch ? 1 : 0], w = s[batch ? 2 : 1], c = s[batch ? 3 : 2];
+  MSHADOW_REAL_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+    ToTensorGradLoop(inputs[0].dptr<float>(), outputs[0].dptr<DType>(), n, h * w, c, req[0]);
   });
 }
 
@@ -633,8 +667,25 @@ of float32 values in [0, 1] (divided by 255).
 .set_attr<mxnet::FInferShape>("FInferShape", ToTensorShape)
 .set_attr<nnvm::FInferType>("FInferType", ToTensorType)
 .set_attr<FCompute>("FCompute<cpu>", ToTensorCompute)
-.set_attr<bool>("TNonDifferentiable", true)
+.set_attr<nnvm::FGradient>("FGradient",
+  [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
+    return MakeGradNode("_backward_image_to_tensor", n, {ograds[0], n->inputs[0]}, {});
+  })
 .add_argument("data", "NDArray-or-Symbol", "Input ndarray");
+
+NNVM_REGISTER_OP(_backward_image_to_tensor)
+.describe("Backward of _image_to_tensor: (out_grad, data) -> data_grad = out_grad / 255 in the "
+          "image layout (floating-point images only).")
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", SameAsSecondInputShape)
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                              std::vector<int>* out) {
+  TYPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
+  return (*out)[0] != -1;
+})
+.set_attr<FCompute>("FCompute<cpu>", ToTensorGradCompute);
 
 NNVM_REGISTER_OP(_image_normalize)
 .describe(R"code(Normalizes a tensor of shape (C x H x W) or (N x C x H x W) with mean and

@@ -39,6 +39,17 @@ def test_to_tensor_layouts(dtype):
         np.testing.assert_allclose(out.asnumpy(), ref.ref_to_tensor(x), rtol=1e-6)
 
 
+def test_to_tensor_gradient_is_transposed_over_255():
+    x = mx.nd.array(np.random.RandomState(1).uniform(0, 255, (2, 3, 4, 3)))
+    x.attach_grad()
+    head = np.random.RandomState(2).uniform(-1, 1, (2, 3, 3, 4))
+    with autograd.record():
+        y = mx.nd.image.to_tensor(x)
+    y.backward(mx.nd.array(head))
+    np.testing.assert_allclose(x.grad.asnumpy(), np.transpose(head, (0, 2, 3, 1)) / 255,
+                               rtol=1e-6)
+
+
 def test_normalize_per_channel_and_scalar():
     x = np.random.RandomState(2).uniform(0, 1, (2, 3, 4, 5)).astype(np.float32)
     out = mx.nd.image.normalize(_nd(x), mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225))

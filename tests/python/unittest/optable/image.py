@@ -178,7 +178,7 @@ def _theta(n=2):
 
 
 ENTRIES = [
-    OpEntry("image.to_tensor", ref=ref_to_tensor, dtypes=("float32", "uint8"), grad=False,
+    OpEntry("image.to_tensor", ref=ref_to_tensor, dtypes=("float32", "uint8"),
             samples=[Sample(arrays=_image((4, 5, 3))), Sample(arrays=_image((2, 3, 4, 1)))]),
     OpEntry("image.normalize", ref=ref_normalize, dtypes=FLOATS,
             samples=[Sample(arrays=_image((3, 4, 5), 0, 1),
