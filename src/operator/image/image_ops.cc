@@ -500,8 +500,8 @@ void RandomColorCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
-/*! \brief Brightness, contrast, saturation and hue, each with probability of being skipped when
- *         its strength is 0, in an order shuffled per call (as 1.9.1). */
+/*! \brief Brightness, contrast, saturation and hue in an order shuffled per call (as 1.9.1);
+ *         an adjustment whose strength is 0 is skipped. */
 void RandomColorJitterCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                               const std::vector<TBlob>& inputs,
                               const std::vector<OpReqType>& req,
