@@ -7,4 +7,369 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = []
+__all__ = ['adjust_lighting', 'crop', 'flip_left_right', 'flip_top_bottom', 'normalize', 'random_brightness', 'random_color_jitter', 'random_contrast', 'random_flip_left_right', 'random_flip_top_bottom', 'random_hue', 'random_lighting', 'random_saturation', 'resize', 'to_tensor']
+
+
+def adjust_lighting(data: Optional[NDArray] = ..., alpha: Optional[Tuple[float, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Adds AlexNet-style PCA lighting noise eigvec * (alpha * eigval) to an (H x W x C) RGB image.
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    alpha : tuple of <float>, required
+        The lighting alphas for the R, G, B channels.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def crop(data: Optional[NDArray] = ..., x: Optional[int] = ..., y: Optional[int] = ..., width: Optional[int] = ..., height: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Crops the window (x, y, width, height) out of an image (H x W x C) or a
+    batch (N x H x W x C); the output is (height x width x C) or (N x height x width x C).
+
+
+    Defined in ../src/operator/image/image_ops.cc:L817
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    x : int, required
+        Left boundary of the cropping area.
+    y : int, required
+        Top boundary of the cropping area.
+    width : int, required
+        Width of the cropping area.
+    height : int, required
+        Height of the cropping area.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def flip_left_right(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reverses the columns of an (H x W x C) image (C = 1 or 3).
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def flip_top_bottom(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reverses the rows of an (H x W x C) image (C = 1 or 3).
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def normalize(data: Optional[NDArray] = ..., mean: Optional[Tuple[float, ...]] = ..., std: Optional[Tuple[float, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Normalizes a tensor of shape (C x H x W) or (N x C x H x W) with mean and
+    standard deviation: output[c] = (input[c] - mean[c]) / std[c]. C must be 1 or 3; mean and std
+    have 1 or C values.
+
+
+    Defined in ../src/operator/image/image_ops.cc:L694
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    mean : tuple of <float>, optional, default=[0,0,0,0]
+        Sequence of means for each channel. Default value is 0.
+    std : tuple of <float>, optional, default=[1,1,1,1]
+        Sequence of standard deviations for each channel. Default value is 1.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_brightness(data: Optional[NDArray] = ..., min_factor: Optional[float] = ..., max_factor: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Multiplies an (H x W x C) image by a factor drawn uniformly from [min_factor, max_factor].
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    min_factor : float, required
+        Minimum factor.
+    max_factor : float, required
+        Maximum factor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_color_jitter(data: Optional[NDArray] = ..., brightness: Optional[float] = ..., contrast: Optional[float] = ..., saturation: Optional[float] = ..., hue: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Randomly jitters brightness, contrast, saturation and hue of an (H x W x C) image, in a random order; each factor is 1 + uniform(-v, v) (hue: uniform(-v, v)).
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    brightness : float, required
+        How much to jitter brightness.
+    contrast : float, required
+        How much to jitter contrast.
+    saturation : float, required
+        How much to jitter saturation.
+    hue : float, required
+        How much to jitter hue.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_contrast(data: Optional[NDArray] = ..., min_factor: Optional[float] = ..., max_factor: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Blends an (H x W x C) image with its mean gray level: x * a + (1 - a) * mean(gray), a drawn uniformly from [min_factor, max_factor].
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    min_factor : float, required
+        Minimum factor.
+    max_factor : float, required
+        Maximum factor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_flip_left_right(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reverses the columns of an (H x W x C) image with probability 0.5.
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_flip_top_bottom(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reverses the rows of an (H x W x C) image with probability 0.5.
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_hue(data: Optional[NDArray] = ..., min_factor: Optional[float] = ..., max_factor: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Rotates the hue of an (H x W x C) RGB image by a * 360 degrees, a drawn uniformly from [min_factor, max_factor].
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    min_factor : float, required
+        Minimum factor.
+    max_factor : float, required
+        Maximum factor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_lighting(data: Optional[NDArray] = ..., alpha_std: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Adds PCA lighting noise with alpha drawn from N(0, alpha_std) per channel.
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    alpha_std : float, optional, default=0.0500000007
+        Level of the lighting noise.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_saturation(data: Optional[NDArray] = ..., min_factor: Optional[float] = ..., max_factor: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Blends an (H x W x C) RGB image with its gray version, the factor drawn uniformly from [min_factor, max_factor].
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    min_factor : float, required
+        Minimum factor.
+    max_factor : float, required
+        Maximum factor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def resize(data: Optional[NDArray] = ..., size: Optional[Union[int, Tuple[int, ...]]] = ..., keep_ratio: Optional[bool] = ..., interp: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Resizes an image (H x W x C) or a batch (N x H x W x C) to the given size
+    (width, height), or to (size, size), or with keep_ratio to a short side of size. Nearest
+    (interp=0) and bilinear (interp=1) sampling follow OpenCV's cv::resize.
+
+
+    Defined in ../src/operator/image/resize.cc:L524
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    size : Shape(tuple), optional, default=[]
+        Size of new image. Could be (width, height) or (size)
+    keep_ratio : boolean, optional, default=0
+        Whether to resize the short edge or both edges to `size`, if size is give as an integer.
+    interp : int, optional, default='1'
+        Interpolation method for resizing. By default uses bilinear interpolationOptions are INTER_NEAREST - a nearest-neighbor interpolationINTER_LINEAR - a bilinear interpolationINTER_AREA - resampling using pixel area relationINTER_CUBIC - a bicubic interpolation over 4x4 pixel neighborhoodINTER_LANCZOS4 - a Lanczos interpolation over 8x8 pixel neighborhoodNote that the GPU version only support bilinear interpolation(1)
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def to_tensor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Converts an image NDArray of shape (H x W x C) or (N x H x W x C)
+    with values in [0, 255] to a tensor NDArray of shape (C x H x W) or (N x C x H x W)
+    of float32 values in [0, 1] (divided by 255).
+
+
+    Defined in ../src/operator/image/image_ops.cc:L661
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...

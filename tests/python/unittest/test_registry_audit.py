@@ -29,7 +29,8 @@ def _covered():
     covered = set()
     for entry in all_entries():
         leaf = entry.name.split(".")[-1]
-        prefix = {"contrib": "_contrib_", "linalg": "_linalg_", "random": "_random_"}.get(
+        prefix = {"contrib": "_contrib_", "linalg": "_linalg_", "random": "_random_",
+                  "image": "_image_"}.get(
             entry.name.split(".")[0] if "." in entry.name else "", "")
         covered.add(prefix + leaf)
         covered.update(entry.covers)
