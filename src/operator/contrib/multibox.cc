@@ -12,7 +12,7 @@
  *   loc_mask (B, A*4), cls_target (B, A). Matching: greedy bipartite (largest IoU first, each
  *   ground truth gets one anchor), then every other anchor whose best IoU > overlap_threshold.
  *   Unmatched anchors are negatives (cls 0); with negative_mining_ratio > 0 only the hardest
- *   ratio*positives (at least minimum_negative_samples) with best IoU < negative_mining_thresh
+ *   ratio*positives (1.9.1's CPU ignores minimum_negative_samples) with best IoU < negative_mining_thresh
  *   (lowest softmax background probability first) are, the rest get ignore_label. An image
  *   without ground truth gets ignore_label everywhere.
  *
@@ -213,7 +213,7 @@ void TargetOneBatch(const MultiBoxTargetParam& p, const DType* anchors, index_t 
   if (p.negative_mining_ratio > 0) {
     const index_t positives = std::count(flag.begin(), flag.end(), 1);
     index_t negatives = static_cast<index_t>(positives * p.negative_mining_ratio);
-    negatives = std::max<index_t>(negatives, p.minimum_negative_samples);
+    // minimum_negative_samples is accepted but, like MXNet 1.9.1 on CPU, not applied.
     negatives = std::min<index_t>(negatives, A - positives);
     if (negatives > 0) {
       // Hardest negatives: lowest softmax probability of the background class.
