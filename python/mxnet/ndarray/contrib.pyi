@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'boolean_mask', 'div_sqrt_dim', 'index_copy', 'quadratic']
+__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'ROIAlign', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'div_sqrt_dim', 'index_copy', 'quadratic']
 
 
 def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -77,6 +77,169 @@ def BilinearResize2D(data: Optional[NDArray] = ..., like: Optional[NDArray] = ..
         resizing mode. "simple" - output height equals parameter "height" if "scale_height" parameter is not defined or input height multiplied by "scale_height" otherwise. Same for width;"odd_scale" - if original height or width is odd, then result height is calculated like result_h = (original_h - 1) * scale + 1; for scale > 1 the result shape would be like if we did deconvolution with kernel = (1, 1) and stride = (height_scale, width_scale); and for scale < 1 shape would be like we did convolution with kernel = (1, 1) and stride = (int(1 / height_scale), int( 1/ width_scale);"like" - resize first input to the height and width of second input; "to_even_down" - resize input to nearest lower even height and width (if original height is odd then result height = original height - 1);"to_even_up" - resize input to nearest bigger even height and width (if original height is odd then result height = original height + 1);"to_odd_down" - resize input to nearest odd height and width (if original height is odd then result height = original height - 1);"to_odd_up" - resize input to nearest odd height and width (if original height is odd then result height = original height + 1);
     align_corners : boolean, optional, default=1
         With align_corners = True, the interpolating doesn't proportionally align theoutput and input pixels, and thus the output values can depend on the input size.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def MultiBoxDetection(cls_prob: Optional[NDArray] = ..., loc_pred: Optional[NDArray] = ..., anchor: Optional[NDArray] = ..., clip: Optional[bool] = ..., threshold: Optional[float] = ..., background_id: Optional[int] = ..., nms_threshold: Optional[float] = ..., force_suppress: Optional[bool] = ..., variances: Optional[Tuple[float, ...]] = ..., nms_topk: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Convert multibox detection predictions.
+
+    Defined in ../src/operator/contrib/multibox.cc:L425
+
+    Parameters
+    ----------
+    cls_prob : NDArray
+        Class probabilities.
+    loc_pred : NDArray
+        Location regression predictions.
+    anchor : NDArray
+        Multibox prior anchor boxes
+    clip : boolean, optional, default=1
+        Clip out-of-boundary boxes.
+    threshold : float, optional, default=0.00999999978
+        Threshold to be a positive prediction.
+    background_id : int, optional, default='0'
+        Background id.
+    nms_threshold : float, optional, default=0.5
+        Non-maximum suppression threshold.
+    force_suppress : boolean, optional, default=0
+        Suppress all detections regardless of class_id.
+    variances : tuple of <float>, optional, default=[0.1,0.1,0.2,0.2]
+        Variances to be decoded from box regression output.
+    nms_topk : int, optional, default='-1'
+        Keep maximum top k detections before nms, -1 for no limit.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def MultiBoxPrior(data: Optional[NDArray] = ..., sizes: Optional[Tuple[float, ...]] = ..., ratios: Optional[Tuple[float, ...]] = ..., clip: Optional[bool] = ..., steps: Optional[Tuple[float, ...]] = ..., offsets: Optional[Tuple[float, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generate prior(anchor) boxes from data, sizes and ratios.
+
+    Defined in ../src/operator/contrib/multibox.cc:L384
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    sizes : tuple of <float>, optional, default=[1]
+        List of sizes of generated MultiBoxPriores.
+    ratios : tuple of <float>, optional, default=[1]
+        List of aspect ratios of generated MultiBoxPriores.
+    clip : boolean, optional, default=0
+        Whether to clip out-of-boundary boxes.
+    steps : tuple of <float>, optional, default=[-1,-1]
+        Priorbox step across y and x, -1 for auto calculation.
+    offsets : tuple of <float>, optional, default=[0.5,0.5]
+        Priorbox center offsets, y and x respectively
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def MultiBoxTarget(anchor: Optional[NDArray] = ..., label: Optional[NDArray] = ..., cls_pred: Optional[NDArray] = ..., overlap_threshold: Optional[float] = ..., ignore_label: Optional[float] = ..., negative_mining_ratio: Optional[float] = ..., negative_mining_thresh: Optional[float] = ..., minimum_negative_samples: Optional[int] = ..., variances: Optional[Tuple[float, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute Multibox training targets
+
+    Defined in ../src/operator/contrib/multibox.cc:L402
+
+    Parameters
+    ----------
+    anchor : NDArray
+        Generated anchor boxes.
+    label : NDArray
+        Object detection labels.
+    cls_pred : NDArray
+        Class predictions.
+    overlap_threshold : float, optional, default=0.5
+        Anchor-GT overlap threshold to be regarded as a positive match.
+    ignore_label : float, optional, default=-1
+        Label for ignored anchors.
+    negative_mining_ratio : float, optional, default=-1
+        Max negative to positive samples ratio, use -1 to disable mining
+    negative_mining_thresh : float, optional, default=0.5
+        Threshold used for negative mining.
+    minimum_negative_samples : int, optional, default='0'
+        Minimum number of negative samples.
+    variances : tuple of <float>, optional, default=[0.1,0.1,0.2,0.2]
+        Variances to be encoded in box regression target.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., pooled_size: Optional[Union[int, Tuple[int, ...]]] = ..., spatial_scale: Optional[float] = ..., sample_ratio: Optional[int] = ..., position_sensitive: Optional[bool] = ..., aligned: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+    This operator takes a 4D feature map as an input array and region proposals as `rois`,
+    then align the feature map over sub-regions of input and produces a fixed-sized output array.
+    This operator is typically used in Faster R-CNN & Mask R-CNN networks. If roi batchid is less
+    than 0, it will be ignored, and the corresponding output will be set to 0.
+
+    Different from ROI pooling, ROI Align removes the harsh quantization, properly aligning
+    the extracted features with the input. RoIAlign computes the value of each sampling point
+    by bilinear interpolation from the nearby grid points on the feature map. No quantization is
+    performed on any coordinates involved in the RoI, its bins, or the sampling points.
+    Bilinear interpolation is used to compute the exact values of the
+    four regularly sampled locations in each RoI bin.
+    Then the feature map can be aggregated by avgpooling.
+
+
+    References
+    ----------
+
+    He, Kaiming, et al. "Mask R-CNN." ICCV, 2017
+
+
+    Defined in ../src/operator/contrib/roi_pooling.cc:L422
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the pooling operator, a 4D Feature maps
+    rois : NDArray
+        Bounding box coordinates, a 2D array, if batchid is less than 0, it will be ignored.
+    pooled_size : Shape(tuple), required
+        ROI Align output roi feature map height and width: (h, w)
+    spatial_scale : float, required
+        Ratio of input feature map height (or w) to raw image height (or w). Equals the reciprocal of total stride in convolutional layers
+    sample_ratio : int, optional, default='-1'
+        Optional sampling ratio of ROI align, using adaptive size by default.
+    position_sensitive : boolean, optional, default=0
+        Whether to perform position-sensitive RoI pooling. PSRoIPooling is first proposaled by R-FCN and it can reduce the input channels by ph*pw times, where (ph, pw) is the pooled_size
+    aligned : boolean, optional, default=0
+        Center-aligned ROIAlign introduced in Detectron2. To enable, set aligned to True.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -234,6 +397,43 @@ def backward_quadratic(out: Union[NDArray, Sequence[NDArray], None] = ..., name:
     ...
 
 
+def bipartite_matching(data: Optional[NDArray] = ..., is_ascend: Optional[bool] = ..., threshold: Optional[float] = ..., topk: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute bipartite matching.
+      The matching is performed on score matrix with shape [B, N, M]
+      - B: batch_size
+      - N: number of rows to match
+      - M: number of columns as reference to be matched against.
+
+      Returns:
+      x : matched column indices. -1 indicating non-matched elements in rows.
+      y : matched row indices.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L581
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    is_ascend : boolean, optional, default=0
+        Use ascend order for scores instead of descending. Please set threshold accordingly.
+    threshold : float, required
+        Ignore matching when score < thresh, if is_ascend=false, or ignore score > thresh, if is_ascend=true.
+    topk : int, optional, default='-1'
+        Limit the number of matches to topk, set -1 for no limit
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def boolean_mask(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -261,6 +461,240 @@ def boolean_mask(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., 
         Mask
     axis : int, optional, default='0'
         An integer that represents the axis in NDArray to mask from.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_decode(data: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., std0: Optional[float] = ..., std1: Optional[float] = ..., std2: Optional[float] = ..., std3: Optional[float] = ..., clip: Optional[float] = ..., format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Decode bounding boxes training target with normalized center offsets.
+        Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`
+        or center type: `x, y, width, height.) array
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L626
+
+    Parameters
+    ----------
+    data : NDArray
+        (B, N, 4) predicted bbox offset
+    anchors : NDArray
+        (1, N, 4) encoded in corner or center
+    std0 : float, optional, default=1
+        value to be divided from the 1st encoded values
+    std1 : float, optional, default=1
+        value to be divided from the 2nd encoded values
+    std2 : float, optional, default=1
+        value to be divided from the 3rd encoded values
+    std3 : float, optional, default=1
+        value to be divided from the 4th encoded values
+    clip : float, optional, default=-1
+        If larger than 0, bounding box target will be clipped to this value.
+    format : {'center', 'corner'},optional, default='center'
+        The box encoding type. 
+     "corner" means boxes are encoded as [xmin, ymin, xmax, ymax], "center" means boxes are encodes as [x, y, width, height].
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_encode(samples: Optional[NDArray] = ..., matches: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., refs: Optional[NDArray] = ..., means: Optional[NDArray] = ..., stds: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Encode bounding boxes training target with normalized center offsets.
+        Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L601
+
+    Parameters
+    ----------
+    samples : NDArray
+        (B, N) value +1 (positive), -1 (negative), 0 (ignore)
+    matches : NDArray
+        (B, N) value range [0, M)
+    anchors : NDArray
+        (B, N, 4) encoded in corner
+    refs : NDArray
+        (B, M, 4) encoded in corner
+    means : NDArray
+        (4,) Mean value to be subtracted from encoded values
+    stds : NDArray
+        (4,) Std value to be divided from encoded values
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_iou(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Bounding box overlap of two arrays.
+      The overlap is defined as Intersection-over-Union, aka, IOU.
+      - lhs: (a_1, a_2, ..., a_n, 4) array
+      - rhs: (b_1, b_2, ..., b_n, 4) array
+      - output: (a_1, a_2, ..., a_n, b_1, b_2, ..., b_n) array
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L491
+
+    Parameters
+    ----------
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
+    format : {'center', 'corner'},optional, default='corner'
+        The box encoding type. 
+     "corner" means boxes are encoded as [xmin, ymin, xmax, ymax], "center" means boxes are encodes as [x, y, width, height].
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_nms(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ..., valid_thresh: Optional[float] = ..., topk: Optional[int] = ..., coord_start: Optional[int] = ..., score_index: Optional[int] = ..., id_index: Optional[int] = ..., background_id: Optional[int] = ..., force_suppress: Optional[bool] = ..., in_format: Optional[Literal['center', 'corner']] = ..., out_format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply non-maximum suppression to input.
+
+    The output will be sorted in descending order according to `score`. Boxes with
+    overlaps larger than `overlap_thresh`, smaller scores and background boxes
+    will be removed and filled with -1, the corresponding position will be recorded
+    for backward propogation.
+
+    During back-propagation, the gradient will be copied to the original
+    position according to the input index. For positions that have been suppressed,
+    the in_grad will be assigned 0.
+    In summary, gradients are sticked to its boxes, will either be moved or discarded
+    according to its original index in input.
+
+    Input requirements::
+
+      1. Input tensor have at least 2 dimensions, (n, k), any higher dims will be regarded
+      as batch, e.g. (a, b, c, d, n, k) == (a*b*c*d, n, k)
+      2. n is the number of boxes in each batch
+      3. k is the width of each box item.
+
+    By default, a box is [id, score, xmin, ymin, xmax, ymax, ...],
+    additional elements are allowed.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L533
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    overlap_thresh : float, optional, default=0.5
+        Overlapping(IoU) threshold to suppress object with smaller score.
+    valid_thresh : float, optional, default=0
+        Filter input boxes to those whose scores greater than valid_thresh.
+    topk : int, optional, default='-1'
+        Apply nms to topk boxes with descending scores, -1 to no restriction.
+    coord_start : int, optional, default='2'
+        Start index of the consecutive 4 coordinates.
+    score_index : int, optional, default='1'
+        Index of the scores/confidence of boxes.
+    id_index : int, optional, default='-1'
+        Optional, index of the class categories, -1 to disable.
+    background_id : int, optional, default='-1'
+        Optional, id of the background class which will be ignored in nms.
+    force_suppress : boolean, optional, default=0
+        Optional, if set false and id_index is provided, nms will only apply to boxes belongs to the same category
+    in_format : {'center', 'corner'},optional, default='corner'
+        The input box encoding type.
+    out_format : {'center', 'corner'},optional, default='corner'
+        The output box encoding type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ..., valid_thresh: Optional[float] = ..., topk: Optional[int] = ..., coord_start: Optional[int] = ..., score_index: Optional[int] = ..., id_index: Optional[int] = ..., background_id: Optional[int] = ..., force_suppress: Optional[bool] = ..., in_format: Optional[Literal['center', 'corner']] = ..., out_format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply non-maximum suppression to input.
+
+    The output will be sorted in descending order according to `score`. Boxes with
+    overlaps larger than `overlap_thresh`, smaller scores and background boxes
+    will be removed and filled with -1, the corresponding position will be recorded
+    for backward propogation.
+
+    During back-propagation, the gradient will be copied to the original
+    position according to the input index. For positions that have been suppressed,
+    the in_grad will be assigned 0.
+    In summary, gradients are sticked to its boxes, will either be moved or discarded
+    according to its original index in input.
+
+    Input requirements::
+
+      1. Input tensor have at least 2 dimensions, (n, k), any higher dims will be regarded
+      as batch, e.g. (a, b, c, d, n, k) == (a*b*c*d, n, k)
+      2. n is the number of boxes in each batch
+      3. k is the width of each box item.
+
+    By default, a box is [id, score, xmin, ymin, xmax, ymax, ...],
+    additional elements are allowed.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L533
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    overlap_thresh : float, optional, default=0.5
+        Overlapping(IoU) threshold to suppress object with smaller score.
+    valid_thresh : float, optional, default=0
+        Filter input boxes to those whose scores greater than valid_thresh.
+    topk : int, optional, default='-1'
+        Apply nms to topk boxes with descending scores, -1 to no restriction.
+    coord_start : int, optional, default='2'
+        Start index of the consecutive 4 coordinates.
+    score_index : int, optional, default='1'
+        Index of the scores/confidence of boxes.
+    id_index : int, optional, default='-1'
+        Optional, index of the class categories, -1 to disable.
+    background_id : int, optional, default='-1'
+        Optional, id of the background class which will be ignored in nms.
+    force_suppress : boolean, optional, default=0
+        Optional, if set false and id_index is provided, nms will only apply to boxes belongs to the same category
+    in_format : {'center', 'corner'},optional, default='corner'
+        The input box encoding type.
+    out_format : {'center', 'corner'},optional, default='corner'
+        The output box encoding type.
 
     out : NDArray, optional
         The output NDArray to hold the result.
