@@ -57,6 +57,22 @@ struct ROIAlignParam : public dmlc::Parameter<ROIAlignParam> {
   }
 };
 
+struct PSROIPoolingParam : public dmlc::Parameter<PSROIPoolingParam> {
+  float spatial_scale;
+  int output_dim;
+  int pooled_size;
+  int group_size;
+  DMLC_DECLARE_PARAMETER(PSROIPoolingParam) {
+    DMLC_DECLARE_FIELD(spatial_scale)
+        .describe("Ratio of input feature map height (or w) to raw image height (or w). "
+                  "Equals the reciprocal of total stride in convolutional layers");
+    DMLC_DECLARE_FIELD(output_dim).describe("fix output dim");
+    DMLC_DECLARE_FIELD(pooled_size).describe("fix pooled size");
+    DMLC_DECLARE_FIELD(group_size).set_default(0)
+        .describe("fix group size");
+  }
+};
+
 /*!
  * \brief Checks data (N, C, H, W), rois (R, 5) and a 2-d positive pooled_size for `op`; returns
  *        false while a shape is still unknown.

@@ -13,6 +13,12 @@
  * than one cell outside the map count as 0) and the bin output is the average. With
  * position_sensitive the output has C / (ph*pw) channels and bin (i, j) of channel c reads input
  * channel (c*ph + i)*pw + j.
+ *
+ * _contrib_PSROIPooling (R-FCN): roi corners are rounded first, then scaled (the end inclusive:
+ * (round(x2) + 1) * scale), the roi is at least 0.1 wide; bin (i, j) = [floor, ceil) of the
+ * continuous bin clipped to the map, averaged over input channel
+ * (c*group + gi)*group + gj with gi = floor(i*group/pooled) (0 for an empty bin). data must
+ * have output_dim * group_size^2 channels (group_size 0 means pooled_size).
  */
 #include <cmath>
 #include <limits>
@@ -26,6 +32,7 @@ namespace op {
 
 DMLC_REGISTER_PARAMETER(ROIPoolingParam);
 DMLC_REGISTER_PARAMETER(ROIAlignParam);
+DMLC_REGISTER_PARAMETER(PSROIPoolingParam);
 
 namespace {
 
@@ -331,6 +338,126 @@ void ROIAlignGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
+// ---- PSROIPooling ------------------------------------------------------------------------
+
+int PSGroup(const PSROIPoolingParam& p) { return p.group_size > 0 ? p.group_size : p.pooled_size; }
+
+bool PSROIPoolShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                    mxnet::ShapeVector* out) {
+  const PSROIPoolingParam& p = nnvm::get<PSROIPoolingParam>(attrs.parsed);
+  if (p.output_dim <= 0) {
+    MX_THROW(ValueError) << "_contrib_PSROIPooling: output_dim must be positive, got "
+                         << p.output_dim;
+  }
+  const mxnet::TShape &data = (*in)[0], &rois = (*in)[1];
+  if (!CheckROIInputs("_contrib_PSROIPooling", data, rois,
+                      mxnet::TShape({p.pooled_size, p.pooled_size}))) {
+    return false;
+  }
+  const dim_t group = PSGroup(p);
+  if (data[1] != p.output_dim * group * group) {
+    MX_THROW(ValueError) << "_contrib_PSROIPooling: data must have output_dim * group_size^2 = "
+                         << p.output_dim << " * " << group << "^2 = "
+                         << p.output_dim * group * group << " channels, got data " << data;
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, mxnet::TShape({rois[0], p.output_dim, p.pooled_size,
+                                             p.pooled_size}));
+  return true;
+}
+
+/*!
+ * \brief Forward (grad = false): out = bin averages; backward (grad = true): data (the data
+ *        gradient) += out (the output gradient) / bin area over each bin.
+ */
+template <typename DType>
+void PSROIPoolPlanes(const PSROIPoolingParam& p, const mxnet::TShape& dshape, DType* data,
+                     const DType* rois, index_t R, DType* out, bool grad) {
+  using G = GeomT<DType>;
+  const index_t N = dshape[0], C = dshape[1], H = dshape[2], W = dshape[3];
+  const index_t P = p.pooled_size, group = PSGroup(p), D = p.output_dim;
+  const G scale = p.spatial_scale;
+  #pragma omp parallel for if (!grad)
+  for (index_t r = 0; r < R; ++r) {
+    const DType* roi = rois + r * 5;
+    const index_t b = static_cast<index_t>(static_cast<G>(roi[0]));
+    DType* o = out + r * D * P * P;
+    if (b < 0 || b >= N) {
+      if (!grad) std::fill(o, o + D * P * P, DType(0));
+      continue;
+    }
+    const G x1 = std::round(static_cast<G>(roi[1])) * scale;
+    const G y1 = std::round(static_cast<G>(roi[2])) * scale;
+    const G x2 = (std::round(static_cast<G>(roi[3])) + G(1)) * scale;
+    const G y2 = (std::round(static_cast<G>(roi[4])) + G(1)) * scale;
+    const G bin_w = std::max(x2 - x1, G(0.1)) / static_cast<G>(P);
+    const G bin_h = std::max(y2 - y1, G(0.1)) / static_cast<G>(P);
+    for (index_t ph = 0; ph < P; ++ph) {
+      index_t hs = static_cast<index_t>(std::floor(static_cast<G>(ph) * bin_h + y1));
+      index_t he = static_cast<index_t>(std::ceil(static_cast<G>(ph + 1) * bin_h + y1));
+      hs = std::min(std::max<index_t>(hs, 0), H);
+      he = std::min(std::max<index_t>(he, 0), H);
+      const index_t gh = std::min(std::max<index_t>(ph * group / P, 0), group - 1);
+      for (index_t pw = 0; pw < P; ++pw) {
+        index_t ws = static_cast<index_t>(std::floor(static_cast<G>(pw) * bin_w + x1));
+        index_t we = static_cast<index_t>(std::ceil(static_cast<G>(pw + 1) * bin_w + x1));
+        ws = std::min(std::max<index_t>(ws, 0), W);
+        we = std::min(std::max<index_t>(we, 0), W);
+        const index_t gw = std::min(std::max<index_t>(pw * group / P, 0), group - 1);
+        const bool empty = he <= hs || we <= ws;
+        const G area = static_cast<G>((he - hs) * (we - ws));
+        for (index_t c = 0; c < D; ++c) {
+          DType* plane = data + (b * C + (c * group + gh) * group + gw) * H * W;
+          DType& dst = o[(c * P + ph) * P + pw];
+          if (grad) {
+            if (empty) continue;
+            const G g = static_cast<G>(dst) / area;
+            for (index_t h = hs; h < he; ++h)
+              for (index_t w = ws; w < we; ++w)
+                plane[h * W + w] = static_cast<DType>(static_cast<G>(plane[h * W + w]) + g);
+          } else {
+            G sum = 0;
+            for (index_t h = hs; h < he; ++h)
+              for (index_t w = ws; w < we; ++w) sum += static_cast<G>(plane[h * W + w]);
+            dst = static_cast<DType>(empty ? G(0) : sum / area);
+          }
+        }
+      }
+    }
+  }
+}
+
+void PSROIPoolCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const PSROIPoolingParam& p = nnvm::get<PSROIPoolingParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    PSROIPoolPlanes<DType>(p, inputs[0].shape_, inputs[0].dptr<DType>(),
+                           inputs[1].dptr<DType>(), inputs[1].shape_[0],
+                           outputs[0].dptr<DType>(), false);
+  });
+}
+
+// inputs: (out_grad, data, rois); outputs: (data_grad, rois_grad).
+void PSROIPoolGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                          const std::vector<TBlob>& outputs) {
+  const PSROIPoolingParam& p = nnvm::get<PSROIPoolingParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    if (req[0] != kNullOp) {
+      DType* dg = outputs[0].dptr<DType>();
+      if (req[0] != kAddTo) std::fill(dg, dg + outputs[0].Size(), DType(0));
+      PSROIPoolPlanes<DType>(p, outputs[0].shape_, dg, inputs[2].dptr<DType>(),
+                             inputs[2].shape_[0], const_cast<DType*>(inputs[0].dptr<DType>()),
+                             true);
+    }
+    if (req[1] != kNullOp && req[1] != kAddTo) {
+      std::fill(outputs[1].dptr<DType>(), outputs[1].dptr<DType>() + outputs[1].Size(),
+                DType(0));
+    }
+  });
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(ROIPooling)
@@ -460,6 +587,55 @@ NNVM_REGISTER_OP(_backward_ROIAlign)
   return (*in)[0] != -1;
 })
 .set_attr<FCompute>("FCompute<cpu>", ROIAlignGradCompute);
+
+NNVM_REGISTER_OP(_contrib_PSROIPooling)
+.describe(R"code(Performs region-of-interest pooling on inputs. Resize bounding box coordinates
+by spatial_scale and crop input feature maps accordingly. The cropped feature maps are pooled
+by max pooling to a fixed size output indicated by pooled_size. batch_size will change to
+the number of region bounding boxes after PSROIPooling
+)code" ADD_FILELINE)
+.set_num_inputs(2)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<PSROIPoolingParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
+  return std::vector<std::string>{"data", "rois"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", PSROIPoolShape)
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                              std::vector<int>* out) {
+  return RoiTwoInputTypes("_contrib_PSROIPooling", in, out);
+})
+.set_attr<FCompute>("FCompute<cpu>", PSROIPoolCompute)
+.set_attr<nnvm::FGradient>("FGradient",
+  [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
+    return MakeGradNode("_backward_PSROIPooling", n, {ograds[0], n->inputs[0], n->inputs[1]},
+                        n->attrs.dict);
+  })
+.add_argument("data", "Symbol", "Input data to the pooling operator, a 4D Feature maps")
+.add_argument("rois", "Symbol", "Bounding box coordinates, a 2D array of [[batch_index, x1, y1, "
+              "x2, y2]]. (x1, y1) and (x2, y2) are top left and down right corners of designated "
+              "region of interest. batch_index indicates the index of corresponding image in "
+              "the input data")
+.add_arguments(PSROIPoolingParam::__FIELDS__());
+
+NNVM_REGISTER_OP(_backward_PSROIPooling)
+.describe("Backward of _contrib_PSROIPooling: (out_grad, data, rois) -> (data_grad, rois_grad).")
+.set_num_inputs(3)
+.set_num_outputs(2)
+.set_attr_parser(ParamParser<PSROIPoolingParam>)
+.set_attr<nnvm::TIsBackward>("TIsBackward", true)
+.set_attr<mxnet::FInferShape>("FInferShape", [](const nnvm::NodeAttrs& attrs,
+                                                 mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  SHAPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
+  SHAPE_ASSIGN_CHECK(*out, 1, (*in)[2]);
+  return shape_is_known((*out)[0]) && shape_is_known((*out)[1]);
+})
+.set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                              std::vector<int>* out) {
+  for (auto& v : *out) v = (*in)[0];
+  return (*in)[0] != -1;
+})
+.set_attr<FCompute>("FCompute<cpu>", PSROIPoolGradCompute);
 
 }  // namespace op
 }  // namespace mxnet

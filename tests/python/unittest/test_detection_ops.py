@@ -260,6 +260,9 @@ def test_symbolic_outputs_and_shapes():
     (lambda: mx.nd.contrib.ROIAlign(mx.nd.ones((1, 6, 4, 4)), mx.nd.ones((3, 5)),
                                     pooled_size=(2,), spatial_scale=1.0),
      ["_contrib_ROIAlign", "pooled_size"]),
+    (lambda: mx.nd.contrib.PSROIPooling(mx.nd.ones((1, 10, 4, 4)), mx.nd.ones((3, 5)),
+                                        spatial_scale=1.0, output_dim=2, pooled_size=2),
+     ["_contrib_PSROIPooling", "output_dim", "[1,10,4,4]"]),
     (lambda: mx.nd.contrib.box_decode(mx.nd.ones((2, 3, 4)), mx.nd.ones((2, 3, 4))),
      ["_contrib_box_decode", "anchors", "[2,3,4]"]),
     (lambda: mx.nd.contrib.box_encode(mx.nd.ones((2, 3)), mx.nd.ones((2, 3)),
@@ -373,6 +376,14 @@ for k, kw in enumerate([dict(), dict(threshold=0.3, nms_threshold=0.3),
                         dict(force_suppress=True, clip=False, nms_threshold=0.4,
                              variances=(0.2, 0.2, 0.3, 0.3))]):
     res["detection%d" % k] = mx.nd.contrib.MultiBoxDetection(prob, loc, anc, **kw).asnumpy()
+for k, (kw, c) in enumerate([(dict(spatial_scale=0.25, output_dim=2, pooled_size=3), 18),
+                             (dict(spatial_scale=0.5, output_dim=3, pooled_size=4, group_size=2), 12),
+                             (dict(spatial_scale=0.3, output_dim=1, pooled_size=2, group_size=3), 9)]):
+    x = mx.nd.array(rng.uniform(-1, 1, size=(2, c, 9, 11))); x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.contrib.PSROIPooling(x, mx.nd.array(rois), **kw)
+    y.backward(mx.nd.array(rng.uniform(size=y.shape)))
+    res["psroipool%d" % k] = y.asnumpy(); res["psroipool_grad%d" % k] = x.grad.asnumpy()
 with open(sys.argv[1], "wb") as f:
     pickle.dump(res, f, protocol=2)
 '''
@@ -400,6 +411,8 @@ _ORACLE_KEYS = (["iou", "iou_c", "encode", "decode0", "decode1"] +
                 ["bipartite%d" % k for k in range(4)] +
                 ["roipool%d" % k for k in range(2)] + ["roipool_grad%d" % k for k in range(2)] +
                 ["roialign%d" % k for k in range(5)] + ["roialign_grad%d" % k for k in range(5)] +
+                ["psroipool%d" % k for k in range(3)] +
+                ["psroipool_grad%d" % k for k in range(3)] +
                 ["prior%d" % k for k in range(3)] + ["target%d" % k for k in range(4)] +
                 ["detection%d" % k for k in range(4)])
 

@@ -213,6 +213,34 @@ def roi_align_ref(data, rois, pooled_size, spatial_scale, sample_ratio=-1,
     return out.astype(data.dtype)
 
 
+def psroi_pooling_ref(data, rois, spatial_scale, output_dim, pooled_size, group_size=0):
+    n, c, h, w = data.shape
+    group = group_size if group_size > 0 else pooled_size
+    scale = float(np.float32(spatial_scale))
+    out = np.zeros((rois.shape[0], output_dim, pooled_size, pooled_size))
+    d = data.astype(np.float64)
+    for r, roi in enumerate(rois.astype(np.float64)):
+        b = int(roi[0])
+        if b < 0 or b >= n:
+            continue
+        x1, y1 = _c_round(roi[1]) * scale, _c_round(roi[2]) * scale
+        x2, y2 = (_c_round(roi[3]) + 1) * scale, (_c_round(roi[4]) + 1) * scale
+        bw, bh = max(x2 - x1, 0.1) / pooled_size, max(y2 - y1, 0.1) / pooled_size
+        for i in range(pooled_size):
+            hs = min(max(int(math.floor(i * bh + y1)), 0), h)
+            he = min(max(int(math.ceil((i + 1) * bh + y1)), 0), h)
+            gi = min(max(i * group // pooled_size, 0), group - 1)
+            for j in range(pooled_size):
+                ws = min(max(int(math.floor(j * bw + x1)), 0), w)
+                we = min(max(int(math.ceil((j + 1) * bw + x1)), 0), w)
+                gj = min(max(j * group // pooled_size, 0), group - 1)
+                if he <= hs or we <= ws:
+                    continue
+                for co in range(output_dim):
+                    out[r, co, i, j] = d[b, (co * group + gi) * group + gj, hs:he, ws:we].mean()
+    return out.astype(data.dtype)
+
+
 # ---- SSD -------------------------------------------------------------------------------------
 
 def multibox_prior_ref(data, sizes=(1.0,), ratios=(1.0,), clip=False, steps=(-1.0, -1.0),
@@ -325,6 +353,12 @@ ENTRIES = [
                      Sample(arrays=roi_arrays(), kwargs={"pooled_size": (2, 3),
                                                          "spatial_scale": 0.35,
                                                          "aligned": True})]),
+    OpEntry("contrib.PSROIPooling", ref=psroi_pooling_ref, rtol=1e-4, atol=1e-5,
+            samples=[Sample(arrays=roi_arrays((2, 18, 9, 11)),
+                            kwargs={"spatial_scale": 0.25, "output_dim": 2, "pooled_size": 3}),
+                     Sample(arrays=roi_arrays((2, 12, 9, 11)),
+                            kwargs={"spatial_scale": 0.5, "output_dim": 3, "pooled_size": 4,
+                                    "group_size": 2})]),
     OpEntry("contrib.MultiBoxPrior", ref=multibox_prior_ref, grad=False,
             samples=[Sample(shapes=[(2, 3, 4, 5)]),
                      Sample(shapes=[(1, 2, 3, 3)], kwargs={"sizes": (0.5, 0.25),
