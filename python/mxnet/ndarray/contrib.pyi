@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'ROIAlign', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'div_sqrt_dim', 'index_copy', 'quadratic']
+__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'div_sqrt_dim', 'index_copy', 'quadratic']
 
 
 def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -199,6 +199,130 @@ def MultiBoxTarget(anchor: Optional[NDArray] = ..., label: Optional[NDArray] = .
     ...
 
 
+def MultiProposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray] = ..., im_info: Optional[NDArray] = ..., rpn_pre_nms_top_n: Optional[int] = ..., rpn_post_nms_top_n: Optional[int] = ..., threshold: Optional[float] = ..., rpn_min_size: Optional[int] = ..., scales: Optional[Tuple[float, ...]] = ..., ratios: Optional[Tuple[float, ...]] = ..., feature_stride: Optional[int] = ..., output_score: Optional[bool] = ..., iou_loss: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generate region proposals via RPN for a batch of images
+
+    Defined in ../src/operator/contrib/proposal.cc:L283
+
+    Parameters
+    ----------
+    cls_prob : NDArray
+        Score of how likely proposal is object.
+    bbox_pred : NDArray
+        BBox Predicted deltas from anchors for proposals
+    im_info : NDArray
+        Image size and scale.
+    rpn_pre_nms_top_n : int, optional, default='6000'
+        Number of top scoring boxes to keep before applying NMS to RPN proposals
+    rpn_post_nms_top_n : int, optional, default='300'
+        Number of top scoring boxes to keep after applying NMS to RPN proposals
+    threshold : float, optional, default=0.699999988
+        NMS value, below which to suppress.
+    rpn_min_size : int, optional, default='16'
+        Minimum height or width in proposal
+    scales : tuple of <float>, optional, default=[4,8,16,32]
+        Used to generate anchor windows by enumerating scales
+    ratios : tuple of <float>, optional, default=[0.5,1,2]
+        Used to generate anchor windows by enumerating ratios
+    feature_stride : int, optional, default='16'
+        The size of the receptive field each unit in the convolution layer of the rpn,for example the product of all stride's prior to this layer.
+    output_score : boolean, optional, default=0
+        Add score to outputs
+    iou_loss : boolean, optional, default=0
+        Usage of IoU Loss
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def PSROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., spatial_scale: Optional[float] = ..., output_dim: Optional[int] = ..., pooled_size: Optional[int] = ..., group_size: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs region-of-interest pooling on inputs. Resize bounding box coordinates
+    by spatial_scale and crop input feature maps accordingly. The cropped feature maps are pooled
+    by max pooling to a fixed size output indicated by pooled_size. batch_size will change to
+    the number of region bounding boxes after PSROIPooling
+
+
+    Defined in ../src/operator/contrib/roi_pooling.cc:L596
+
+    Parameters
+    ----------
+    data : Symbol
+        Input data to the pooling operator, a 4D Feature maps
+    rois : Symbol
+        Bounding box coordinates, a 2D array of [[batch_index, x1, y1, x2, y2]]. (x1, y1) and (x2, y2) are top left and down right corners of designated region of interest. batch_index indicates the index of corresponding image in the input data
+    spatial_scale : float, required
+        Ratio of input feature map height (or w) to raw image height (or w). Equals the reciprocal of total stride in convolutional layers
+    output_dim : int, required
+        fix output dim
+    pooled_size : int, required
+        fix pooled size
+    group_size : int, optional, default='0'
+        fix group size
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def Proposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray] = ..., im_info: Optional[NDArray] = ..., rpn_pre_nms_top_n: Optional[int] = ..., rpn_post_nms_top_n: Optional[int] = ..., threshold: Optional[float] = ..., rpn_min_size: Optional[int] = ..., scales: Optional[Tuple[float, ...]] = ..., ratios: Optional[Tuple[float, ...]] = ..., feature_stride: Optional[int] = ..., output_score: Optional[bool] = ..., iou_loss: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generate region proposals via RPN
+
+    Defined in ../src/operator/contrib/proposal.cc:L281
+
+    Parameters
+    ----------
+    cls_prob : NDArray
+        Score of how likely proposal is object.
+    bbox_pred : NDArray
+        BBox Predicted deltas from anchors for proposals
+    im_info : NDArray
+        Image size and scale.
+    rpn_pre_nms_top_n : int, optional, default='6000'
+        Number of top scoring boxes to keep before applying NMS to RPN proposals
+    rpn_post_nms_top_n : int, optional, default='300'
+        Number of top scoring boxes to keep after applying NMS to RPN proposals
+    threshold : float, optional, default=0.699999988
+        NMS value, below which to suppress.
+    rpn_min_size : int, optional, default='16'
+        Minimum height or width in proposal
+    scales : tuple of <float>, optional, default=[4,8,16,32]
+        Used to generate anchor windows by enumerating scales
+    ratios : tuple of <float>, optional, default=[0.5,1,2]
+        Used to generate anchor windows by enumerating ratios
+    feature_stride : int, optional, default='16'
+        The size of the receptive field each unit in the convolution layer of the rpn,for example the product of all stride's prior to this layer.
+    output_score : boolean, optional, default=0
+        Add score to outputs
+    iou_loss : boolean, optional, default=0
+        Usage of IoU Loss
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., pooled_size: Optional[Union[int, Tuple[int, ...]]] = ..., spatial_scale: Optional[float] = ..., sample_ratio: Optional[int] = ..., position_sensitive: Optional[bool] = ..., aligned: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -222,7 +346,7 @@ def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poole
     He, Kaiming, et al. "Mask R-CNN." ICCV, 2017
 
 
-    Defined in ../src/operator/contrib/roi_pooling.cc:L422
+    Defined in ../src/operator/contrib/roi_pooling.cc:L549
 
     Parameters
     ----------

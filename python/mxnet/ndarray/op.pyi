@@ -1395,7 +1395,7 @@ def ROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poo
     the number of pooling sections(`pooled_size`).
 
 
-    Defined in ../src/operator/contrib/roi_pooling.cc:L350
+    Defined in ../src/operator/contrib/roi_pooling.cc:L477
 
     Parameters
     ----------

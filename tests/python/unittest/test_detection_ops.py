@@ -222,6 +222,46 @@ def test_multibox_target_assigns_each_ground_truth_its_best_anchor():
                                atol=1e-6)
 
 
+def test_proposal_outputs_and_symbol_shapes():
+    rng = np.random.RandomState(13)
+    cls = mx.nd.array(rng.uniform(size=(1, 24, 5, 5)))
+    bb = mx.nd.array(rng.normal(size=(1, 48, 5, 5)) * 0.2)
+    info = mx.nd.array([[80, 80, 1.0]])
+    rois, scores = mx.nd.contrib.Proposal(cls, bb, info, output_score=True,
+                                          rpn_post_nms_top_n=20, rpn_min_size=1)
+    rois, scores = rois.asnumpy(), scores.asnumpy()
+    assert rois.shape == (20, 5) and scores.shape == (20, 1)
+    assert (rois[:, 0] == 0).all()
+    assert (rois[:, 1:] >= 0).all() and (rois[:, [1, 3]] <= 79).all()
+    # Scores come out ranked (the tail may repeat the survivors cyclically).
+    distinct = len(np.unique(scores))
+    assert (np.diff(scores[:distinct, 0]) <= 0).all()
+    sym = mx.sym.contrib.MultiProposal(mx.sym.var("c"), mx.sym.var("b"), mx.sym.var("i"),
+                                       output_score=True)
+    assert len(sym.list_outputs()) == 2
+    assert sym.infer_shape(c=(2, 24, 5, 5))[1] == [(600, 5), (600, 1)]
+    assert len(mx.sym.contrib.Proposal(mx.sym.var("c"), mx.sym.var("b"),
+                                       mx.sym.var("i")).list_outputs()) == 1
+
+
+def test_hybridized_detection_head_matches_imperative():
+    class Head(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, feat, rois, dets):
+            pooled = F.contrib.ROIAlign(feat, rois, pooled_size=(2, 2), spatial_scale=0.5)
+            kept = F.contrib.box_nms(dets, overlap_thresh=0.3, id_index=0, topk=6)
+            return F.sum(pooled, axis=(2, 3)), kept
+
+    rng = np.random.RandomState(14)
+    args = [mx.nd.array(rng.uniform(size=(2, 3, 8, 8))),
+            mx.nd.array([[0, 1, 1, 9, 9], [1, 2, 0, 14, 6]]),
+            mx.nd.array(ref.nms_array(rng, "float32", (2,), 10))]
+    head = Head()
+    eager = [o.asnumpy() for o in head(*args)]
+    head.hybridize()
+    for e, h in zip(eager, head(*args)):
+        np.testing.assert_allclose(h.asnumpy(), e, rtol=1e-6)
+
+
 def test_symbolic_outputs_and_shapes():
     nms = mx.sym.contrib.box_nms(mx.sym.var("d"))
     assert len(nms.list_outputs()) == 1
@@ -263,6 +303,14 @@ def test_symbolic_outputs_and_shapes():
     (lambda: mx.nd.contrib.PSROIPooling(mx.nd.ones((1, 10, 4, 4)), mx.nd.ones((3, 5)),
                                         spatial_scale=1.0, output_dim=2, pooled_size=2),
      ["_contrib_PSROIPooling", "output_dim", "[1,10,4,4]"]),
+    (lambda: mx.nd.contrib.Proposal(mx.nd.ones((2, 24, 3, 3)), mx.nd.ones((2, 48, 3, 3)),
+                                    mx.nd.ones((2, 3))), ["_contrib_Proposal", "[2,24,3,3]"]),
+    (lambda: mx.nd.contrib.MultiProposal(mx.nd.ones((2, 20, 3, 3)), mx.nd.ones((2, 40, 3, 3)),
+                                         mx.nd.ones((2, 3))),
+     ["_contrib_MultiProposal", "cls_prob", "[2,20,3,3]"]),
+    (lambda: mx.nd.contrib.MultiProposal(mx.nd.ones((2, 24, 3, 3)), mx.nd.ones((2, 40, 3, 3)),
+                                         mx.nd.ones((2, 3))),
+     ["_contrib_MultiProposal", "bbox_pred", "[2,40,3,3]"]),
     (lambda: mx.nd.contrib.box_decode(mx.nd.ones((2, 3, 4)), mx.nd.ones((2, 3, 4))),
      ["_contrib_box_decode", "anchors", "[2,3,4]"]),
     (lambda: mx.nd.contrib.box_encode(mx.nd.ones((2, 3)), mx.nd.ones((2, 3)),
@@ -384,6 +432,19 @@ for k, (kw, c) in enumerate([(dict(spatial_scale=0.25, output_dim=2, pooled_size
         y = mx.nd.contrib.PSROIPooling(x, mx.nd.array(rois), **kw)
     y.backward(mx.nd.array(rng.uniform(size=y.shape)))
     res["psroipool%d" % k] = y.asnumpy(); res["psroipool_grad%d" % k] = x.grad.asnumpy()
+for k, kw in enumerate([dict(), dict(rpn_pre_nms_top_n=50, rpn_post_nms_top_n=40, threshold=0.6,
+                             rpn_min_size=8),
+                        dict(rpn_post_nms_top_n=30, iou_loss=True, threshold=0.5),
+                        dict(rpn_pre_nms_top_n=20, rpn_post_nms_top_n=12, threshold=0.5,
+                             rpn_min_size=4, scales=(1, 2), ratios=(0.5, 2, 1))]):
+    a = len(kw.get("scales", (4, 8, 16, 32))) * len(kw.get("ratios", (0.5, 1, 2)))
+    h, w = 6, 7
+    cls = mx.nd.array(rng.uniform(size=(2, 2 * a, h, w)))
+    bb = mx.nd.array(rng.normal(size=(2, 4 * a, h, w)) * (3 if kw.get("iou_loss") else 0.3))
+    info = mx.nd.array([[90, 100, 1.0], [80, 112, 0.5]])
+    res["multiproposal%d" % k] = [o.asnumpy() for o in mx.nd.contrib.MultiProposal(
+        cls, bb, info, output_score=True, **kw)]
+    res["proposal%d" % k] = mx.nd.contrib.Proposal(cls[:1], bb[:1], info[:1], **kw).asnumpy()
 with open(sys.argv[1], "wb") as f:
     pickle.dump(res, f, protocol=2)
 '''
@@ -413,6 +474,8 @@ _ORACLE_KEYS = (["iou", "iou_c", "encode", "decode0", "decode1"] +
                 ["roialign%d" % k for k in range(5)] + ["roialign_grad%d" % k for k in range(5)] +
                 ["psroipool%d" % k for k in range(3)] +
                 ["psroipool_grad%d" % k for k in range(3)] +
+                ["proposal%d" % k for k in range(4)] +
+                ["multiproposal%d" % k for k in range(4)] +
                 ["prior%d" % k for k in range(3)] + ["target%d" % k for k in range(4)] +
                 ["detection%d" % k for k in range(4)])
 
