@@ -112,7 +112,7 @@ bool ProposalShape(const char* op, bool multi, const nnvm::NodeAttrs& attrs,
     MX_THROW(ValueError) << op << ": bbox_pred must be " << want_bbox << " for cls_prob " << cls
                          << ", got " << bbox;
   }
-  if (shape_is_known(info) && (info.ndim() != 2 || info[0] != cls[0] || info[1] < 3)) {
+  if (shape_is_known(info) && (info.ndim() != 2 || info[0] != cls[0] || info[1] != 3)) {
     MX_THROW(ValueError) << op << ": im_info must be (batch, 3) rows [height, width, scale], "
                          << "got " << info << " for cls_prob " << cls;
   }
