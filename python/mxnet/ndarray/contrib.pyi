@@ -534,7 +534,7 @@ def bipartite_matching(data: Optional[NDArray] = ..., is_ascend: Optional[bool] 
       y : matched row indices.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L581
+    Defined in ../src/operator/contrib/bounding_box.cc:L586
 
     Parameters
     ----------
@@ -604,7 +604,7 @@ def box_decode(data: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., 
         or center type: `x, y, width, height.) array
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L626
+    Defined in ../src/operator/contrib/bounding_box.cc:L632
 
     Parameters
     ----------
@@ -643,7 +643,7 @@ def box_encode(samples: Optional[NDArray] = ..., matches: Optional[NDArray] = ..
         Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L601
+    Defined in ../src/operator/contrib/bounding_box.cc:L606
 
     Parameters
     ----------
@@ -680,7 +680,7 @@ def box_iou(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., format: 
       - output: (a_1, a_2, ..., a_n, b_1, b_2, ..., b_n) array
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L491
+    Defined in ../src/operator/contrib/bounding_box.cc:L496
 
     Parameters
     ----------
@@ -729,7 +729,7 @@ def box_nms(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ...
     additional elements are allowed.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L533
+    Defined in ../src/operator/contrib/bounding_box.cc:L538
 
     Parameters
     ----------
@@ -793,7 +793,7 @@ def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: O
     additional elements are allowed.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L533
+    Defined in ../src/operator/contrib/bounding_box.cc:L538
 
     Parameters
     ----------

@@ -55,7 +55,8 @@ struct BoxNMSParam : public dmlc::Parameter<BoxNMSParam> {
         .describe("Apply nms to topk boxes with descending scores, -1 to no restriction.");
     DMLC_DECLARE_FIELD(coord_start).set_default(2)
         .describe("Start index of the consecutive 4 coordinates.");
-    DMLC_DECLARE_FIELD(score_index).set_default(1).describe("Index of the scores/confidence of boxes.");
+    DMLC_DECLARE_FIELD(score_index).set_default(1)
+        .describe("Index of the scores/confidence of boxes.");
     DMLC_DECLARE_FIELD(id_index).set_default(-1)
         .describe("Optional, index of the class categories, -1 to disable.");
     DMLC_DECLARE_FIELD(background_id).set_default(-1)
@@ -93,10 +94,14 @@ struct BoxDecodeParam : public dmlc::Parameter<BoxDecodeParam> {
   float clip;
   int format;
   DMLC_DECLARE_PARAMETER(BoxDecodeParam) {
-    DMLC_DECLARE_FIELD(std0).set_default(1.0).describe("value to be divided from the 1st encoded values");
-    DMLC_DECLARE_FIELD(std1).set_default(1.0).describe("value to be divided from the 2nd encoded values");
-    DMLC_DECLARE_FIELD(std2).set_default(1.0).describe("value to be divided from the 3rd encoded values");
-    DMLC_DECLARE_FIELD(std3).set_default(1.0).describe("value to be divided from the 4th encoded values");
+    DMLC_DECLARE_FIELD(std0).set_default(1.0)
+        .describe("value to be divided from the 1st encoded values");
+    DMLC_DECLARE_FIELD(std1).set_default(1.0)
+        .describe("value to be divided from the 2nd encoded values");
+    DMLC_DECLARE_FIELD(std2).set_default(1.0)
+        .describe("value to be divided from the 3rd encoded values");
+    DMLC_DECLARE_FIELD(std3).set_default(1.0)
+        .describe("value to be divided from the 4th encoded values");
     DMLC_DECLARE_FIELD(clip).set_default(-1.0)
         .describe("If larger than 0, bounding box target will be clipped to this value.");
     DMLC_DECLARE_FIELD(format).set_default(kCenter)
@@ -616,7 +621,8 @@ NNVM_REGISTER_OP(_contrib_box_encode)
 .add_argument("matches", "NDArray-or-Symbol", "(B, N) value range [0, M)")
 .add_argument("anchors", "NDArray-or-Symbol", "(B, N, 4) encoded in corner")
 .add_argument("refs", "NDArray-or-Symbol", "(B, M, 4) encoded in corner")
-.add_argument("means", "NDArray-or-Symbol", "(4,) Mean value to be subtracted from encoded values")
+.add_argument("means", "NDArray-or-Symbol",
+              "(4,) Mean value to be subtracted from encoded values")
 .add_argument("stds", "NDArray-or-Symbol", "(4,) Std value to be divided from encoded values");
 
 NNVM_REGISTER_OP(_contrib_box_decode)

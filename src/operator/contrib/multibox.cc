@@ -12,9 +12,9 @@
  *   loc_mask (B, A*4), cls_target (B, A). Matching: greedy bipartite (largest IoU first, each
  *   ground truth gets one anchor), then every other anchor whose best IoU > overlap_threshold.
  *   Unmatched anchors are negatives (cls 0); with negative_mining_ratio > 0 only the hardest
- *   ratio*positives (1.9.1's CPU ignores minimum_negative_samples) with best IoU < negative_mining_thresh
- *   (lowest softmax background probability first) are, the rest get ignore_label. An image
- *   without ground truth gets ignore_label everywhere.
+ *   ratio*positives with best IoU < negative_mining_thresh (lowest softmax background
+ *   probability first) are, the rest get ignore_label (1.9.1's CPU ignores
+ *   minimum_negative_samples). An image without ground truth gets ignore_label everywhere.
  *
  * _contrib_MultiBoxDetection: cls_prob (B, classes, A), loc_pred (B, A*4), anchor (1, A, 4) ->
  *   (B, A, 6) rows [class_id, score, x1, y1, x2, y2]: class 0 is background (on CPU 1.9.1 ignores
