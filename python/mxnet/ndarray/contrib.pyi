@@ -7,39 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'boolean_mask', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
-
-
-def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
-    """
-    AdamW update of several weights at once (_multi_adamw_update); `rescale_grad` is a
-    number or a one-element NDArray (the update is skipped when it is NaN, Inf or 0).
-    """
-    ...
-
-
-def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
-    """
-    Multi-precision AdamW update of several weights (_multi_mp_adamw_update): the float32
-    master copies `weights32` are updated in place and cast into `weights`.
-    """
-    ...
-
-
-def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=..., num_tensors=..., **kwargs) -> Any:
-    """
-    LAMB update of several tensors at once (_multi_lamb_update); `step_count`, `lrs` and
-    `wds` give one value per tensor.
-    """
-    ...
-
-
-def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=..., num_tensors=..., **kwargs) -> Any:
-    """
-    Multi-precision LAMB update of several tensors (_multi_mp_lamb_update): the float32
-    master copies `weights32` are updated in place and cast into `weights`.
-    """
-    ...
+__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'div_sqrt_dim', 'index_copy', 'quadratic']
 
 
 def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -121,73 +89,281 @@ def BilinearResize2D(data: Optional[NDArray] = ..., like: Optional[NDArray] = ..
     ...
 
 
-def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def MultiBoxDetection(cls_prob: Optional[NDArray] = ..., loc_pred: Optional[NDArray] = ..., anchor: Optional[NDArray] = ..., clip: Optional[bool] = ..., threshold: Optional[float] = ..., background_id: Optional[int] = ..., nms_threshold: Optional[float] = ..., force_suppress: Optional[bool] = ..., variances: Optional[Tuple[float, ...]] = ..., nms_topk: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
-    Connectionist Temporal Classification Loss.
+    Convert multibox detection predictions.
 
-    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+    Defined in ../src/operator/contrib/multibox.cc:L425
 
-    The shapes of the inputs and outputs:
+    Parameters
+    ----------
+    cls_prob : NDArray
+        Class probabilities.
+    loc_pred : NDArray
+        Location regression predictions.
+    anchor : NDArray
+        Multibox prior anchor boxes
+    clip : boolean, optional, default=1
+        Clip out-of-boundary boxes.
+    threshold : float, optional, default=0.00999999978
+        Threshold to be a positive prediction.
+    background_id : int, optional, default='0'
+        Background id.
+    nms_threshold : float, optional, default=0.5
+        Non-maximum suppression threshold.
+    force_suppress : boolean, optional, default=0
+        Suppress all detections regardless of class_id.
+    variances : tuple of <float>, optional, default=[0.1,0.1,0.2,0.2]
+        Variances to be decoded from box regression output.
+    nms_topk : int, optional, default='-1'
+        Keep maximum top k detections before nms, -1 for no limit.
 
-    - **data**: `(sequence_length, batch_size, alphabet_size)`
-    - **label**: `(batch_size, label_sequence_length)`
-    - **out**: `(batch_size)`
+    out : NDArray, optional
+        The output NDArray to hold the result.
 
-    The `data` tensor consists of sequences of activation vectors (without applying softmax),
-    with i-th channel in the last dimension corresponding to i-th label
-    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
-    Alphabet size should include one additional value reserved for blank label.
-    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
-    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
-    reserved for blank label.
-
-    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
-    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
-    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
-
-    If a sequence of labels is shorter than *label_sequence_length*, use the special
-    padding value at the end of the sequence to conform it to the correct
-    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
-
-    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
-    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
-    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
-    The resulting `label` tensor should be padded to be::
-
-      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
-
-    When `blank_label` is ``"last"``, we can index the labels as
-    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
-    The resulting `label` tensor should be padded to be::
-
-      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
-
-    ``out`` is a list of CTC loss values, one per example in the batch.
-
-    See *Connectionist Temporal Classification: Labelling Unsegmented
-    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
-    information on the definition and the algorithm.
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
 
 
+def MultiBoxPrior(data: Optional[NDArray] = ..., sizes: Optional[Tuple[float, ...]] = ..., ratios: Optional[Tuple[float, ...]] = ..., clip: Optional[bool] = ..., steps: Optional[Tuple[float, ...]] = ..., offsets: Optional[Tuple[float, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generate prior(anchor) boxes from data, sizes and ratios.
 
-    Defined in ../src/operator/nn/ctc_loss.cc:L355
+    Defined in ../src/operator/contrib/multibox.cc:L384
 
     Parameters
     ----------
     data : NDArray
-        Input ndarray
+        Input data.
+    sizes : tuple of <float>, optional, default=[1]
+        List of sizes of generated MultiBoxPriores.
+    ratios : tuple of <float>, optional, default=[1]
+        List of aspect ratios of generated MultiBoxPriores.
+    clip : boolean, optional, default=0
+        Whether to clip out-of-boundary boxes.
+    steps : tuple of <float>, optional, default=[-1,-1]
+        Priorbox step across y and x, -1 for auto calculation.
+    offsets : tuple of <float>, optional, default=[0.5,0.5]
+        Priorbox center offsets, y and x respectively
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def MultiBoxTarget(anchor: Optional[NDArray] = ..., label: Optional[NDArray] = ..., cls_pred: Optional[NDArray] = ..., overlap_threshold: Optional[float] = ..., ignore_label: Optional[float] = ..., negative_mining_ratio: Optional[float] = ..., negative_mining_thresh: Optional[float] = ..., minimum_negative_samples: Optional[int] = ..., variances: Optional[Tuple[float, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute Multibox training targets
+
+    Defined in ../src/operator/contrib/multibox.cc:L402
+
+    Parameters
+    ----------
+    anchor : NDArray
+        Generated anchor boxes.
     label : NDArray
-        Ground-truth labels for the loss.
-    data_lengths : NDArray
-        Lengths of data for each of the samples. Only required when use_data_lengths is true.
-    label_lengths : NDArray
-        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
-    use_data_lengths : boolean, optional, default=0
-        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
-    use_label_lengths : boolean, optional, default=0
-        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
-    blank_label : {'first', 'last'},optional, default='first'
-        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
+        Object detection labels.
+    cls_pred : NDArray
+        Class predictions.
+    overlap_threshold : float, optional, default=0.5
+        Anchor-GT overlap threshold to be regarded as a positive match.
+    ignore_label : float, optional, default=-1
+        Label for ignored anchors.
+    negative_mining_ratio : float, optional, default=-1
+        Max negative to positive samples ratio, use -1 to disable mining
+    negative_mining_thresh : float, optional, default=0.5
+        Threshold used for negative mining.
+    minimum_negative_samples : int, optional, default='0'
+        Minimum number of negative samples.
+    variances : tuple of <float>, optional, default=[0.1,0.1,0.2,0.2]
+        Variances to be encoded in box regression target.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def MultiProposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray] = ..., im_info: Optional[NDArray] = ..., rpn_pre_nms_top_n: Optional[int] = ..., rpn_post_nms_top_n: Optional[int] = ..., threshold: Optional[float] = ..., rpn_min_size: Optional[int] = ..., scales: Optional[Tuple[float, ...]] = ..., ratios: Optional[Tuple[float, ...]] = ..., feature_stride: Optional[int] = ..., output_score: Optional[bool] = ..., iou_loss: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generate region proposals via RPN for a batch of images
+
+    Defined in ../src/operator/contrib/proposal.cc:L283
+
+    Parameters
+    ----------
+    cls_prob : NDArray
+        Score of how likely proposal is object.
+    bbox_pred : NDArray
+        BBox Predicted deltas from anchors for proposals
+    im_info : NDArray
+        Image size and scale.
+    rpn_pre_nms_top_n : int, optional, default='6000'
+        Number of top scoring boxes to keep before applying NMS to RPN proposals
+    rpn_post_nms_top_n : int, optional, default='300'
+        Number of top scoring boxes to keep after applying NMS to RPN proposals
+    threshold : float, optional, default=0.699999988
+        NMS value, below which to suppress.
+    rpn_min_size : int, optional, default='16'
+        Minimum height or width in proposal
+    scales : tuple of <float>, optional, default=[4,8,16,32]
+        Used to generate anchor windows by enumerating scales
+    ratios : tuple of <float>, optional, default=[0.5,1,2]
+        Used to generate anchor windows by enumerating ratios
+    feature_stride : int, optional, default='16'
+        The size of the receptive field each unit in the convolution layer of the rpn,for example the product of all stride's prior to this layer.
+    output_score : boolean, optional, default=0
+        Add score to outputs
+    iou_loss : boolean, optional, default=0
+        Usage of IoU Loss
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def PSROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., spatial_scale: Optional[float] = ..., output_dim: Optional[int] = ..., pooled_size: Optional[int] = ..., group_size: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs region-of-interest pooling on inputs. Resize bounding box coordinates
+    by spatial_scale and crop input feature maps accordingly. The cropped feature maps are pooled
+    by max pooling to a fixed size output indicated by pooled_size. batch_size will change to
+    the number of region bounding boxes after PSROIPooling
+
+
+    Defined in ../src/operator/contrib/roi_pooling.cc:L596
+
+    Parameters
+    ----------
+    data : Symbol
+        Input data to the pooling operator, a 4D Feature maps
+    rois : Symbol
+        Bounding box coordinates, a 2D array of [[batch_index, x1, y1, x2, y2]]. (x1, y1) and (x2, y2) are top left and down right corners of designated region of interest. batch_index indicates the index of corresponding image in the input data
+    spatial_scale : float, required
+        Ratio of input feature map height (or w) to raw image height (or w). Equals the reciprocal of total stride in convolutional layers
+    output_dim : int, required
+        fix output dim
+    pooled_size : int, required
+        fix pooled size
+    group_size : int, optional, default='0'
+        fix group size
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def Proposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray] = ..., im_info: Optional[NDArray] = ..., rpn_pre_nms_top_n: Optional[int] = ..., rpn_post_nms_top_n: Optional[int] = ..., threshold: Optional[float] = ..., rpn_min_size: Optional[int] = ..., scales: Optional[Tuple[float, ...]] = ..., ratios: Optional[Tuple[float, ...]] = ..., feature_stride: Optional[int] = ..., output_score: Optional[bool] = ..., iou_loss: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generate region proposals via RPN
+
+    Defined in ../src/operator/contrib/proposal.cc:L281
+
+    Parameters
+    ----------
+    cls_prob : NDArray
+        Score of how likely proposal is object.
+    bbox_pred : NDArray
+        BBox Predicted deltas from anchors for proposals
+    im_info : NDArray
+        Image size and scale.
+    rpn_pre_nms_top_n : int, optional, default='6000'
+        Number of top scoring boxes to keep before applying NMS to RPN proposals
+    rpn_post_nms_top_n : int, optional, default='300'
+        Number of top scoring boxes to keep after applying NMS to RPN proposals
+    threshold : float, optional, default=0.699999988
+        NMS value, below which to suppress.
+    rpn_min_size : int, optional, default='16'
+        Minimum height or width in proposal
+    scales : tuple of <float>, optional, default=[4,8,16,32]
+        Used to generate anchor windows by enumerating scales
+    ratios : tuple of <float>, optional, default=[0.5,1,2]
+        Used to generate anchor windows by enumerating ratios
+    feature_stride : int, optional, default='16'
+        The size of the receptive field each unit in the convolution layer of the rpn,for example the product of all stride's prior to this layer.
+    output_score : boolean, optional, default=0
+        Add score to outputs
+    iou_loss : boolean, optional, default=0
+        Usage of IoU Loss
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., pooled_size: Optional[Union[int, Tuple[int, ...]]] = ..., spatial_scale: Optional[float] = ..., sample_ratio: Optional[int] = ..., position_sensitive: Optional[bool] = ..., aligned: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+    This operator takes a 4D feature map as an input array and region proposals as `rois`,
+    then align the feature map over sub-regions of input and produces a fixed-sized output array.
+    This operator is typically used in Faster R-CNN & Mask R-CNN networks. If roi batchid is less
+    than 0, it will be ignored, and the corresponding output will be set to 0.
+
+    Different from ROI pooling, ROI Align removes the harsh quantization, properly aligning
+    the extracted features with the input. RoIAlign computes the value of each sampling point
+    by bilinear interpolation from the nearby grid points on the feature map. No quantization is
+    performed on any coordinates involved in the RoI, its bins, or the sampling points.
+    Bilinear interpolation is used to compute the exact values of the
+    four regularly sampled locations in each RoI bin.
+    Then the feature map can be aggregated by avgpooling.
+
+
+    References
+    ----------
+
+    He, Kaiming, et al. "Mask R-CNN." ICCV, 2017
+
+
+    Defined in ../src/operator/contrib/roi_pooling.cc:L549
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the pooling operator, a 4D Feature maps
+    rois : NDArray
+        Bounding box coordinates, a 2D array, if batchid is less than 0, it will be ignored.
+    pooled_size : Shape(tuple), required
+        ROI Align output roi feature map height and width: (h, w)
+    spatial_scale : float, required
+        Ratio of input feature map height (or w) to raw image height (or w). Equals the reciprocal of total stride in convolutional layers
+    sample_ratio : int, optional, default='-1'
+        Optional sampling ratio of ROI align, using adaptive size by default.
+    position_sensitive : boolean, optional, default=0
+        Whether to perform position-sensitive RoI pooling. PSRoIPooling is first proposaled by R-FCN and it can reduce the input channels by ph*pw times, where (ph, pw) is the pooled_size
+    aligned : boolean, optional, default=0
+        Center-aligned ROIAlign introduced in Detectron2. To enable, set aligned to True.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -307,25 +483,6 @@ def arange_like(data: Optional[NDArray] = ..., start: Optional[float] = ..., ste
     ...
 
 
-def backward_gradientmultiplier(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
-    """
-    Backward of gradientmultiplier: out_grad * scalar.
-
-    Parameters
-    ----------
-
-
-    out : NDArray, optional
-        The output NDArray to hold the result.
-
-    Returns
-    -------
-    out : NDArray or list of NDArrays
-        The output of this function.
-    """
-    ...
-
-
 def backward_index_copy(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of _contrib_index_copy: (out_grad, old_tensor, index_vector, new_tensor) -> (old_grad, index_grad, new_grad).
@@ -352,6 +509,43 @@ def backward_quadratic(out: Union[NDArray, Sequence[NDArray], None] = ..., name:
     Parameters
     ----------
 
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def bipartite_matching(data: Optional[NDArray] = ..., is_ascend: Optional[bool] = ..., threshold: Optional[float] = ..., topk: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute bipartite matching.
+      The matching is performed on score matrix with shape [B, N, M]
+      - B: batch_size
+      - N: number of rows to match
+      - M: number of columns as reference to be matched against.
+
+      Returns:
+      x : matched column indices. -1 indicating non-matched elements in rows.
+      y : matched row indices.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L586
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    is_ascend : boolean, optional, default=0
+        Use ascend order for scores instead of descending. Please set threshold accordingly.
+    threshold : float, required
+        Ignore matching when score < thresh, if is_ascend=false, or ignore score > thresh, if is_ascend=true.
+    topk : int, optional, default='-1'
+        Limit the number of matches to topk, set -1 for no limit
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -403,73 +597,228 @@ def boolean_mask(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., 
     ...
 
 
-def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+def box_decode(data: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., std0: Optional[float] = ..., std1: Optional[float] = ..., std2: Optional[float] = ..., std3: Optional[float] = ..., clip: Optional[float] = ..., format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
-    Connectionist Temporal Classification Loss.
-
-    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
-
-    The shapes of the inputs and outputs:
-
-    - **data**: `(sequence_length, batch_size, alphabet_size)`
-    - **label**: `(batch_size, label_sequence_length)`
-    - **out**: `(batch_size)`
-
-    The `data` tensor consists of sequences of activation vectors (without applying softmax),
-    with i-th channel in the last dimension corresponding to i-th label
-    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
-    Alphabet size should include one additional value reserved for blank label.
-    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
-    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
-    reserved for blank label.
-
-    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
-    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
-    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
-
-    If a sequence of labels is shorter than *label_sequence_length*, use the special
-    padding value at the end of the sequence to conform it to the correct
-    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
-
-    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
-    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
-    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
-    The resulting `label` tensor should be padded to be::
-
-      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
-
-    When `blank_label` is ``"last"``, we can index the labels as
-    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
-    The resulting `label` tensor should be padded to be::
-
-      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
-
-    ``out`` is a list of CTC loss values, one per example in the batch.
-
-    See *Connectionist Temporal Classification: Labelling Unsegmented
-    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
-    information on the definition and the algorithm.
+    Decode bounding boxes training target with normalized center offsets.
+        Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`
+        or center type: `x, y, width, height.) array
 
 
-
-    Defined in ../src/operator/nn/ctc_loss.cc:L355
+    Defined in ../src/operator/contrib/bounding_box.cc:L632
 
     Parameters
     ----------
     data : NDArray
-        Input ndarray
-    label : NDArray
-        Ground-truth labels for the loss.
-    data_lengths : NDArray
-        Lengths of data for each of the samples. Only required when use_data_lengths is true.
-    label_lengths : NDArray
-        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
-    use_data_lengths : boolean, optional, default=0
-        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
-    use_label_lengths : boolean, optional, default=0
-        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
-    blank_label : {'first', 'last'},optional, default='first'
-        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
+        (B, N, 4) predicted bbox offset
+    anchors : NDArray
+        (1, N, 4) encoded in corner or center
+    std0 : float, optional, default=1
+        value to be divided from the 1st encoded values
+    std1 : float, optional, default=1
+        value to be divided from the 2nd encoded values
+    std2 : float, optional, default=1
+        value to be divided from the 3rd encoded values
+    std3 : float, optional, default=1
+        value to be divided from the 4th encoded values
+    clip : float, optional, default=-1
+        If larger than 0, bounding box target will be clipped to this value.
+    format : {'center', 'corner'},optional, default='center'
+        The box encoding type. 
+     "corner" means boxes are encoded as [xmin, ymin, xmax, ymax], "center" means boxes are encodes as [x, y, width, height].
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_encode(samples: Optional[NDArray] = ..., matches: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., refs: Optional[NDArray] = ..., means: Optional[NDArray] = ..., stds: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Encode bounding boxes training target with normalized center offsets.
+        Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L606
+
+    Parameters
+    ----------
+    samples : NDArray
+        (B, N) value +1 (positive), -1 (negative), 0 (ignore)
+    matches : NDArray
+        (B, N) value range [0, M)
+    anchors : NDArray
+        (B, N, 4) encoded in corner
+    refs : NDArray
+        (B, M, 4) encoded in corner
+    means : NDArray
+        (4,) Mean value to be subtracted from encoded values
+    stds : NDArray
+        (4,) Std value to be divided from encoded values
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_iou(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Bounding box overlap of two arrays.
+      The overlap is defined as Intersection-over-Union, aka, IOU.
+      - lhs: (a_1, a_2, ..., a_n, 4) array
+      - rhs: (b_1, b_2, ..., b_n, 4) array
+      - output: (a_1, a_2, ..., a_n, b_1, b_2, ..., b_n) array
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L496
+
+    Parameters
+    ----------
+    lhs : NDArray
+        The first input
+    rhs : NDArray
+        The second input
+    format : {'center', 'corner'},optional, default='corner'
+        The box encoding type. 
+     "corner" means boxes are encoded as [xmin, ymin, xmax, ymax], "center" means boxes are encodes as [x, y, width, height].
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_nms(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ..., valid_thresh: Optional[float] = ..., topk: Optional[int] = ..., coord_start: Optional[int] = ..., score_index: Optional[int] = ..., id_index: Optional[int] = ..., background_id: Optional[int] = ..., force_suppress: Optional[bool] = ..., in_format: Optional[Literal['center', 'corner']] = ..., out_format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply non-maximum suppression to input.
+
+    The output will be sorted in descending order according to `score`. Boxes with
+    overlaps larger than `overlap_thresh`, smaller scores and background boxes
+    will be removed and filled with -1, the corresponding position will be recorded
+    for backward propogation.
+
+    During back-propagation, the gradient will be copied to the original
+    position according to the input index. For positions that have been suppressed,
+    the in_grad will be assigned 0.
+    In summary, gradients are sticked to its boxes, will either be moved or discarded
+    according to its original index in input.
+
+    Input requirements::
+
+      1. Input tensor have at least 2 dimensions, (n, k), any higher dims will be regarded
+      as batch, e.g. (a, b, c, d, n, k) == (a*b*c*d, n, k)
+      2. n is the number of boxes in each batch
+      3. k is the width of each box item.
+
+    By default, a box is [id, score, xmin, ymin, xmax, ymax, ...],
+    additional elements are allowed.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L538
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    overlap_thresh : float, optional, default=0.5
+        Overlapping(IoU) threshold to suppress object with smaller score.
+    valid_thresh : float, optional, default=0
+        Filter input boxes to those whose scores greater than valid_thresh.
+    topk : int, optional, default='-1'
+        Apply nms to topk boxes with descending scores, -1 to no restriction.
+    coord_start : int, optional, default='2'
+        Start index of the consecutive 4 coordinates.
+    score_index : int, optional, default='1'
+        Index of the scores/confidence of boxes.
+    id_index : int, optional, default='-1'
+        Optional, index of the class categories, -1 to disable.
+    background_id : int, optional, default='-1'
+        Optional, id of the background class which will be ignored in nms.
+    force_suppress : boolean, optional, default=0
+        Optional, if set false and id_index is provided, nms will only apply to boxes belongs to the same category
+    in_format : {'center', 'corner'},optional, default='corner'
+        The input box encoding type.
+    out_format : {'center', 'corner'},optional, default='corner'
+        The output box encoding type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ..., valid_thresh: Optional[float] = ..., topk: Optional[int] = ..., coord_start: Optional[int] = ..., score_index: Optional[int] = ..., id_index: Optional[int] = ..., background_id: Optional[int] = ..., force_suppress: Optional[bool] = ..., in_format: Optional[Literal['center', 'corner']] = ..., out_format: Optional[Literal['center', 'corner']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply non-maximum suppression to input.
+
+    The output will be sorted in descending order according to `score`. Boxes with
+    overlaps larger than `overlap_thresh`, smaller scores and background boxes
+    will be removed and filled with -1, the corresponding position will be recorded
+    for backward propogation.
+
+    During back-propagation, the gradient will be copied to the original
+    position according to the input index. For positions that have been suppressed,
+    the in_grad will be assigned 0.
+    In summary, gradients are sticked to its boxes, will either be moved or discarded
+    according to its original index in input.
+
+    Input requirements::
+
+      1. Input tensor have at least 2 dimensions, (n, k), any higher dims will be regarded
+      as batch, e.g. (a, b, c, d, n, k) == (a*b*c*d, n, k)
+      2. n is the number of boxes in each batch
+      3. k is the width of each box item.
+
+    By default, a box is [id, score, xmin, ymin, xmax, ymax, ...],
+    additional elements are allowed.
+
+
+    Defined in ../src/operator/contrib/bounding_box.cc:L538
+
+    Parameters
+    ----------
+    data : NDArray
+        The input
+    overlap_thresh : float, optional, default=0.5
+        Overlapping(IoU) threshold to suppress object with smaller score.
+    valid_thresh : float, optional, default=0
+        Filter input boxes to those whose scores greater than valid_thresh.
+    topk : int, optional, default='-1'
+        Apply nms to topk boxes with descending scores, -1 to no restriction.
+    coord_start : int, optional, default='2'
+        Start index of the consecutive 4 coordinates.
+    score_index : int, optional, default='1'
+        Index of the scores/confidence of boxes.
+    id_index : int, optional, default='-1'
+        Optional, index of the class categories, -1 to disable.
+    background_id : int, optional, default='-1'
+        Optional, id of the background class which will be ignored in nms.
+    force_suppress : boolean, optional, default=0
+        Optional, if set false and id_index is provided, nms will only apply to boxes belongs to the same category
+    in_format : {'center', 'corner'},optional, default='corner'
+        The input box encoding type.
+    out_format : {'center', 'corner'},optional, default='corner'
+        The output box encoding type.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -496,70 +845,6 @@ def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDA
     ----------
     data : NDArray
         The input array.
-
-    out : NDArray, optional
-        The output NDArray to hold the result.
-
-    Returns
-    -------
-    out : NDArray or list of NDArrays
-        The output of this function.
-    """
-    ...
-
-
-def gradientmultiplier(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
-    """
-    This operator implements the gradient multiplier function.
-    In forward pass it acts as an identity transform. During backpropagation it
-    multiplies the gradient from the subsequent level by a scalar factor lambda and passes it to
-    the preceding layer.
-
-
-    Defined in ../src/operator/tensor/misc_ops.cc:L481
-
-    Parameters
-    ----------
-    data : NDArray
-        The input array.
-    scalar : double, optional, default=1
-        Scalar input value
-    is_int : boolean, optional, default=1
-        Indicate whether scalar input is int type
-
-    out : NDArray, optional
-        The output NDArray to hold the result.
-
-    Returns
-    -------
-    out : NDArray or list of NDArrays
-        The output of this function.
-    """
-    ...
-
-
-def index_array(data: Optional[NDArray] = ..., axes: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
-    """
-    Returns an array of indexes of the input array.
-
-    For an input array with shape  :math:`(d_1, d_2, ..., d_n)`, `index_array` returns a
-    :math:`(d_1, d_2, ..., d_n, n)` array `idx`, where
-    :math:`idx[i_1, i_2, ..., i_n, :] = [i_1, i_2, ..., i_n]`.
-
-    Additionally, when the parameter `axes` is specified, `idx` will be a
-    :math:`(d_1, d_2, ..., d_n, m)` array where `m` is the length of `axes`, and the following
-    equality will hold: :math:`idx[i_1, i_2, ..., i_n, j] = i_{axes[j]}`.
-
-
-
-    Defined in ../src/operator/tensor/misc_ops.cc:L601
-
-    Parameters
-    ----------
-    data : NDArray
-        Input data
-    axes : Shape or None, optional, default=None
-        The axes to include in the index array. Supports negative values.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -659,67 +944,6 @@ def quadratic(data: Optional[NDArray] = ..., a: Optional[float] = ..., b: Option
         Coefficient of the linear term in the quadratic function.
     c : float, optional, default=0
         Constant term in the quadratic function.
-
-    out : NDArray, optional
-        The output NDArray to hold the result.
-
-    Returns
-    -------
-    out : NDArray or list of NDArrays
-        The output of this function.
-    """
-    ...
-
-
-def round_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
-    """
-    Straight-through-estimator of `round()`.
-
-    In forward pass, returns element-wise rounded value to the nearest integer of the input
-    (same as `round()`).
-
-    In backward pass, returns gradients of ``1`` everywhere (instead of ``0`` everywhere as in
-    `round()`): :math:`\\frac{d}{dx}{round\\_ste(x)} = 1` vs. :math:`\\frac{d}{dx}{round(x)} = 0`.
-    This enables you to use `round()` with straight-through gradient.
-
-
-
-    Defined in ../src/operator/tensor/misc_ops.cc:L534
-
-    Parameters
-    ----------
-    data : NDArray
-        The input array.
-
-    out : NDArray, optional
-        The output NDArray to hold the result.
-
-    Returns
-    -------
-    out : NDArray or list of NDArrays
-        The output of this function.
-    """
-    ...
-
-
-def sign_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
-    """
-    Straight-through-estimator of `sign()`.
-
-    In forward pass, returns element-wise sign of the input (same as `sign()`).
-
-    In backward pass, returns gradients of ``1`` everywhere (instead of ``0`` everywhere as in
-    ``sign()``): :math:`\\frac{d}{dx}{sign\\_ste(x)} = 1` vs. :math:`\\frac{d}{dx}{sign(x)} = 0`.
-    This enables you to use `sign()` with straight-through gradient.
-
-
-
-    Defined in ../src/operator/tensor/misc_ops.cc:L546
-
-    Parameters
-    ----------
-    data : NDArray
-        The input array.
 
     out : NDArray, optional
         The output NDArray to hold the result.
