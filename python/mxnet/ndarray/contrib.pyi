@@ -7,7 +7,39 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['AdaptiveAvgPooling2D', 'BilinearResize2D', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'div_sqrt_dim', 'index_copy', 'quadratic']
+__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
+
+
+def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
+    """
+    AdamW update of several weights at once (_multi_adamw_update); `rescale_grad` is a
+    number or a one-element NDArray (the update is skipped when it is NaN, Inf or 0).
+    """
+    ...
+
+
+def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
+    """
+    Multi-precision AdamW update of several weights (_multi_mp_adamw_update): the float32
+    master copies `weights32` are updated in place and cast into `weights`.
+    """
+    ...
+
+
+def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=..., num_tensors=..., **kwargs) -> Any:
+    """
+    LAMB update of several tensors at once (_multi_lamb_update); `step_count`, `lrs` and
+    `wds` give one value per tensor.
+    """
+    ...
+
+
+def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=..., num_tensors=..., **kwargs) -> Any:
+    """
+    Multi-precision LAMB update of several tensors (_multi_mp_lamb_update): the float32
+    master copies `weights32` are updated in place and cast into `weights`.
+    """
+    ...
 
 
 def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -77,6 +109,85 @@ def BilinearResize2D(data: Optional[NDArray] = ..., like: Optional[NDArray] = ..
         resizing mode. "simple" - output height equals parameter "height" if "scale_height" parameter is not defined or input height multiplied by "scale_height" otherwise. Same for width;"odd_scale" - if original height or width is odd, then result height is calculated like result_h = (original_h - 1) * scale + 1; for scale > 1 the result shape would be like if we did deconvolution with kernel = (1, 1) and stride = (height_scale, width_scale); and for scale < 1 shape would be like we did convolution with kernel = (1, 1) and stride = (int(1 / height_scale), int( 1/ width_scale);"like" - resize first input to the height and width of second input; "to_even_down" - resize input to nearest lower even height and width (if original height is odd then result height = original height - 1);"to_even_up" - resize input to nearest bigger even height and width (if original height is odd then result height = original height + 1);"to_odd_down" - resize input to nearest odd height and width (if original height is odd then result height = original height - 1);"to_odd_up" - resize input to nearest odd height and width (if original height is odd then result height = original height + 1);
     align_corners : boolean, optional, default=1
         With align_corners = True, the interpolating doesn't proportionally align theoutput and input pixels, and thus the output values can depend on the input size.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Connectionist Temporal Classification Loss.
+
+    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+
+    The shapes of the inputs and outputs:
+
+    - **data**: `(sequence_length, batch_size, alphabet_size)`
+    - **label**: `(batch_size, label_sequence_length)`
+    - **out**: `(batch_size)`
+
+    The `data` tensor consists of sequences of activation vectors (without applying softmax),
+    with i-th channel in the last dimension corresponding to i-th label
+    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
+    Alphabet size should include one additional value reserved for blank label.
+    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
+    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
+    reserved for blank label.
+
+    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
+    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
+    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
+
+    If a sequence of labels is shorter than *label_sequence_length*, use the special
+    padding value at the end of the sequence to conform it to the correct
+    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
+
+    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
+    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
+    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
+
+    When `blank_label` is ``"last"``, we can index the labels as
+    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
+
+    ``out`` is a list of CTC loss values, one per example in the batch.
+
+    See *Connectionist Temporal Classification: Labelling Unsegmented
+    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
+    information on the definition and the algorithm.
+
+
+
+    Defined in ../src/operator/nn/ctc_loss.cc:L355
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    label : NDArray
+        Ground-truth labels for the loss.
+    data_lengths : NDArray
+        Lengths of data for each of the samples. Only required when use_data_lengths is true.
+    label_lengths : NDArray
+        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -483,6 +594,25 @@ def arange_like(data: Optional[NDArray] = ..., start: Optional[float] = ..., ste
     ...
 
 
+def backward_gradientmultiplier(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of gradientmultiplier: out_grad * scalar.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def backward_index_copy(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of _contrib_index_copy: (out_grad, old_tensor, index_vector, new_tensor) -> (old_grad, index_grad, new_grad).
@@ -831,6 +961,85 @@ def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: O
     ...
 
 
+def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Connectionist Temporal Classification Loss.
+
+    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+
+    The shapes of the inputs and outputs:
+
+    - **data**: `(sequence_length, batch_size, alphabet_size)`
+    - **label**: `(batch_size, label_sequence_length)`
+    - **out**: `(batch_size)`
+
+    The `data` tensor consists of sequences of activation vectors (without applying softmax),
+    with i-th channel in the last dimension corresponding to i-th label
+    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
+    Alphabet size should include one additional value reserved for blank label.
+    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
+    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
+    reserved for blank label.
+
+    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
+    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
+    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
+
+    If a sequence of labels is shorter than *label_sequence_length*, use the special
+    padding value at the end of the sequence to conform it to the correct
+    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
+
+    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
+    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
+    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
+
+    When `blank_label` is ``"last"``, we can index the labels as
+    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
+
+    ``out`` is a list of CTC loss values, one per example in the batch.
+
+    See *Connectionist Temporal Classification: Labelling Unsegmented
+    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
+    information on the definition and the algorithm.
+
+
+
+    Defined in ../src/operator/nn/ctc_loss.cc:L355
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    label : NDArray
+        Ground-truth labels for the loss.
+    data_lengths : NDArray
+        Lengths of data for each of the samples. Only required when use_data_lengths is true.
+    label_lengths : NDArray
+        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Rescale the input by the square root of the channel dimension.
@@ -845,6 +1054,70 @@ def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDA
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def gradientmultiplier(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator implements the gradient multiplier function.
+    In forward pass it acts as an identity transform. During backpropagation it
+    multiplies the gradient from the subsequent level by a scalar factor lambda and passes it to
+    the preceding layer.
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L481
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+    scalar : double, optional, default=1
+        Scalar input value
+    is_int : boolean, optional, default=1
+        Indicate whether scalar input is int type
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def index_array(data: Optional[NDArray] = ..., axes: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Returns an array of indexes of the input array.
+
+    For an input array with shape  :math:`(d_1, d_2, ..., d_n)`, `index_array` returns a
+    :math:`(d_1, d_2, ..., d_n, n)` array `idx`, where
+    :math:`idx[i_1, i_2, ..., i_n, :] = [i_1, i_2, ..., i_n]`.
+
+    Additionally, when the parameter `axes` is specified, `idx` will be a
+    :math:`(d_1, d_2, ..., d_n, m)` array where `m` is the length of `axes`, and the following
+    equality will hold: :math:`idx[i_1, i_2, ..., i_n, j] = i_{axes[j]}`.
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L601
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data
+    axes : Shape or None, optional, default=None
+        The axes to include in the index array. Supports negative values.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -944,6 +1217,67 @@ def quadratic(data: Optional[NDArray] = ..., a: Optional[float] = ..., b: Option
         Coefficient of the linear term in the quadratic function.
     c : float, optional, default=0
         Constant term in the quadratic function.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def round_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Straight-through-estimator of `round()`.
+
+    In forward pass, returns element-wise rounded value to the nearest integer of the input
+    (same as `round()`).
+
+    In backward pass, returns gradients of ``1`` everywhere (instead of ``0`` everywhere as in
+    `round()`): :math:`\\frac{d}{dx}{round\\_ste(x)} = 1` vs. :math:`\\frac{d}{dx}{round(x)} = 0`.
+    This enables you to use `round()` with straight-through gradient.
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L534
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def sign_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Straight-through-estimator of `sign()`.
+
+    In forward pass, returns element-wise sign of the input (same as `sign()`).
+
+    In backward pass, returns gradients of ``1`` everywhere (instead of ``0`` everywhere as in
+    ``sign()``): :math:`\\frac{d}{dx}{sign\\_ste(x)} = 1` vs. :math:`\\frac{d}{dx}{sign(x)} = 0`.
+    This enables you to use `sign()` with straight-through gradient.
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L546
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
 
     out : NDArray, optional
         The output NDArray to hold the result.
