@@ -265,7 +265,7 @@ class GRUCell(BaseRNNCell):
 
     def __call__(self, inputs, states):
         self._counter += 1
-        name = "%st%d" % (self._prefix, self._counter)
+        name = "%st%d_" % (self._prefix, self._counter)    # 1.9.1: gru_t0__i2h, gru_t0_out
         prev_h = states[0]
         i2h = symbol.FullyConnected(data=inputs, weight=self._iW, bias=self._iB,
                                     num_hidden=self._num_hidden * 3, name="%s_i2h" % name)
