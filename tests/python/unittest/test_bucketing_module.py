@@ -222,3 +222,93 @@ def test_python_loss_module_gradient_and_training():
             seq.forward_backward(batch)
             seq.update()
     assert nll() < 0.5 * before
+
+
+_ORACLE_SCRIPT = r"""
+import sys
+import numpy as np
+import mxnet as mx
+BATCH, NUM_HIDDEN = %d, %d
+inp = np.load(sys.argv[1])
+
+def zeros(name, shape, __layout__=None, **kwargs):
+    return mx.sym.zeros(shape=(BATCH,) + tuple(shape[1:]), name=name)
+
+def sym_gen(seq_len):
+    cell = mx.rnn.LSTMCell(NUM_HIDDEN, prefix="lstm_")
+    outputs, _ = cell.unroll(seq_len, mx.sym.Variable("data"),
+                             begin_state=cell.begin_state(func=zeros), merge_outputs=False)
+    fc = mx.sym.FullyConnected(outputs[-1], num_hidden=2, name="fc")
+    return (mx.sym.SoftmaxOutput(fc, mx.sym.Variable("softmax_label"), name="softmax"),
+            ("data",), ("softmax_label",))
+
+mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=int(inp["default_key"]))
+shape = tuple(int(v) for v in inp["default_shape"])
+mod.bind([mx.io.DataDesc("data", shape)], [mx.io.DataDesc("softmax_label", (BATCH,))])
+names = [str(n) for n in inp["param_names"]]
+mod.init_params(arg_params={n: mx.nd.array(inp["p_" + n]) for n in names})
+mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.3, "momentum": 0.9})
+outs = []
+for k in range(int(inp["num_batches"])):
+    x, y = inp["x%%d" %% k], inp["y%%d" %% k]
+    batch = mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)], bucket_key=x.shape[1],
+                            provide_data=[mx.io.DataDesc("data", x.shape)],
+                            provide_label=[mx.io.DataDesc("softmax_label", y.shape)])
+    mod.forward_backward(batch)
+    outs.append(mod.get_outputs()[0].asnumpy())
+    mod.update()
+arg, _ = mod.get_params()
+np.savez(sys.argv[2], outs=np.stack(outs), **{"p_" + n: arg[n].asnumpy() for n in names})
+""" % (BATCH, NUM_HIDDEN)
+
+
+def test_bucketing_module_matches_mxnet_191(tmp_path):
+    """Same parameters and batches (alternating buckets), SGD with momentum: per-batch
+    outputs and final parameters agree with the real MXNet 1.9.1 BucketingModule."""
+    import mx191_oracle
+    if not mx191_oracle.HAVE_MX191:
+        pytest.skip(mx191_oracle.SKIP_REASON)
+    mx191_oracle.check_reference()
+    scope = {}
+    exec(compile(_ORACLE_SCRIPT.split("mod = mx.mod")[0].replace(  # pylint: disable=exec-used
+        "inp = np.load(sys.argv[1])", ""), "oracle", "exec"), scope)
+    sym_gen = scope["sym_gen"]
+    rng = np.random.RandomState(7)
+    batches = []
+    for k in range(6):
+        length = 5 if k % 2 == 0 else 3
+        x = rng.randn(BATCH, length, FEATURES).astype(np.float32)
+        batches.append((x, (x.sum(axis=(1, 2)) > 0).astype(np.float32)))
+    mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=5)
+    mod.bind([mx.io.DataDesc("data", (BATCH, 5, FEATURES))],
+             [mx.io.DataDesc("softmax_label", (BATCH,))])
+    mod.init_params(mx.init.Uniform(0.3))
+    init = {k: v.copy() for k, v in mod.get_params()[0].items()}
+    names = sorted(init)
+    inp = {"default_key": 5, "default_shape": np.array([BATCH, 5, FEATURES]),
+           "param_names": np.array(names), "num_batches": len(batches)}
+    inp.update({"p_" + n: init[n].asnumpy() for n in names})
+    for k, (x, y) in enumerate(batches):
+        inp["x%d" % k], inp["y%d" % k] = x, y
+    mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.3,
+                                                          "momentum": 0.9})
+    outs = []
+    for x, y in batches:
+        batch = mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)], bucket_key=x.shape[1],
+                                provide_data=[mx.io.DataDesc("data", x.shape)],
+                                provide_label=[mx.io.DataDesc("softmax_label", y.shape)])
+        mod.forward_backward(batch)
+        outs.append(mod.get_outputs()[0].asnumpy())
+        mod.update()
+    final, _ = mod.get_params()
+    script, inp_path, out_path = (tmp_path / "oracle.py", tmp_path / "in.npz",
+                                  tmp_path / "out.npz")
+    script.write_text(_ORACLE_SCRIPT)
+    np.savez(inp_path, **inp)
+    mx191_oracle.run([script, inp_path, out_path], ours=False)
+    ref = np.load(out_path)
+    np.testing.assert_allclose(np.stack(outs), ref["outs"], rtol=1e-4, atol=1e-5)
+    for n in names:
+        np.testing.assert_allclose(final[n].asnumpy(), ref["p_" + n], rtol=1e-4, atol=1e-5,
+                                   err_msg=n)
+    assert any(not np.allclose(final[n].asnumpy(), init[n].asnumpy()) for n in names)
