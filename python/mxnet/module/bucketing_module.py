@@ -8,7 +8,12 @@ same arrays. Each batch selects its module through ``DataBatch.bucket_key``.
 import logging
 import warnings
 
+import numpy as np
+
 from .. import context as ctx
+from .. import ndarray as nd
+from .. import symbol as sym
+from ..model import load_params
 from ..initializer import Uniform
 from ..name import NameManager
 from .base_module import BaseModule, _check_input_names
@@ -47,6 +52,64 @@ class BucketingModule(BaseModule):
         self._params_dirty = False
         self._monitor = None
         self._grad_req = None
+
+    # ---- checkpoints --------------------------------------------------------------------
+    def save_checkpoint(self, prefix, epoch, remove_amp_cast=False):
+        """Writes ``prefix-%04d.params``, one ``prefix-<bucket_key>-symbol.json`` per bound
+        bucket and the list of bucket keys in ``prefix.buckets``."""
+        if not self._buckets:
+            raise RuntimeError("Empty BucketingModule cannot be saved")
+        self.save_params("%s-%04d.params" % (prefix, epoch))
+        for bucket_key in self._buckets:
+            symbol, _, _ = self._call_sym_gen(bucket_key)
+            symbol.save("%s-%s-symbol.json" % (prefix, bucket_key),
+                        remove_amp_cast=remove_amp_cast)
+        nd.save("%s.buckets" % prefix, nd.array(list(self._buckets.keys()), dtype=np.int32))
+
+    @staticmethod
+    def load(prefix, epoch, sym_gen=None, default_bucket_key=None, **kwargs):
+        """A BucketingModule from `save_checkpoint` files (bind it before use). Other keyword
+        arguments go to the constructor."""
+        if sym_gen is None:
+            raise ValueError("sym_gen is required for loading BucketingModule")
+        if default_bucket_key is None:
+            raise ValueError("default_bucket_key is required for loading BucketingModule")
+        buckets = [int(k) for k in nd.load("%s.buckets" % prefix)[0].asnumpy()]
+        sym_dict = {key: sym.load("%s-%s-symbol.json" % (prefix, key)) for key in buckets}
+        arg_params, aux_params = load_params(prefix, epoch)
+        return BucketingModule._from_symbols(sym_dict, sym_gen, default_bucket_key,
+                                             arg_params, aux_params, kwargs)
+
+    @staticmethod
+    def load_dict(sym_dict=None, sym_gen=None, default_bucket_key=None, arg_params=None,
+                  aux_params=None, **kwargs):
+        """A BucketingModule from symbols per bucket key and parameter dicts."""
+        for value, what in ((sym_dict, "sym_dict"), (arg_params, "arg_params"),
+                            (aux_params, "aux_params"),
+                            (default_bucket_key, "default_bucket_key")):
+            if value is None:
+                raise ValueError("%s needs to be provided for BucketingModule.load_dict" % what)
+        return BucketingModule._from_symbols(sym_dict, sym_gen, default_bucket_key,
+                                             arg_params, aux_params, kwargs)
+
+    @staticmethod
+    def _from_symbols(sym_dict, sym_gen, default_bucket_key, arg_params, aux_params, kwargs):
+        mod = BucketingModule(sym_gen, default_bucket_key, **kwargs)
+        module_kwargs = {k: v for k, v in kwargs.items()
+                         if k not in ("fixed_param_names", "state_names")}
+        for bucket_key, loaded in sym_dict.items():
+            _, data_names, label_names = mod._call_sym_gen(bucket_key)
+            mod._buckets[bucket_key] = Module(loaded, data_names, label_names,
+                                              fixed_param_names=mod._fixed_param_names,
+                                              state_names=mod._state_names, **module_kwargs)
+        if default_bucket_key not in mod._buckets:
+            mod._buckets[default_bucket_key] = mod._new_module(default_bucket_key)
+        mod._curr_module = mod._buckets[default_bucket_key]
+        mod._curr_module._arg_params = arg_params
+        mod._curr_module._aux_params = aux_params
+        mod._curr_module.params_initialized = True
+        mod.params_initialized = True
+        return mod
 
     def _reset_bind(self):
         self.binded = False
@@ -163,7 +226,11 @@ class BucketingModule(BaseModule):
              force_rebind=False, shared_module=None, grad_req="write"):
         """Binds the default bucket's module (the shapes are the default bucket's)."""
         if self.params_initialized:
-            arg_params, aux_params = self.get_params()
+            if self.binded:
+                arg_params, aux_params = self.get_params()
+            else:       # parameters from load / load_dict, held by the default module
+                arg_params = self._curr_module._arg_params
+                aux_params = self._curr_module._aux_params
         if force_rebind:
             self._reset_bind()
         if self.binded:
@@ -199,6 +266,13 @@ class BucketingModule(BaseModule):
             self._buckets[bucket_key] = module
         else:
             module = self._buckets[bucket_key]
+            if not module.binded:       # created by load / load_dict
+                module.bind(data_shapes, label_shapes, self._curr_module.for_training,
+                            self._curr_module.inputs_need_grad, force_rebind=False,
+                            shared_module=self._buckets[self._default_bucket_key],
+                            grad_req=self._grad_req)
+                if self._monitor is not None:
+                    module.install_monitor(self._monitor)
         self._curr_module = module
         self._curr_bucket_key = bucket_key
 

@@ -312,3 +312,32 @@ def test_bucketing_module_matches_mxnet_191(tmp_path):
         np.testing.assert_allclose(final[n].asnumpy(), ref["p_" + n], rtol=1e-4, atol=1e-5,
                                    err_msg=n)
     assert any(not np.allclose(final[n].asnumpy(), init[n].asnumpy()) for n in names)
+
+
+def test_bucketing_module_checkpoint_roundtrip(tmp_path):
+    train = _BucketIter([3, 5], 1, seed=2)
+    mod = mx.mod.BucketingModule(_sym_gen, default_bucket_key=5)
+    mod.bind(train.provide_data, train.provide_label, for_training=False)
+    mod.init_params(mx.init.Uniform(0.5))
+    expected = {}
+    for length, x, y in train.batches:
+        mod.forward(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)], bucket_key=length,
+                                    provide_data=[mx.io.DataDesc("data", x.shape)],
+                                    provide_label=[mx.io.DataDesc("softmax_label", y.shape)]))
+        expected[length] = mod.get_outputs()[0].asnumpy()
+    prefix = str(tmp_path / "bucket")
+    mod.save_checkpoint(prefix, 3)
+    assert (tmp_path / "bucket-3-symbol.json").exists()
+    assert sorted(int(k) for k in mx.nd.load(prefix + ".buckets")[0].asnumpy()) == [3, 5]
+    loaded = mx.mod.BucketingModule.load(prefix, 3, sym_gen=_sym_gen, default_bucket_key=5)
+    assert loaded.params_initialized and not loaded.binded
+    loaded.bind(train.provide_data, train.provide_label, for_training=False)
+    for length, x, y in train.batches:
+        loaded.forward(mx.io.DataBatch(
+            [mx.nd.array(x)], [mx.nd.array(y)], bucket_key=length,
+            provide_data=[mx.io.DataDesc("data", x.shape)],
+            provide_label=[mx.io.DataDesc("softmax_label", y.shape)]))
+        np.testing.assert_allclose(loaded.get_outputs()[0].asnumpy(), expected[length],
+                                   rtol=1e-6)
+    with pytest.raises(ValueError):
+        mx.mod.BucketingModule.load(prefix, 3, sym_gen=_sym_gen)
