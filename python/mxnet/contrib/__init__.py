@@ -4,3 +4,4 @@ from . import ndarray
 from . import symbol as sym
 from . import ndarray as nd
 from . import autograd
+from . import io

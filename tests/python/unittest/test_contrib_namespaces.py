@@ -171,3 +171,21 @@ def test_contrib_autograd_old_api():
         z = (w * w * w).sum()
     ag.compute_gradient([z])
     np.testing.assert_allclose(gw.asnumpy(), 3 * w.asnumpy() ** 2)
+
+
+def test_dataloader_iter_pads_last_batch():
+    from mxnet.gluon.data import ArrayDataset, DataLoader
+    x = np.arange(20, dtype=np.float32).reshape(10, 2)
+    y = np.arange(10, dtype=np.float32)
+    it = mx.contrib.io.DataLoaderIter(DataLoader(ArrayDataset(mx.nd.array(x), mx.nd.array(y)),
+                                                 batch_size=4))
+    assert it.provide_data[0].shape == (4, 2) and it.provide_label[0].shape == (4,)
+    for _ in range(2):
+        batches = list(it)
+        assert [b.pad for b in batches] == [0, 0, 2]
+        data = np.concatenate([b.data[0].asnumpy()[:4 - b.pad] for b in batches])
+        label = np.concatenate([b.label[0].asnumpy()[:4 - b.pad] for b in batches])
+        np.testing.assert_array_equal(data, x)
+        np.testing.assert_array_equal(label, y)
+        assert batches[-1].data[0].shape == (4, 2)
+        it.reset()

@@ -361,3 +361,14 @@ def test_against_mxnet_191(layout):
         assert list(ref["args"]) == outputs.list_arguments()
         assert list(ref["internals"]) == outputs.get_internals().list_outputs()
         np.testing.assert_allclose(ours, ref["out"], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.xfail(strict=True, reason="_zeros treats shape (0, H) as a known zero-size "
+                   "shape; MXNet 1.9.1 (legacy shape mode) reads 0 as 'unknown, infer it'. "
+                   "Needs InitShape (src/operator/tensor/init_op-inl.h) to map 0 -> -1 "
+                   "when np-shape is off.")
+def test_default_begin_state_infers_batch_size():
+    cell = mx.rnn.LSTMCell(H, prefix="lstm_")
+    outputs, _ = cell.unroll(T, mx.sym.Variable("data"), merge_outputs=True)
+    _, out_shapes, _ = outputs.infer_shape(data=(B, T, C))
+    assert out_shapes == [(B, T, H)]
