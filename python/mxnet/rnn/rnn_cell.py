@@ -305,7 +305,9 @@ class FusedRNNCell(BaseRNNCell):
         self._get_next_state = get_next_state
         self._forget_bias = forget_bias
         self._directions = ["l", "r"] if bidirectional else ["l"]
-        self._parameter = self.params.get("parameters")
+        self._parameter = self.params.get(
+            "parameters", init=init.FusedRNN(None, num_hidden, num_layers, mode, bidirectional,
+                                             forget_bias))
 
     @property
     def state_info(self):

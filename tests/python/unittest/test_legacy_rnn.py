@@ -372,3 +372,27 @@ def test_default_begin_state_infers_batch_size():
     outputs, _ = cell.unroll(T, mx.sym.Variable("data"), merge_outputs=True)
     _, out_shapes, _ = outputs.infer_shape(data=(B, T, C))
     assert out_shapes == [(B, T, H)]
+
+
+def test_fused_rnn_initializer():
+    fused = mx.rnn.FusedRNNCell(H, num_layers=1, mode="lstm", prefix="lstm_", forget_bias=2.5)
+    attr = fused._parameter.attr("__init__")
+    assert attr is not None and "fusedrnn" in attr
+    size = 4 * H * (C + H + 2)
+    arr = mx.nd.zeros((size,))
+    mx.init.Constant(0.25)(mx.init.InitDesc("lstm_parameters", {"__init__": attr}), arr)
+    un = fused.unpack_weights({"lstm_parameters": arr})
+    np.testing.assert_array_equal(un["lstm_l0_i2h_f_bias"].asnumpy(), np.full(H, 2.5))
+    np.testing.assert_array_equal(un["lstm_l0_h2h_f_bias"].asnumpy(), np.full(H, 2.5))
+    # Other entries follow the global initializer's suffix rules: weights 0.25, biases 0.
+    np.testing.assert_array_equal(un["lstm_l0_i2h_c_weight"].asnumpy(), np.full((H, C), 0.25))
+    np.testing.assert_array_equal(un["lstm_l0_h2h_i_bias"].asnumpy(), np.zeros(H))
+    own = mx.init.FusedRNN(mx.init.One(), H, 1, "gru")
+    arr = mx.nd.zeros((3 * H * (C + H + 2),))
+    mx.init.Uniform()(mx.init.InitDesc("gru_parameters", {"__init__": own.dumps()}), arr)
+    un = mx.rnn.FusedRNNCell(H, mode="gru", prefix="gru_").unpack_weights(
+        {"gru_parameters": arr})
+    for name, value in un.items():      # One for weights; the suffix rule zeroes biases
+        expect = 1.0 if name.endswith("weight") else 0.0
+        np.testing.assert_array_equal(value.asnumpy(), np.full(value.shape, expect), name)
+    assert mx.init.create(own.dumps())._mode == "gru"
