@@ -45,7 +45,7 @@ def _normalize_sequence(length, inputs, layout, merge, in_layout=None):
             inputs = symbol.Concat(*inputs, dim=axis)
             in_axis = axis
     if isinstance(inputs, Symbol) and axis != in_axis:
-        inputs = symbol.swapaxes(inputs, dim0=axis, dim1=in_axis)
+        inputs = symbol.swapaxes(inputs, dim1=axis, dim2=in_axis)
     return inputs, axis
 
 
@@ -398,8 +398,10 @@ class FusedRNNCell(BaseRNNCell):
                 "LSTMCell/GRUCell/RNNCell with the same parameters) instead")
         self.reset()
         inputs, axis = _normalize_sequence(length, inputs, layout, True)
-        if axis == 1:
-            inputs = symbol.swapaxes(inputs, dim0=0, dim1=1)
+        if axis == 1:       # the operator wants TNC
+            inputs = symbol.swapaxes(inputs, dim1=0, dim2=1)
+        elif axis != 0:
+            raise ValueError("FusedRNNCell: unsupported layout %s" % layout)
         if begin_state is None:
             begin_state = self.begin_state()
         states = begin_state
@@ -414,12 +416,13 @@ class FusedRNNCell(BaseRNNCell):
                          name=self._prefix + "rnn", **states)
         if not self._get_next_state:
             outputs, states = rnn, []
-        elif self._mode == "lstm":
-            outputs, states = rnn[0], [rnn[1], rnn[2]]
         else:
-            outputs, states = rnn[0], [rnn[1]]
+            outputs = rnn[0]
+            states = [rnn[1], rnn[2]] if self._mode == "lstm" else [rnn[1]]
+            for state in states:
+                state._set_attr(__layout__="LNC")
         if axis == 1:
-            outputs = symbol.swapaxes(outputs, dim0=0, dim1=1)
+            outputs = symbol.swapaxes(outputs, dim1=0, dim2=1)
         outputs, _ = _normalize_sequence(length, outputs, layout, merge_outputs)
         return outputs, states
 

@@ -396,3 +396,40 @@ def test_fused_rnn_initializer():
         expect = 1.0 if name.endswith("weight") else 0.0
         np.testing.assert_array_equal(value.asnumpy(), np.full(value.shape, expect), name)
     assert mx.init.create(own.dumps())._mode == "gru"
+
+
+@pytest.mark.skipif(not hasattr(mx.sym, "RNN"), reason="no fused RNN operator in this build")
+@pytest.mark.parametrize("mode,bidirectional,layout", [("lstm", False, "TNC"),
+                                                       ("gru", True, "NTC"),
+                                                       ("rnn_tanh", False, "NTC")])
+def test_fused_unroll_matches_unfused(mode, bidirectional, layout):
+    fused = mx.rnn.FusedRNNCell(H, num_layers=2, mode=mode, bidirectional=bidirectional,
+                                get_next_state=True, prefix="f_")
+    n_states = len(fused.state_info)
+    states = [mx.sym.Variable("s%d" % i) for i in range(n_states)]
+    out, _ = fused.unroll(T, mx.sym.Variable("data"), begin_state=states, layout=layout,
+                          merge_outputs=True)
+    shape = (B, T, C) if layout == "NTC" else (T, B, C)
+    dirs = 2 if bidirectional else 1
+    state_shapes = {"s%d" % i: (2 * dirs, B, H) for i in range(n_states)}
+    args = _random_params(out, shape, np.random.RandomState(8), **state_shapes)
+    got = _run(out, args)[0]
+    # The same network unfused, the packed vector split into per-gate arrays.
+    stack = fused.unfuse()
+    unpacked = {k: v.asnumpy() for k, v in fused.unpack_weights(
+        {"f_parameters": mx.nd.array(args["f_parameters"])}).items()}
+    plain = stack.pack_weights({k: mx.nd.array(v) for k, v in unpacked.items()})
+    # Per-layer/direction begin states: slices of the fused (layers*dirs, N, H) states.
+    per_cell = []
+    for layer in range(2):
+        for d in range(dirs):
+            for i in range(n_states):
+                per_cell.append(args["s%d" % i][layer * dirs + d])
+    names = ["u%d" % i for i in range(len(per_cell))]
+    ref_out, _ = stack.unroll(T, mx.sym.Variable("data"),
+                              begin_state=[mx.sym.Variable(n) for n in names],
+                              layout=layout, merge_outputs=True)
+    ref_args = {k: v.asnumpy() for k, v in plain.items()}
+    ref_args.update(dict(zip(names, per_cell)))
+    ref_args["data"] = args["data"]
+    np.testing.assert_allclose(got, _run(ref_out, ref_args)[0], rtol=1e-4, atol=1e-5)
