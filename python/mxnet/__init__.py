@@ -35,6 +35,8 @@ from . import callback
 from . import model
 from . import module
 from . import module as mod
+from . import rnn
+from . import contrib
 from . import library
 from . import operator
 from . import random

@@ -427,3 +427,47 @@ class LSTMBias(Initializer):
         num_hidden = int(arr.shape[0] / 4)
         value[num_hidden:2 * num_hidden] = self.forget_bias
         arr[:] = value
+
+
+@register
+class FusedRNN(Initializer):
+    """Initializes the packed parameter vector of a fused RNN (`mx.rnn.FusedRNNCell`):
+    every unpacked weight/bias with `init` (default: the global initializer), LSTM forget
+    gate biases with `forget_bias`."""
+
+    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False,
+                 forget_bias=1.0):
+        if isinstance(init, str):
+            init = create(init)
+        super(FusedRNN, self).__init__(init=init.dumps() if init is not None else None,
+                                       num_hidden=num_hidden, num_layers=num_layers,
+                                       mode=mode, bidirectional=bidirectional,
+                                       forget_bias=forget_bias)
+        self._init = init
+        self._num_hidden = num_hidden
+        self._num_layers = num_layers
+        self._mode = mode
+        self._bidirectional = bidirectional
+        self._forget_bias = forget_bias
+
+    def _init_weight(self, desc, arr):  # pylint: disable=arguments-renamed
+        from .rnn import rnn_cell
+        cell = rnn_cell.FusedRNNCell(self._num_hidden, self._num_layers, self._mode,
+                                     self._bidirectional, forget_bias=self._forget_bias,
+                                     prefix="")
+        args = cell.unpack_weights({"parameters": arr})
+        global_init = getattr(desc, "global_init", None)
+        for name in args:
+            arg_desc = InitDesc(name, global_init=global_init)
+            if self._mode == "lstm" and name.endswith("_f_bias"):
+                args[name][:] = self._forget_bias
+            elif self._init is not None:
+                self._init(arg_desc, args[name])
+            elif global_init is not None:
+                global_init(arg_desc, args[name])
+            else:
+                raise ValueError("FusedRNN: no initializer for %s (give init=...)" % name)
+        arr[:] = cell.pack_weights(args)["parameters"]
+
+
+__all__.append("FusedRNN")

@@ -62,3 +62,154 @@ def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, 
 
 __all__ += ["multi_adamw_update", "multi_mp_adamw_update", "multi_lamb_update",
             "multi_mp_lamb_update"]
+# ---- control flow (imperative: plain Python loops over NDArrays, so autograd records every
+# step's operators like any other code) and element tests ---------------------------------
+import numpy as _np
+
+from . import ndarray as _ndarray_mod
+from .ndarray import NDArray as _NDArray
+from . import op as _op
+
+__all__ += ["foreach", "while_loop", "cond", "isinf", "isfinite", "isnan"]
+
+
+def _flatten(args, inout_str):
+    """Flattens a nested list of NDArrays; returns (flat list, format for `_regroup`)."""
+    if isinstance(args, _NDArray):
+        return [args], 0
+    if not isinstance(args, (list, tuple)):
+        raise TypeError("%s must be (nested) list of NDArray, but got %s of type %s"
+                        % (inout_str, str(args), str(type(args))))
+    flat, fmts = [], []
+    for arg in args:
+        sub, fmt = _flatten(arg, inout_str)
+        flat.extend(sub)
+        fmts.append(fmt)
+    return flat, fmts
+
+
+def _regroup(args, fmt):
+    """Inverse of `_flatten`: returns (nested structure, remaining args)."""
+    if isinstance(fmt, int):
+        if fmt == 0:
+            return args[0], args[1:]
+        return args[:fmt], args[fmt:]
+    ret = []
+    for sub in fmt:
+        res, args = _regroup(args, sub)
+        ret.append(res)
+    return ret, args
+
+
+def _to_python_scalar(value, type_, name):
+    if hasattr(value, "asscalar"):
+        value = value.asscalar()
+    try:
+        return type_(value)
+    except (TypeError, ValueError):
+        raise ValueError("Cannot convert %s to python %s" % (name, type_.__name__))
+
+
+def foreach(body, data, init_states):
+    """Runs ``outputs, states = body(data[i], states)`` for every i along axis 0 of `data`
+    (an NDArray or a list of them). Returns (the per-step outputs stacked on a new axis 0,
+    the final states); nesting of outputs and states is kept."""
+    flat, _ = _flatten(data, "foreach input")
+    if not all(isinstance(x, _NDArray) for x in flat):
+        raise TypeError("data should be an NDArray or a nested list of NDArrays")
+    flat, _ = _flatten(init_states, "foreach states")
+    if not all(isinstance(x, _NDArray) for x in flat):
+        raise TypeError("init_states should be an NDArray or a nested list of NDArrays")
+    single = isinstance(data, _NDArray)
+    num_iters = data.shape[0] if single else data[0].shape[0]
+    states = init_states
+    outputs = []
+    out_fmt = None
+    for i in range(num_iters):
+        eles = data[i] if single else [d[i] for d in data]
+        outs, states = body(eles, states)
+        outs, out_fmt = _flatten(outs, "foreach output")
+        outputs.append(outs)
+    stacked = [_op.stack(*steps, axis=0) for steps in zip(*outputs)]
+    if out_fmt is not None:
+        stacked, _ = _regroup(stacked, out_fmt)
+    return (stacked, states)
+
+
+def while_loop(cond, func, loop_vars, max_iterations=None):  # pylint: disable=redefined-outer-name
+    """While ``cond(*loop_vars)`` holds (at most `max_iterations` times):
+    ``step_output, loop_vars = func(*loop_vars)``. Returns (step outputs stacked on axis 0,
+    padded to `max_iterations` rows, the final loop_vars)."""
+    if max_iterations is None:
+        raise ValueError("max_iterations should be specified")
+    max_iterations = _to_python_scalar(max_iterations, int, "max_iteration")
+    if isinstance(loop_vars, (list, tuple)) and len(loop_vars) == 0:
+        raise ValueError("loop_vars should contain at least one element")
+    single = isinstance(loop_vars, _NDArray)
+    loop_vars = [loop_vars] if single else list(loop_vars)
+    steps = 0
+    outputs = []
+    out_fmt = None
+    while steps < max_iterations and _to_python_scalar(cond(*loop_vars), bool,
+                                                         "Return value of cond"):
+        step_output, new_vars = func(*loop_vars)
+        step_output = [] if step_output is None else step_output
+        new_vars = [] if new_vars is None else new_vars
+        if isinstance(step_output, tuple):
+            step_output = list(step_output)
+        new_vars = [new_vars] if isinstance(new_vars, _NDArray) else list(new_vars)
+        if len(new_vars) != len(loop_vars):
+            raise ValueError("The length of loop_vars should be consistent during the loop: "
+                             "%d at the start, %d returned by func"
+                             % (len(loop_vars), len(new_vars)))
+        loop_vars = new_vars
+        step_output, out_fmt = _flatten(step_output, "while output")
+        if outputs and len(step_output) != len(outputs[0]):
+            raise ValueError("Number of elements in step_output should be the same in each "
+                             "step")
+        outputs.append(step_output)
+        steps += 1
+    stacked = []
+    for i_th, items in enumerate(zip(*outputs), 1):
+        items = [x.expand_dims(0) for x in items]
+        shapes = set(tuple(x.shape) for x in items)
+        if len(shapes) != 1:
+            raise ValueError("\n".join(
+                ["Shapes of %d-th elements in step_outputs are inconsistent, which are:"
+                 % i_th] + ["  Step %d, shape is %s" % (i, str(x.shape))
+                            for i, x in enumerate(items)]))
+        if steps != max_iterations and items:
+            pad_shape = [max_iterations - steps] + list(items[0].shape[1:])
+            items.append(_ndarray_mod.zeros(pad_shape, ctx=items[0].context,
+                                            dtype=items[0].dtype))
+        stacked.append(_op.concat(*items, dim=0))
+    if out_fmt is not None:
+        stacked, _ = _regroup(stacked, out_fmt)
+    if single:
+        loop_vars = loop_vars[0]
+    return stacked, loop_vars
+
+
+def cond(pred, then_func, else_func):
+    """``then_func()`` if `pred` (a scalar NDArray or Python value) is true, else
+    ``else_func()``."""
+    if _to_python_scalar(pred, bool, "pred"):
+        return then_func()
+    return else_func()
+
+
+def isinf(data):
+    """1 where `data` is +-inf, else 0."""
+    return data.abs() == _np.inf
+
+
+def isfinite(data):
+    """1 where `data` is neither inf nor nan, else 0."""
+    is_data_not_nan = data == data  # pylint: disable=comparison-with-itself
+    is_data_not_infinite = data.abs() != _np.inf
+    return _ndarray_mod.logical_and(is_data_not_infinite, is_data_not_nan)
+
+
+def isnan(data):
+    """1 where `data` is nan, else 0."""
+    return data != data  # pylint: disable=comparison-with-itself

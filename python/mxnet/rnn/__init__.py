@@ -1,0 +1,13 @@
+"""`mx.rnn`: the legacy symbolic RNN API (cells, unrolling, bucketing data, checkpoints)."""
+
+from . import rnn_cell, io, rnn  # noqa: F401
+from .rnn_cell import (RNNParams, BaseRNNCell, RNNCell, LSTMCell, GRUCell,  # noqa: F401
+                       FusedRNNCell, SequentialRNNCell, BidirectionalCell, DropoutCell,
+                       ModifierCell, ZoneoutCell, ResidualCell)
+from .rnn import save_rnn_checkpoint, load_rnn_checkpoint, do_rnn_checkpoint  # noqa: F401
+from .io import encode_sentences, BucketSentenceIter  # noqa: F401
+
+__all__ = ["RNNParams", "BaseRNNCell", "RNNCell", "LSTMCell", "GRUCell", "FusedRNNCell",
+           "SequentialRNNCell", "BidirectionalCell", "DropoutCell", "ModifierCell",
+           "ZoneoutCell", "ResidualCell", "save_rnn_checkpoint", "load_rnn_checkpoint",
+           "do_rnn_checkpoint", "encode_sentences", "BucketSentenceIter"]
