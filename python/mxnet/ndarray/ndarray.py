@@ -825,7 +825,11 @@ def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
     if ctx is None:
         ctx = current_context()
     dtype = mx_real_t if dtype is None else dtype
-    return _internal._zeros(shape=_normalize_shape(shape), ctx=ctx, dtype=dtype, **kwargs)
+    shape = _normalize_shape(shape)
+    if 0 in shape:
+        # Nothing to fill. (The _zeros op itself reads a 0 as "unknown", as in MXNet 1.x.)
+        return empty(shape, ctx, dtype)
+    return _internal._zeros(shape=shape, ctx=ctx, dtype=dtype, **kwargs)
 
 
 def ones(shape, ctx=None, dtype=None, **kwargs):
@@ -833,7 +837,10 @@ def ones(shape, ctx=None, dtype=None, **kwargs):
     if ctx is None:
         ctx = current_context()
     dtype = mx_real_t if dtype is None else dtype
-    return _internal._ones(shape=_normalize_shape(shape), ctx=ctx, dtype=dtype, **kwargs)
+    shape = _normalize_shape(shape)
+    if 0 in shape:
+        return empty(shape, ctx, dtype)  # nothing to fill, see zeros()
+    return _internal._ones(shape=shape, ctx=ctx, dtype=dtype, **kwargs)
 
 
 def full(shape, val, ctx=None, dtype=mx_real_t, out=None):

@@ -165,14 +165,18 @@ inline bool InitShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs
   const ParamType& param = nnvm::get<ParamType>(attrs.parsed);
   const mxnet::TShape& s = param.shape;
   if (!mxnet::ndim_is_known(s)) return mxnet::shape_is_known((*out_attrs)[0]);
+  // MXNet 1.x shape semantics: a 0 in a creation op's shape means "unknown, infer it", so
+  // mx.sym.zeros((0, H)) takes its batch size from the graph (RNN begin states rely on it).
+  mxnet::TShape wanted(s.ndim(), -1);
   for (int i = 0; i < s.ndim(); ++i) {
     if (s[i] < 0) {
       MX_THROW(ValueError) << attrs.op->name << ": expected a shape of non-negative dims, got "
                            << s;
     }
+    if (s[i] > 0) wanted[i] = s[i];
   }
-  SHAPE_ASSIGN_CHECK(*out_attrs, 0, s);
-  return true;
+  SHAPE_ASSIGN_CHECK(*out_attrs, 0, wanted);
+  return mxnet::shape_is_known((*out_attrs)[0]);
 }
 
 /*! \brief Output dtype = param.dtype (-1: keep the caller's, else float32). */

@@ -363,10 +363,6 @@ def test_against_mxnet_191(layout):
         np.testing.assert_allclose(ours, ref["out"], rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.xfail(strict=True, reason="_zeros treats shape (0, H) as a known zero-size "
-                   "shape; MXNet 1.9.1 (legacy shape mode) reads 0 as 'unknown, infer it'. "
-                   "Needs InitShape (src/operator/tensor/init_op-inl.h) to map 0 -> -1 "
-                   "when np-shape is off.")
 def test_default_begin_state_infers_batch_size():
     cell = mx.rnn.LSTMCell(H, prefix="lstm_")
     outputs, _ = cell.unroll(T, mx.sym.Variable("data"), merge_outputs=True)
@@ -433,3 +429,19 @@ def test_fused_unroll_matches_unfused(mode, bidirectional, layout):
     ref_args.update(dict(zip(names, per_cell)))
     ref_args["data"] = args["data"]
     np.testing.assert_allclose(got, _run(ref_out, ref_args)[0], rtol=1e-4, atol=1e-5)
+
+
+def test_zero_dims_of_creation_ops_are_inferred_like_mxnet_1x():
+    # Symbolic: a 0 in zeros/ones/full's shape is "unknown" and comes from the graph.
+    x = mx.sym.Variable("x")
+    for make in (lambda s: mx.sym.zeros(s), lambda s: mx.sym.ones(s),
+                 lambda s: mx.sym.full(s, 2.0)):
+        _, out_shapes, _ = (x + make((0, 3))).infer_shape(x=(5, 3))
+        assert out_shapes == [(5, 3)]
+        _, partial, _ = make((0, 3)).infer_shape_partial()
+        assert partial == [(0, 3)]
+    # Imperative: an empty array is still made (nothing to fill).
+    for fn in (mx.nd.zeros, mx.nd.ones):
+        a = fn((0, 3))
+        assert a.shape == (0, 3) and a.asnumpy().shape == (0, 3)
+    assert (mx.nd.full((2, 0), 7.0)).shape == (2, 0)
