@@ -182,7 +182,7 @@ bool RNNParamConcatShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
   for (int i = 0; i < param.num_args; ++i) merge((*in_shape)[i], "input", i);
   merge((*out_shape)[0], "output", 0);
   if (!ndim_is_known(common)) return false;
-  int unknown = -1, num_unknown = 0;
+  std::vector<int> unknown;
   dim_t known_sum = 0;
   for (int i = 0; i < param.num_args; ++i) {
     mxnet::TShape s = (*in_shape)[i];
@@ -193,25 +193,29 @@ bool RNNParamConcatShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
     s[axis] = len;
     (*in_shape)[i] = s;
     if (len < 0) {
-      unknown = i;
-      ++num_unknown;
+      unknown.push_back(i);
     } else {
       known_sum += len;
     }
   }
   const mxnet::TShape& out = (*out_shape)[0];
-  if (num_unknown == 1 && ndim_is_known(out) && out[axis] >= 0) {
-    if (out[axis] < known_sum) {
-      MX_THROW(dmlc::ValueError) << "_rnn_param_concat: output length " << out[axis]
-                                 << " along dim " << param.dim
-                                 << " is smaller than the known inputs' total " << known_sum;
+  if (!unknown.empty() && ndim_is_known(out) && out[axis] >= 0) {
+    // The remainder is shared evenly (the two directions' first-layer weights of a
+    // bidirectional layer have the same size).
+    const dim_t rest = out[axis] - known_sum;
+    const dim_t n = static_cast<dim_t>(unknown.size());
+    if (rest < 0 || rest % n != 0) {
+      MX_THROW(dmlc::ValueError) << "_rnn_param_concat: cannot split the remaining length "
+                                 << rest << " along dim " << param.dim << " (output " << out
+                                 << ", known inputs total " << known_sum << ") evenly over "
+                                 << n << " input(s) of unknown shape";
     }
-    (*in_shape)[unknown][axis] = out[axis] - known_sum;
-    num_unknown = 0;
+    for (int i : unknown) (*in_shape)[i][axis] = rest / n;
+    known_sum = out[axis];
+    unknown.clear();
   }
   mxnet::TShape oshape = common;
-  oshape[axis] = num_unknown == 0 ? known_sum + (unknown >= 0 ? (*in_shape)[unknown][axis] : 0)
-                                  : -1;
+  oshape[axis] = unknown.empty() ? known_sum : -1;
   SHAPE_ASSIGN_CHECK(*out_shape, 0, oshape);
   bool all = shape_is_known((*out_shape)[0]);
   for (const auto& s : *in_shape) all = all && shape_is_known(s);
@@ -281,7 +285,8 @@ NNVM_REGISTER_OP(_rnn_param_concat)
 .add_alias("_npi_rnn_param_concat")
 .describe(R"code(Joins the input arrays along dimension ``dim`` (as Concat). Used by Gluon's
 RNN layers to pack their parameters into the flat vector of the fused RNN operator; unlike
-Concat, the length of one input whose shape is unknown is inferred from the output.
+Concat, the lengths of inputs whose shapes are unknown are inferred from the output
+(the remainder is shared evenly among them).
 )code" ADD_FILELINE)
 .set_num_inputs([](const NodeAttrs& attrs) {
   return static_cast<uint32_t>(nnvm::get<RNNParamConcatParam>(attrs.parsed).num_args);
