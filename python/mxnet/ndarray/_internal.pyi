@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['_CachedOp', '_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_CachedOp', '_backward_Concat', '_backward_Convolution', '_backward_Crop', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_GroupNorm', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_Pad', '_backward_Pooling', '_backward_SVMOutput', '_backward_SequenceMask', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_UpSampling', '_backward_abs', '_backward_add', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_col2im', '_backward_contrib_AdaptiveAvgPooling2D', '_backward_contrib_BilinearResize2D', '_backward_contrib_boolean_mask', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hypot', '_backward_hypot_scalar', '_backward_im2col', '_backward_linalg_det', '_backward_linalg_extractdiag', '_backward_linalg_extracttrian', '_backward_linalg_gelqf', '_backward_linalg_gemm', '_backward_linalg_gemm2', '_backward_linalg_inverse', '_backward_linalg_makediag', '_backward_linalg_maketrian', '_backward_linalg_potrf', '_backward_linalg_potri', '_backward_linalg_slogdet', '_backward_linalg_sumlogdiag', '_backward_linalg_syevd', '_backward_linalg_syrk', '_backward_linalg_trmm', '_backward_linalg_trsm', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_moments', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_not_equal', '_not_equal_scalar', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_poisson', '_random_randint', '_random_uniform', '_ravel_multi_index', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_unravel_index', '_zeros', '_zeros_without_dtype']
+__all__ = ['_CachedOp', '_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_CachedOp', '_backward_Concat', '_backward_Convolution', '_backward_Crop', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_GroupNorm', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_Pad', '_backward_Pooling', '_backward_RNN', '_backward_SVMOutput', '_backward_SequenceMask', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_UpSampling', '_backward_abs', '_backward_add', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_col2im', '_backward_contrib_AdaptiveAvgPooling2D', '_backward_contrib_BilinearResize2D', '_backward_contrib_boolean_mask', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hypot', '_backward_hypot_scalar', '_backward_im2col', '_backward_linalg_det', '_backward_linalg_extractdiag', '_backward_linalg_extracttrian', '_backward_linalg_gelqf', '_backward_linalg_gemm', '_backward_linalg_gemm2', '_backward_linalg_inverse', '_backward_linalg_makediag', '_backward_linalg_maketrian', '_backward_linalg_potrf', '_backward_linalg_potri', '_backward_linalg_slogdet', '_backward_linalg_sumlogdiag', '_backward_linalg_syevd', '_backward_linalg_syrk', '_backward_linalg_trmm', '_backward_linalg_trsm', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_moments', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rnn_param_concat', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_not_equal', '_not_equal_scalar', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_poisson', '_random_randint', '_random_uniform', '_ravel_multi_index', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rnn_param_concat', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_unravel_index', '_zeros', '_zeros_without_dtype']
 
 
 def _CachedOp(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -56,7 +56,7 @@ def _Div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -80,7 +80,7 @@ def _DivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L71
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L82
 
     Parameters
     ----------
@@ -106,7 +106,7 @@ def _Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L173
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L210
 
     Parameters
     ----------
@@ -130,7 +130,7 @@ def _EqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L144
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
 
     Parameters
     ----------
@@ -156,7 +156,7 @@ def _Greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L175
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L212
 
     Parameters
     ----------
@@ -180,7 +180,7 @@ def _GreaterEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L150
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L166
 
     Parameters
     ----------
@@ -206,7 +206,7 @@ def _GreaterScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L148
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L164
 
     Parameters
     ----------
@@ -232,7 +232,7 @@ def _Greater_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L176
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L213
 
     Parameters
     ----------
@@ -266,7 +266,7 @@ def _Hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L195
 
     Parameters
     ----------
@@ -290,7 +290,7 @@ def _HypotScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
 
     Parameters
     ----------
@@ -316,7 +316,7 @@ def _Lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L215
 
     Parameters
     ----------
@@ -340,7 +340,7 @@ def _LesserEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L154
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L170
 
     Parameters
     ----------
@@ -366,7 +366,7 @@ def _LesserScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L168
 
     Parameters
     ----------
@@ -392,7 +392,7 @@ def _Lesser_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L179
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L216
 
     Parameters
     ----------
@@ -416,7 +416,7 @@ def _LogicalAndScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L156
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L172
 
     Parameters
     ----------
@@ -442,7 +442,7 @@ def _LogicalOrScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L174
 
     Parameters
     ----------
@@ -468,7 +468,7 @@ def _LogicalXorScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L176
 
     Parameters
     ----------
@@ -494,7 +494,7 @@ def _Logical_And(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L181
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L218
 
     Parameters
     ----------
@@ -518,7 +518,7 @@ def _Logical_Or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L183
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L220
 
     Parameters
     ----------
@@ -542,7 +542,7 @@ def _Logical_Xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L185
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L222
 
     Parameters
     ----------
@@ -566,7 +566,7 @@ def _Maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L134
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L171
 
     Parameters
     ----------
@@ -590,7 +590,7 @@ def _MaximumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
 
     Parameters
     ----------
@@ -616,7 +616,7 @@ def _Minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L141
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
 
     Parameters
     ----------
@@ -640,7 +640,7 @@ def _MinimumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L138
 
     Parameters
     ----------
@@ -678,7 +678,7 @@ def _Minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -702,7 +702,7 @@ def _MinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L52
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L62
 
     Parameters
     ----------
@@ -728,7 +728,7 @@ def _Mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L119
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L156
 
     Parameters
     ----------
@@ -752,7 +752,7 @@ def _ModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L85
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L101
 
     Parameters
     ----------
@@ -789,7 +789,7 @@ def _Mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -813,7 +813,7 @@ def _MulScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L64
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L74
 
     Parameters
     ----------
@@ -839,7 +839,7 @@ def _NotEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L162
 
     Parameters
     ----------
@@ -865,7 +865,7 @@ def _Not_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L211
 
     Parameters
     ----------
@@ -901,7 +901,7 @@ def _Plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -925,7 +925,7 @@ def _PlusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L46
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L56
 
     Parameters
     ----------
@@ -951,7 +951,7 @@ def _Power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L126
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L163
 
     Parameters
     ----------
@@ -975,7 +975,7 @@ def _PowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L99
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L115
 
     Parameters
     ----------
@@ -1001,7 +1001,7 @@ def _RDivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L90
 
     Parameters
     ----------
@@ -1027,7 +1027,7 @@ def _RMinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L68
 
     Parameters
     ----------
@@ -1053,7 +1053,7 @@ def _RModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L92
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L108
 
     Parameters
     ----------
@@ -1079,7 +1079,7 @@ def _RPowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L106
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
 
     Parameters
     ----------
@@ -1182,7 +1182,7 @@ def _add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -1868,6 +1868,25 @@ def _backward_Pooling(out_grad: Optional[NDArray] = ..., data: Optional[NDArray]
         Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
     layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
         Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_RNN(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of RNN: (output gradients, forward inputs, reserve) -> input gradients.
+
+    Parameters
+    ----------
+
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -4175,6 +4194,25 @@ def _backward_rmod_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDAr
     ...
 
 
+def _backward_rnn_param_concat(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_rpower_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -4794,7 +4832,7 @@ def _copy(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
     """
     Returns a copy of the input.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L24
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L25
 
     Parameters
     ----------
@@ -4816,7 +4854,7 @@ def _copyto(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
     """
     Copies the input into the output array, converting the dtype when they differ.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L77
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L78
 
     Parameters
     ----------
@@ -4912,7 +4950,7 @@ def _div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -4936,7 +4974,7 @@ def _div_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L71
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L82
 
     Parameters
     ----------
@@ -4962,7 +5000,7 @@ def _equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L173
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L210
 
     Parameters
     ----------
@@ -4986,7 +5024,7 @@ def _equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L144
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
 
     Parameters
     ----------
@@ -5070,7 +5108,7 @@ def _grad_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: U
     """
     Adds arguments element-wise (used to sum gradients).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L65
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L100
 
     Parameters
     ----------
@@ -5094,7 +5132,7 @@ def _greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L175
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L212
 
     Parameters
     ----------
@@ -5118,7 +5156,7 @@ def _greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L176
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L213
 
     Parameters
     ----------
@@ -5142,7 +5180,7 @@ def _greater_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float]
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L150
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L166
 
     Parameters
     ----------
@@ -5168,7 +5206,7 @@ def _greater_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L148
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L164
 
     Parameters
     ----------
@@ -5204,7 +5242,7 @@ def _hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L195
 
     Parameters
     ----------
@@ -5228,7 +5266,7 @@ def _hypot_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
 
     Parameters
     ----------
@@ -5254,7 +5292,7 @@ def _lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L215
 
     Parameters
     ----------
@@ -5278,7 +5316,7 @@ def _lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L179
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L216
 
     Parameters
     ----------
@@ -5302,7 +5340,7 @@ def _lesser_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L154
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L170
 
     Parameters
     ----------
@@ -5328,7 +5366,7 @@ def _lesser_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L168
 
     Parameters
     ----------
@@ -5388,7 +5426,7 @@ def _logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L181
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L218
 
     Parameters
     ----------
@@ -5412,7 +5450,7 @@ def _logical_and_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L156
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L172
 
     Parameters
     ----------
@@ -5438,7 +5476,7 @@ def _logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L183
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L220
 
     Parameters
     ----------
@@ -5462,7 +5500,7 @@ def _logical_or_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L174
 
     Parameters
     ----------
@@ -5488,7 +5526,7 @@ def _logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L185
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L222
 
     Parameters
     ----------
@@ -5512,7 +5550,7 @@ def _logical_xor_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L176
 
     Parameters
     ----------
@@ -5538,7 +5576,7 @@ def _maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L134
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L171
 
     Parameters
     ----------
@@ -5562,7 +5600,7 @@ def _maximum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
 
     Parameters
     ----------
@@ -5588,7 +5626,7 @@ def _minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L141
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
 
     Parameters
     ----------
@@ -5612,7 +5650,7 @@ def _minimum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L138
 
     Parameters
     ----------
@@ -5650,7 +5688,7 @@ def _minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -5674,7 +5712,7 @@ def _minus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L52
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L62
 
     Parameters
     ----------
@@ -5700,7 +5738,7 @@ def _mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L119
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L156
 
     Parameters
     ----------
@@ -5724,7 +5762,7 @@ def _mod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L85
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L101
 
     Parameters
     ----------
@@ -5809,7 +5847,7 @@ def _mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -5833,7 +5871,7 @@ def _mul_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L64
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L74
 
     Parameters
     ----------
@@ -5859,7 +5897,7 @@ def _not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L211
 
     Parameters
     ----------
@@ -5883,7 +5921,7 @@ def _not_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L162
 
     Parameters
     ----------
@@ -5947,7 +5985,7 @@ def _plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -5971,7 +6009,7 @@ def _plus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L46
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L56
 
     Parameters
     ----------
@@ -5997,7 +6035,7 @@ def _power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L126
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L163
 
     Parameters
     ----------
@@ -6021,7 +6059,7 @@ def _power_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L99
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L115
 
     Parameters
     ----------
@@ -6396,7 +6434,7 @@ def _rdiv_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L90
 
     Parameters
     ----------
@@ -6422,7 +6460,7 @@ def _rminus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L68
 
     Parameters
     ----------
@@ -6448,7 +6486,7 @@ def _rmod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L92
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L108
 
     Parameters
     ----------
@@ -6470,11 +6508,39 @@ def _rmod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     ...
 
 
+def _rnn_param_concat(*data: NDArray, dim: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Joins the input arrays along dimension ``dim`` (as Concat). Used by Gluon's
+    RNN layers to pack their parameters into the flat vector of the fused RNN operator; unlike
+    Concat, the lengths of inputs whose shapes are unknown are inferred from the output
+    (the remainder is shared evenly among them).
+
+
+    Defined in ../src/operator/nn/rnn.cc:L290
+
+    Parameters
+    ----------
+    data : NDArray[]
+        List of arrays to concatenate
+    dim : int, optional, default='1'
+        the dimension to be concated.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _rpower_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_int: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L106
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
 
     Parameters
     ----------
@@ -7058,7 +7124,7 @@ def _sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------

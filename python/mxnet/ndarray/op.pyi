@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'RNN', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -24,7 +24,7 @@ def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu',
 
 
 
-    Defined in ../src/operator/nn/activation.cc:L44
+    Defined in ../src/operator/nn/activation.cc:L74
 
     Parameters
     ----------
@@ -168,7 +168,7 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -200,7 +200,7 @@ def Cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L110
 
     Parameters
     ----------
@@ -550,7 +550,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -712,7 +712,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in ../src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L78
 
     Parameters
     ----------
@@ -1366,6 +1366,87 @@ def Pooling(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int
         Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
     layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
         Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def RNN(data: Optional[NDArray] = ..., parameters: Optional[NDArray] = ..., state: Optional[NDArray] = ..., state_cell: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., state_size: Optional[int] = ..., num_layers: Optional[int] = ..., bidirectional: Optional[bool] = ..., mode: Optional[Literal['gru', 'lstm', 'rnn_relu', 'rnn_tanh']] = ..., p: Optional[float] = ..., state_outputs: Optional[bool] = ..., projection_size: Optional[int] = ..., lstm_state_clip_min: Optional[float] = ..., lstm_state_clip_max: Optional[float] = ..., lstm_state_clip_nan: Optional[bool] = ..., use_sequence_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Applies recurrent layers (vanilla RNN with relu or tanh, LSTM, GRU) to a
+    sequence in TNC layout (sequence length, batch, input size).
+
+    Vanilla RNN (``mode='rnn_relu'`` / ``'rnn_tanh'``)::
+
+      h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)
+
+    LSTM (``mode='lstm'``, gates in the order i, f, g, o)::
+
+      i_t = sigmoid(W_ii x_t + b_ii + W_hi h_{t-1} + b_hi)
+      f_t = sigmoid(W_if x_t + b_if + W_hf h_{t-1} + b_hf)
+      g_t = tanh(W_ig x_t + b_ig + W_hg h_{t-1} + b_hg)
+      o_t = sigmoid(W_io x_t + b_io + W_ho h_{t-1} + b_ho)
+      c_t = f_t * c_{t-1} + i_t * g_t
+      h_t = o_t * tanh(c_t)
+
+    GRU (``mode='gru'``, gates in the order r, z, n)::
+
+      r_t = sigmoid(W_ir x_t + b_ir + W_hr h_{t-1} + b_hr)
+      z_t = sigmoid(W_iz x_t + b_iz + W_hz h_{t-1} + b_hz)
+      n_t = tanh(W_in x_t + b_in + r_t * (W_hn h_{t-1} + b_hn))
+      h_t = (1 - z_t) * n_t + z_t * h_{t-1}
+
+    ``parameters`` is one flat vector: every weight (for each layer, for each direction: the
+    input-to-hidden matrix then the hidden-to-hidden matrix), then every bias in the same order.
+    ``state`` (and ``state_cell`` for LSTM) have shape (num_layers * directions, batch,
+    state_size). With ``state_outputs=True`` the final states are returned after the output.
+    With ``p > 0`` dropout is applied to the outputs of all layers but the last, in training only.
+    ``lstm_state_clip_min/max`` clip the LSTM cell state after each step.
+
+
+    Defined in ../src/operator/nn/rnn.cc:L56
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to RNN
+    parameters : NDArray
+        Vector of all RNN trainable parameters concatenated
+    state : NDArray
+        initial hidden state of the RNN
+    state_cell : NDArray
+        initial cell state for LSTM networks (only for LSTM)
+    sequence_length : NDArray
+        Vector of valid sequence lengths for each element in batch. (Only used if use_sequence_length kwarg is True)
+    state_size : int (non-negative), required
+        size of the state for each layer
+    num_layers : int (non-negative), required
+        number of stacked layers
+    bidirectional : boolean, optional, default=0
+        whether to use bidirectional recurrent layers
+    mode : {'gru', 'lstm', 'rnn_relu', 'rnn_tanh'}, required
+        the type of RNN to compute
+    p : float, optional, default=0
+        drop rate of the dropout on the outputs of each RNN layer, except the last layer.
+    state_outputs : boolean, optional, default=0
+        Whether to have the states as symbol outputs.
+    projection_size : int or None, optional, default='None'
+        size of project size
+    lstm_state_clip_min : double or None, optional, default=None
+        Minimum clip value of LSTM states. This option must be used together with lstm_state_clip_max.
+    lstm_state_clip_max : double or None, optional, default=None
+        Maximum clip value of LSTM states. This option must be used together with lstm_state_clip_min.
+    lstm_state_clip_nan : boolean, optional, default=0
+        Whether to stop NaN from propagating in state by clipping it to min/max. If clipping range is not specified, this option is ignored.
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2040,7 +2121,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L173
 
     Parameters
     ----------
@@ -2142,7 +2223,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -2197,7 +2278,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L163
 
     Parameters
     ----------
@@ -2222,7 +2303,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L268
 
     Parameters
     ----------
@@ -2252,7 +2333,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L147
 
     Parameters
     ----------
@@ -2277,7 +2358,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L257
 
     Parameters
     ----------
@@ -2306,7 +2387,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L179
 
     Parameters
     ----------
@@ -2331,7 +2412,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L279
 
     Parameters
     ----------
@@ -2533,7 +2614,7 @@ def batch_dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transp
     ``transpose_a`` / ``transpose_b`` transpose the last two axes of ``lhs`` / ``rhs``.
 
 
-    Defined in ../src/operator/tensor/dot.cc:L104
+    Defined in ../src/operator/tensor/dot.cc:L123
 
     Parameters
     ----------
@@ -2621,7 +2702,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -2747,7 +2828,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L164
 
     Parameters
     ----------
@@ -2771,7 +2852,7 @@ def broadcast_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
     """
     Returns the result of element-wise **equal to (==)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L238
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L289
 
     Parameters
     ----------
@@ -2795,7 +2876,7 @@ def broadcast_greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
     """
     Returns the result of element-wise **greater than (>)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L240
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L291
 
     Parameters
     ----------
@@ -2819,7 +2900,7 @@ def broadcast_greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray]
     """
     Returns the result of element-wise **greater than or equal to (>=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L241
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L292
 
     Parameters
     ----------
@@ -2863,7 +2944,7 @@ def broadcast_hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 5.,  5.,  5.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L223
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L274
 
     Parameters
     ----------
@@ -2887,7 +2968,7 @@ def broadcast_lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...,
     """
     Returns the result of element-wise **lesser than (<)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L243
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L294
 
     Parameters
     ----------
@@ -2911,7 +2992,7 @@ def broadcast_lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] 
     """
     Returns the result of element-wise **lesser than or equal to (<=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L244
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L295
 
     Parameters
     ----------
@@ -2976,7 +3057,7 @@ def broadcast_logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical and** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L246
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L297
 
     Parameters
     ----------
@@ -3000,7 +3081,7 @@ def broadcast_logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = 
     """
     Returns the result of element-wise **logical or** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L298
 
     Parameters
     ----------
@@ -3024,7 +3105,7 @@ def broadcast_logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical xor** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L248
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L299
 
     Parameters
     ----------
@@ -3062,7 +3143,7 @@ def broadcast_maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L225
 
     Parameters
     ----------
@@ -3100,7 +3181,7 @@ def broadcast_minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L196
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
 
     Parameters
     ----------
@@ -3138,7 +3219,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -3174,7 +3255,7 @@ def broadcast_mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L133
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L184
 
     Parameters
     ----------
@@ -3210,7 +3291,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L143
 
     Parameters
     ----------
@@ -3234,7 +3315,7 @@ def broadcast_not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = .
     """
     Returns the result of element-wise **not equal to (!=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L239
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L290
 
     Parameters
     ----------
@@ -3275,7 +3356,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -3311,7 +3392,7 @@ def broadcast_power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 4.,  4.,  4.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L203
 
     Parameters
     ----------
@@ -3349,7 +3430,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -3421,7 +3502,7 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L110
 
     Parameters
     ----------
@@ -3454,7 +3535,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L328
 
     Parameters
     ----------
@@ -3484,7 +3565,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L218
 
     Parameters
     ----------
@@ -3586,7 +3667,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L435
 
     Parameters
     ----------
@@ -3717,7 +3798,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L121
 
     Parameters
     ----------
@@ -3744,7 +3825,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L231
 
     Parameters
     ----------
@@ -3831,7 +3912,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L194
 
     Parameters
     ----------
@@ -3993,7 +4074,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in ../src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L59
 
     Parameters
     ----------
@@ -4035,7 +4116,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -4070,7 +4151,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -4105,7 +4186,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -4141,7 +4222,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -4171,7 +4252,7 @@ def erf(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L243
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L308
 
     Parameters
     ----------
@@ -4199,7 +4280,7 @@ def erfinv(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L253
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L322
 
     Parameters
     ----------
@@ -4230,7 +4311,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L42
 
     Parameters
     ----------
@@ -4283,7 +4364,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L47
 
     Parameters
     ----------
@@ -4340,7 +4421,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L246
 
     Parameters
     ----------
@@ -4451,7 +4532,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L227
 
     Parameters
     ----------
@@ -4588,7 +4669,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L292
 
     Parameters
     ----------
@@ -4613,7 +4694,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L300
 
     Parameters
     ----------
@@ -4684,7 +4765,7 @@ def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     """
     Returns a copy of the input.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L24
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L25
 
     Parameters
     ----------
@@ -4983,7 +5064,7 @@ def linalg_extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., 
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L855
+    Defined in ../src/operator/tensor/la_op.cc:L856
 
     Parameters
     ----------
@@ -5033,7 +5114,7 @@ def linalg_extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ...,
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L949
+    Defined in ../src/operator/tensor/la_op.cc:L950
 
     Parameters
     ----------
@@ -5136,7 +5217,7 @@ def linalg_gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optio
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L602
+    Defined in ../src/operator/tensor/la_op.cc:L603
 
     Parameters
     ----------
@@ -5195,7 +5276,7 @@ def linalg_gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpo
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L654
+    Defined in ../src/operator/tensor/la_op.cc:L655
 
     Parameters
     ----------
@@ -5279,7 +5360,7 @@ def linalg_makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L896
+    Defined in ../src/operator/tensor/la_op.cc:L897
 
     Parameters
     ----------
@@ -5324,7 +5405,7 @@ def linalg_maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lo
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L998
+    Defined in ../src/operator/tensor/la_op.cc:L999
 
     Parameters
     ----------
@@ -5597,7 +5678,7 @@ def linalg_syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alp
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L704
+    Defined in ../src/operator/tensor/la_op.cc:L705
 
     Parameters
     ----------
@@ -5650,7 +5731,7 @@ def linalg_trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L758
+    Defined in ../src/operator/tensor/la_op.cc:L759
 
     Parameters
     ----------
@@ -5709,7 +5790,7 @@ def linalg_trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L813
+    Defined in ../src/operator/tensor/la_op.cc:L814
 
     Parameters
     ----------
@@ -5745,7 +5826,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L59
 
     Parameters
     ----------
@@ -5771,7 +5852,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L71
 
     Parameters
     ----------
@@ -5798,7 +5879,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L95
 
     Parameters
     ----------
@@ -5824,7 +5905,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L83
 
     Parameters
     ----------
@@ -5895,7 +5976,7 @@ def logical_not(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L374
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L411
 
     Parameters
     ----------
@@ -6834,7 +6915,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L143
 
     Parameters
     ----------
@@ -7359,7 +7440,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L205
 
     Parameters
     ----------
@@ -7739,7 +7820,7 @@ def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L324
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L347
 
     Parameters
     ----------
@@ -7769,7 +7850,7 @@ def reciprocal(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L155
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L156
 
     Parameters
     ----------
@@ -7796,7 +7877,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L365
 
     Parameters
     ----------
@@ -8079,7 +8160,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L207
 
     Parameters
     ----------
@@ -8240,7 +8321,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -8271,7 +8352,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -8823,7 +8904,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L381
 
     Parameters
     ----------
@@ -8851,7 +8932,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L188
 
     Parameters
     ----------
@@ -8979,7 +9060,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L110
 
     Parameters
     ----------
@@ -9006,7 +9087,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
@@ -9417,7 +9498,7 @@ def softsign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L363
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L396
 
     Parameters
     ----------
@@ -9635,7 +9716,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L288
 
     Parameters
     ----------
@@ -9666,7 +9747,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L268
 
     Parameters
     ----------
@@ -9800,7 +9881,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -10077,7 +10158,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L132
 
     Parameters
     ----------
@@ -10104,7 +10185,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L244
 
     Parameters
     ----------
@@ -10301,7 +10382,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L236
 
     Parameters
     ----------

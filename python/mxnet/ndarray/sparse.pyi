@@ -34,7 +34,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -151,7 +151,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in ../src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L78
 
     Parameters
     ----------
@@ -313,7 +313,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L173
 
     Parameters
     ----------
@@ -415,7 +415,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -445,7 +445,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L163
 
     Parameters
     ----------
@@ -470,7 +470,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L268
 
     Parameters
     ----------
@@ -500,7 +500,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L147
 
     Parameters
     ----------
@@ -525,7 +525,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L257
 
     Parameters
     ----------
@@ -554,7 +554,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L179
 
     Parameters
     ----------
@@ -579,7 +579,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L279
 
     Parameters
     ----------
@@ -618,7 +618,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -654,7 +654,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L164
 
     Parameters
     ----------
@@ -692,7 +692,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -728,7 +728,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L143
 
     Parameters
     ----------
@@ -769,7 +769,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -807,7 +807,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -840,7 +840,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L328
 
     Parameters
     ----------
@@ -870,7 +870,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L218
 
     Parameters
     ----------
@@ -907,7 +907,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L435
 
     Parameters
     ----------
@@ -993,7 +993,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L121
 
     Parameters
     ----------
@@ -1020,7 +1020,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L231
 
     Parameters
     ----------
@@ -1047,7 +1047,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L194
 
     Parameters
     ----------
@@ -1093,7 +1093,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in ../src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L59
 
     Parameters
     ----------
@@ -1135,7 +1135,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -1170,7 +1170,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -1205,7 +1205,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -1241,7 +1241,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -1274,7 +1274,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L42
 
     Parameters
     ----------
@@ -1300,7 +1300,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L47
 
     Parameters
     ----------
@@ -1329,7 +1329,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L246
 
     Parameters
     ----------
@@ -1359,7 +1359,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L227
 
     Parameters
     ----------
@@ -1436,7 +1436,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L292
 
     Parameters
     ----------
@@ -1461,7 +1461,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L300
 
     Parameters
     ----------
@@ -1487,7 +1487,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L59
 
     Parameters
     ----------
@@ -1513,7 +1513,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L71
 
     Parameters
     ----------
@@ -1540,7 +1540,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L95
 
     Parameters
     ----------
@@ -1566,7 +1566,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L83
 
     Parameters
     ----------
@@ -1676,7 +1676,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L143
 
     Parameters
     ----------
@@ -1755,7 +1755,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L205
 
     Parameters
     ----------
@@ -1782,7 +1782,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L365
 
     Parameters
     ----------
@@ -1814,7 +1814,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L207
 
     Parameters
     ----------
@@ -1842,7 +1842,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -1873,7 +1873,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -1998,7 +1998,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L381
 
     Parameters
     ----------
@@ -2026,7 +2026,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L188
 
     Parameters
     ----------
@@ -2055,7 +2055,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L110
 
     Parameters
     ----------
@@ -2082,7 +2082,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
@@ -2173,7 +2173,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L288
 
     Parameters
     ----------
@@ -2204,7 +2204,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L268
 
     Parameters
     ----------
@@ -2251,7 +2251,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -2346,7 +2346,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L132
 
     Parameters
     ----------
@@ -2373,7 +2373,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L244
 
     Parameters
     ----------
@@ -2404,7 +2404,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L236
 
     Parameters
     ----------

@@ -12,90 +12,7 @@ import mx191_oracle as oracle  # noqa: E402
 
 import mxnet as mx  # noqa: E402
 from mxnet import autograd  # noqa: E402
-
-GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
-
-
-# ----------------------------------------------------------------------- NumPy reference
-
-def param_size(mode, num_layers, bidirectional, input_size, hidden):
-    g, d = GATES[mode], 2 if bidirectional else 1
-    size = 0
-    for layer in range(num_layers):
-        ni = input_size if layer == 0 else d * hidden
-        size += d * (g * hidden * ni + g * hidden * hidden + 2 * g * hidden)
-    return size
-
-
-def unpack(flat, mode, num_layers, bidirectional, input_size, hidden):
-    """{(layer, dir): (Wi, Wh, bi, bh)} from 1.9.1's packing: all weights, then all biases."""
-    g, d = GATES[mode], 2 if bidirectional else 1
-    gh = g * hidden
-    out, off = {}, 0
-    for layer in range(num_layers):
-        ni = input_size if layer == 0 else d * hidden
-        for di in range(d):
-            wi = flat[off:off + gh * ni].reshape(gh, ni)
-            off += gh * ni
-            wh = flat[off:off + gh * hidden].reshape(gh, hidden)
-            off += gh * hidden
-            out[layer, di] = [wi, wh]
-    for layer in range(num_layers):
-        for di in range(d):
-            out[layer, di] += [flat[off:off + gh], flat[off + gh:off + 2 * gh]]
-            off += 2 * gh
-    assert off == flat.size
-    return out
-
-
-def sigmoid(v):
-    return 1.0 / (1.0 + np.exp(-v))
-
-
-def numpy_rnn(x, flat, h0, c0, mode, num_layers, bidirectional, hidden, clip=None, lengths=None):
-    """Returns (out, hy, cy) in float64. clip = (lo, hi) for the LSTM cell state."""
-    T, N, _ = x.shape
-    d = 2 if bidirectional else 1
-    w = unpack(flat.astype(np.float64), mode, num_layers, bidirectional, x.shape[2], hidden)
-    lengths = np.full(N, T) if lengths is None else np.asarray(lengths).astype(int)
-    layer_in = x.astype(np.float64)
-    hy = np.zeros((num_layers * d, N, hidden))
-    cy = np.zeros((num_layers * d, N, hidden))
-    for layer in range(num_layers):
-        outs = np.zeros((T, N, d * hidden))
-        for di in range(d):
-            wi, wh, bi, bh = w[layer, di]
-            slot = layer * d + di
-            for b in range(N):
-                h = h0[slot, b].astype(np.float64)
-                c = c0[slot, b].astype(np.float64) if c0 is not None else None
-                steps = range(lengths[b]) if di == 0 else reversed(range(lengths[b]))
-                for t in steps:
-                    xi = wi @ layer_in[t, b] + bi
-                    hh = wh @ h + bh
-                    H = hidden
-                    if mode == "rnn_relu":
-                        h = np.maximum(xi + hh, 0)
-                    elif mode == "rnn_tanh":
-                        h = np.tanh(xi + hh)
-                    elif mode == "lstm":
-                        i, f = sigmoid(xi[:H] + hh[:H]), sigmoid(xi[H:2 * H] + hh[H:2 * H])
-                        gg = np.tanh(xi[2 * H:3 * H] + hh[2 * H:3 * H])
-                        o = sigmoid(xi[3 * H:] + hh[3 * H:])
-                        c = f * c + i * gg
-                        if clip is not None:
-                            c = np.clip(c, clip[0], clip[1])
-                        h = o * np.tanh(c)
-                    else:
-                        r, z = sigmoid(xi[:H] + hh[:H]), sigmoid(xi[H:2 * H] + hh[H:2 * H])
-                        n = np.tanh(xi[2 * H:] + r * hh[2 * H:])
-                        h = (1 - z) * n + z * h
-                    outs[t, b, di * hidden:(di + 1) * hidden] = h
-                hy[slot, b] = h
-                if c is not None:
-                    cy[slot, b] = c
-        layer_in = outs
-    return layer_in, hy, cy
+from optable.rnn import numpy_rnn, param_size  # noqa: E402
 
 
 def make_case(mode, num_layers, bidirectional, T=4, N=3, I=5, H=4, seed=0, dtype="float64"):
@@ -432,3 +349,50 @@ def test_matches_mxnet_191(tmp_path):
         for i, o in enumerate(outs):
             np.testing.assert_allclose(o.asnumpy(), ref["%s/%d" % (key, i)], rtol=1e-4,
                                        atol=1e-5, err_msg="%s output %d" % (key, i))
+
+
+# ----------------------------------------------------------------------- Gluon layers
+
+def test_gluon_layer_use_sequence_length():
+    """Padded steps of a sequence do not change the result for its valid prefix."""
+    from mxnet.gluon import rnn
+    layer = rnn.LSTM(4, num_layers=2, bidirectional=True, layout="NTC", input_size=3,
+                     use_sequence_length=True)
+    layer.initialize(mx.init.Uniform(0.5))
+    plain = rnn.LSTM(4, num_layers=2, bidirectional=True, layout="NTC", input_size=3,
+                     params=layer.collect_params())
+    x = mx.nd.random.uniform(-1, 1, (3, 5, 3))
+    lengths = [5, 2, 3]
+    for hybridize in (False, True):
+        if hybridize:
+            layer.hybridize()
+        out, (hy, cy) = layer(x, layer.begin_state(3), sequence_length=mx.nd.array(lengths))
+        for b, n in enumerate(lengths):
+            ref, (ref_h, ref_c) = plain(x[b:b + 1, :n], plain.begin_state(1))
+            np.testing.assert_allclose(out[b:b + 1, :n].asnumpy(), ref.asnumpy(), rtol=1e-5,
+                                       atol=1e-6)
+            assert (out[b, n:].asnumpy() == 0).all()
+            np.testing.assert_allclose(hy[:, b].asnumpy(), ref_h[:, 0].asnumpy(), rtol=1e-5,
+                                       atol=1e-6)
+            np.testing.assert_allclose(cy[:, b].asnumpy(), ref_c[:, 0].asnumpy(), rtol=1e-5,
+                                       atol=1e-6)
+
+
+def test_gluon_layer_symbolic_without_shapes():
+    """A layer applied to a shapeless symbol: parameter sizes and zero states come from the
+    data shape given later (through RNN, _rnn_param_concat and reshape inference)."""
+    from mxnet.gluon import rnn
+    layer = rnn.GRU(5, num_layers=2, bidirectional=True, layout="NTC")
+    out = layer(mx.sym.var("data"))
+    arg_shapes, out_shapes, _ = out.infer_shape(data=(2, 7, 3))
+    shapes = dict(zip(out.list_arguments(), arg_shapes))
+    assert out_shapes == [(2, 7, 10)]
+    assert shapes[layer.prefix + "l0_i2h_weight"] == (15, 3)
+    assert shapes[layer.prefix + "r1_i2h_weight"] == (15, 10)
+    # Same values as the imperative layer.
+    layer.initialize(mx.init.Uniform(0.5))
+    x = mx.nd.random.uniform(-1, 1, (2, 7, 3))
+    want = layer(x)
+    args = {name: p.data() for name, p in layer.collect_params().items()}
+    got = out.eval(ctx=mx.cpu(), data=x, **args)[0]
+    np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-5, atol=1e-6)
