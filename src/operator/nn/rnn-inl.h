@@ -10,7 +10,8 @@
  *
  * Forward: one GEMM per layer and direction projects the whole input sequence (T*N rows) onto
  * the gates; each time step then adds h_{t-1} W_h2h^T (one small GEMM) and applies the gate
- * non-linearities in a plain OpenMP loop over the batch.
+ * non-linearities. Big steps split the batch rows across OpenMP threads, each doing its rows'
+ * GEMM and gate math (RNNParallelRows).
  *
  * Everything the backward needs is kept in a hidden output, `reserve` (1-D, same dtype):
  * the activated gates, LSTM's unclipped cell states, GRU's W_hn h + b_hn, every layer's output
@@ -260,6 +261,33 @@ inline bool RNNType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
 
 // ------------------------------------------------------------------------- kernels
 
+/*! \brief Multiply-adds of one step's recurrent GEMM from which a step runs in parallel. */
+constexpr index_t kRNNStepParallelFlops = 1 << 18;
+
+/*!
+ * \brief Runs fn(b0, b1) over the batch rows [0, rows) of one time step, split across the OpenMP
+ *        threads when the step is big enough. Each thread does its rows' recurrent GEMM (OpenBLAS
+ *        runs single-threaded inside a parallel region) and gate math: one fork/join per step
+ *        and no serial code between threaded GEMMs, where idle OpenMP threads would spin.
+ */
+template <typename Fn>
+inline void RNNParallelRows(index_t rows, index_t flops, Fn fn) {
+#if MXNET_USE_OPENMP
+  const int nt = flops >= kRNNStepParallelFlops && rows > 1
+                     ? static_cast<int>(std::min<index_t>(mxnet_op::MaxOmpThreads(), rows))
+                     : 1;
+  if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+    {
+      const index_t tid = omp_get_thread_num(), n = omp_get_num_threads();
+      fn(rows * tid / n, rows * (tid + 1) / n);
+    }
+    return;
+  }
+#endif
+  fn(0, rows);
+}
+
 template <typename DType>
 inline DType RNNSigmoid(DType x) {
   return DType(1) / (DType(1) + std::exp(-x));
@@ -305,8 +333,14 @@ struct RNNCellClip {
   double hi = std::numeric_limits<double>::infinity();
   explicit RNNCellClip(const RNNParam& param) {
     if (param.mode != rnn_enum::kLstm) return;
-    if (param.lstm_state_clip_min.has_value()) { on = true; lo = param.lstm_state_clip_min.value(); }
-    if (param.lstm_state_clip_max.has_value()) { on = true; hi = param.lstm_state_clip_max.value(); }
+    if (param.lstm_state_clip_min.has_value()) {
+      on = true;
+      lo = param.lstm_state_clip_min.value();
+    }
+    if (param.lstm_state_clip_max.has_value()) {
+      on = true;
+      hi = param.lstm_state_clip_max.value();
+    }
     nan = on && param.lstm_state_clip_nan;
   }
   template <typename DType>
@@ -368,65 +402,67 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
 
   for (index_t s = 0; s < dm.T; ++s) {
     const index_t t = dir == 0 ? s : dm.T - 1 - s;
-    for (index_t b = 0; b < N; ++b) {
-      const index_t pt = RNNPrevStep(t, dir, len[b]);
-      const bool valid = t < len[b];
-      const DType* hsrc = (valid && pt >= 0) ? y + (pt * N + b) * DH : h0 + b * H;
-      std::memcpy(hprev + b * H, hsrc, H * sizeof(DType));
-      if (dm.mode == rnn_enum::kLstm) {
-        if (valid && pt >= 0) {
-          const DType* craw = extra + (pt * N + b) * H;
-          for (index_t j = 0; j < H; ++j) cprev[b * H + j] = clip(craw[j]);
-        } else {
-          std::memcpy(cprev + b * H, c0 + b * H, H * sizeof(DType));
+    RNNParallelRows(N, N * GH * H, [&](index_t b0, index_t b1) {
+      for (index_t b = b0; b < b1; ++b) {
+        const index_t pt = RNNPrevStep(t, dir, len[b]);
+        const bool valid = t < len[b];
+        const DType* hsrc = (valid && pt >= 0) ? y + (pt * N + b) * DH : h0 + b * H;
+        std::memcpy(hprev + b * H, hsrc, H * sizeof(DType));
+        if (dm.mode == rnn_enum::kLstm) {
+          if (valid && pt >= 0) {
+            const DType* craw = extra + (pt * N + b) * H;
+            for (index_t j = 0; j < H; ++j) cprev[b * H + j] = clip(craw[j]);
+          } else {
+            std::memcpy(cprev + b * H, c0 + b * H, H * sizeof(DType));
+          }
         }
       }
-    }
-    BlasGemm<DType>(false, true, N, GH, H, DType(1), hprev, H, wh, H, DType(0), hh, GH);
-#pragma omp parallel for if (N * GH >= mxnet_op::kOmpThreshold)
-    for (index_t b = 0; b < N; ++b) {
-      DType* yo = y + (t * N + b) * DH;
-      if (t >= len[b]) {
-        std::fill(yo, yo + H, DType(0));
-        continue;
+      BlasGemm<DType>(false, true, b1 - b0, GH, H, DType(1), hprev + b0 * H, H, wh, H, DType(0),
+                      hh + b0 * GH, GH);
+      for (index_t b = b0; b < b1; ++b) {
+        DType* yo = y + (t * N + b) * DH;
+        if (t >= len[b]) {
+          std::fill(yo, yo + H, DType(0));
+          continue;
+        }
+        DType* g = gates + (t * N + b) * GH;
+        const DType* hr = hh + b * GH;
+        const DType* hp = hprev + b * H;
+        if (dm.mode == rnn_enum::kRnnRelu || dm.mode == rnn_enum::kRnnTanh) {
+          for (index_t j = 0; j < H; ++j) {
+            const DType v = g[j] + hr[j];
+            g[j] = dm.mode == rnn_enum::kRnnRelu ? (v > DType(0) ? v : DType(0)) : std::tanh(v);
+            yo[j] = g[j];
+          }
+        } else if (dm.mode == rnn_enum::kLstm) {
+          DType* craw = extra + (t * N + b) * H;
+          for (index_t j = 0; j < H; ++j) {
+            const DType gi = RNNSigmoid(g[j] + hr[j]);
+            const DType gf = RNNSigmoid(g[H + j] + hr[H + j]);
+            const DType gg = std::tanh(g[2 * H + j] + hr[2 * H + j]);
+            const DType go = RNNSigmoid(g[3 * H + j] + hr[3 * H + j]);
+            g[j] = gi;
+            g[H + j] = gf;
+            g[2 * H + j] = gg;
+            g[3 * H + j] = go;
+            craw[j] = gf * cprev[b * H + j] + gi * gg;
+            yo[j] = go * std::tanh(clip(craw[j]));
+          }
+        } else {  // GRU
+          DType* hn = extra + (t * N + b) * H;
+          for (index_t j = 0; j < H; ++j) {
+            const DType r = RNNSigmoid(g[j] + hr[j]);
+            const DType z = RNNSigmoid(g[H + j] + hr[H + j]);
+            hn[j] = hr[2 * H + j] + bh[2 * H + j];
+            const DType n = std::tanh(g[2 * H + j] + r * hn[j]);
+            g[j] = r;
+            g[H + j] = z;
+            g[2 * H + j] = n;
+            yo[j] = (DType(1) - z) * n + z * hp[j];
+          }
+        }
       }
-      DType* g = gates + (t * N + b) * GH;
-      const DType* hr = hh + b * GH;
-      const DType* hp = hprev + b * H;
-      if (dm.mode == rnn_enum::kRnnRelu || dm.mode == rnn_enum::kRnnTanh) {
-        for (index_t j = 0; j < H; ++j) {
-          const DType v = g[j] + hr[j];
-          g[j] = dm.mode == rnn_enum::kRnnRelu ? (v > DType(0) ? v : DType(0)) : std::tanh(v);
-          yo[j] = g[j];
-        }
-      } else if (dm.mode == rnn_enum::kLstm) {
-        DType* craw = extra + (t * N + b) * H;
-        for (index_t j = 0; j < H; ++j) {
-          const DType gi = RNNSigmoid(g[j] + hr[j]);
-          const DType gf = RNNSigmoid(g[H + j] + hr[H + j]);
-          const DType gg = std::tanh(g[2 * H + j] + hr[2 * H + j]);
-          const DType go = RNNSigmoid(g[3 * H + j] + hr[3 * H + j]);
-          g[j] = gi;
-          g[H + j] = gf;
-          g[2 * H + j] = gg;
-          g[3 * H + j] = go;
-          craw[j] = gf * cprev[b * H + j] + gi * gg;
-          yo[j] = go * std::tanh(clip(craw[j]));
-        }
-      } else {  // GRU
-        DType* hn = extra + (t * N + b) * H;
-        for (index_t j = 0; j < H; ++j) {
-          const DType r = RNNSigmoid(g[j] + hr[j]);
-          const DType z = RNNSigmoid(g[H + j] + hr[H + j]);
-          hn[j] = hr[2 * H + j] + bh[2 * H + j];
-          const DType n = std::tanh(g[2 * H + j] + r * hn[j]);
-          g[j] = r;
-          g[H + j] = z;
-          g[2 * H + j] = n;
-          yo[j] = (DType(1) - z) * n + z * hp[j];
-        }
-      }
-    }
+    });
   }
 
   // Final states: the value after the last valid step (the initial state for empty sequences).
@@ -568,69 +604,70 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
 
   for (index_t s = 0; s < dm.T; ++s) {
     const index_t t = dir == 0 ? dm.T - 1 - s : s;  // reverse of the forward order
-#pragma omp parallel for if (N * GH >= mxnet_op::kOmpThreshold)
-    for (index_t b = 0; b < N; ++b) {
-      DType* gi_ = dgi + (t * N + b) * GH;
-      DType* gh_ = dgh + (t * N + b) * GH;
-      if (t >= len[b]) {
-        std::fill(gi_, gi_ + GH, DType(0));
-        if (gru) std::fill(gh_, gh_ + GH, DType(0));
-        continue;
-      }
-      const DType* g = gates + (t * N + b) * GH;
-      const DType* dyr = dy + (t * N + b) * DH + dir * H;
-      DType* dhb = dh + b * H;
-      if (dm.mode == rnn_enum::kRnnRelu || dm.mode == rnn_enum::kRnnTanh) {
-        for (index_t j = 0; j < H; ++j) {
-          const DType gradh = dyr[j] + dhb[j];
-          const DType a = g[j];
-          gi_[j] = gradh * (dm.mode == rnn_enum::kRnnRelu ? (a > DType(0) ? DType(1) : DType(0))
-                                                          : DType(1) - a * a);
+    RNNParallelRows(N, N * GH * H, [&](index_t b0, index_t b1) {
+      for (index_t b = b0; b < b1; ++b) {
+        DType* gi_ = dgi + (t * N + b) * GH;
+        DType* gh_ = dgh + (t * N + b) * GH;
+        if (t >= len[b]) {
+          std::fill(gi_, gi_ + GH, DType(0));
+          if (gru) std::fill(gh_, gh_ + GH, DType(0));
+          continue;
         }
-      } else if (dm.mode == rnn_enum::kLstm) {
-        const DType* craw = extra + (t * N + b) * H;
-        const index_t pt = RNNPrevStep(t, dir, len[b]);
-        DType* dcb = dc + b * H;
-        for (index_t j = 0; j < H; ++j) {
-          const DType gradh = dyr[j] + dhb[j];
-          const DType gi = g[j], gf = g[H + j], gg = g[2 * H + j], go = g[3 * H + j];
-          const DType cprev = pt >= 0 ? clip(extra[(pt * N + b) * H + j]) : c0[b * H + j];
-          const DType tc = std::tanh(clip(craw[j]));
-          DType dcc = dcb[j] + gradh * go * (DType(1) - tc * tc);
-          if (!clip.Passes(craw[j])) dcc = DType(0);
-          gi_[j] = dcc * gg * gi * (DType(1) - gi);
-          gi_[H + j] = dcc * cprev * gf * (DType(1) - gf);
-          gi_[2 * H + j] = dcc * gi * (DType(1) - gg * gg);
-          gi_[3 * H + j] = gradh * tc * go * (DType(1) - go);
-          dcb[j] = dcc * gf;
-        }
-      } else {  // GRU
-        const DType* hn = extra + (t * N + b) * H;
-        const DType* hp = hprev + (t * N + b) * H;
-        for (index_t j = 0; j < H; ++j) {
-          const DType gradh = dyr[j] + dhb[j];
-          const DType r = g[j], z = g[H + j], n = g[2 * H + j];
-          const DType dn = gradh * (DType(1) - z) * (DType(1) - n * n);
-          const DType dz = gradh * (hp[j] - n) * z * (DType(1) - z);
-          const DType dr = dn * hn[j] * r * (DType(1) - r);
-          gi_[j] = dr;
-          gi_[H + j] = dz;
-          gi_[2 * H + j] = dn;
-          gh_[j] = dr;
-          gh_[H + j] = dz;
-          gh_[2 * H + j] = dn * r;
-          dhz[b * H + j] = gradh * z;
+        const DType* g = gates + (t * N + b) * GH;
+        const DType* dyr = dy + (t * N + b) * DH + dir * H;
+        DType* dhb = dh + b * H;
+        if (dm.mode == rnn_enum::kRnnRelu || dm.mode == rnn_enum::kRnnTanh) {
+          for (index_t j = 0; j < H; ++j) {
+            const DType gradh = dyr[j] + dhb[j];
+            const DType a = g[j];
+            gi_[j] = gradh * (dm.mode == rnn_enum::kRnnRelu ? (a > DType(0) ? DType(1) : DType(0))
+                                                            : DType(1) - a * a);
+          }
+        } else if (dm.mode == rnn_enum::kLstm) {
+          const DType* craw = extra + (t * N + b) * H;
+          const index_t pt = RNNPrevStep(t, dir, len[b]);
+          DType* dcb = dc + b * H;
+          for (index_t j = 0; j < H; ++j) {
+            const DType gradh = dyr[j] + dhb[j];
+            const DType gi = g[j], gf = g[H + j], gg = g[2 * H + j], go = g[3 * H + j];
+            const DType cprev = pt >= 0 ? clip(extra[(pt * N + b) * H + j]) : c0[b * H + j];
+            const DType tc = std::tanh(clip(craw[j]));
+            DType dcc = dcb[j] + gradh * go * (DType(1) - tc * tc);
+            if (!clip.Passes(craw[j])) dcc = DType(0);
+            gi_[j] = dcc * gg * gi * (DType(1) - gi);
+            gi_[H + j] = dcc * cprev * gf * (DType(1) - gf);
+            gi_[2 * H + j] = dcc * gi * (DType(1) - gg * gg);
+            gi_[3 * H + j] = gradh * tc * go * (DType(1) - go);
+            dcb[j] = dcc * gf;
+          }
+        } else {  // GRU
+          const DType* hn = extra + (t * N + b) * H;
+          const DType* hp = hprev + (t * N + b) * H;
+          for (index_t j = 0; j < H; ++j) {
+            const DType gradh = dyr[j] + dhb[j];
+            const DType r = g[j], z = g[H + j], n = g[2 * H + j];
+            const DType dn = gradh * (DType(1) - z) * (DType(1) - n * n);
+            const DType dz = gradh * (hp[j] - n) * z * (DType(1) - z);
+            const DType dr = dn * hn[j] * r * (DType(1) - r);
+            gi_[j] = dr;
+            gi_[H + j] = dz;
+            gi_[2 * H + j] = dn;
+            gh_[j] = dr;
+            gh_[H + j] = dz;
+            gh_[2 * H + j] = dn * r;
+            dhz[b * H + j] = gradh * z;
+          }
         }
       }
-    }
-    BlasGemm<DType>(false, false, N, H, GH, DType(1), dgh + t * N * GH, GH, wh, H, DType(0), dhm,
-                    H);
-    for (index_t b = 0; b < N; ++b) {
-      if (t >= len[b]) continue;  // the carried gradient skips padded steps
-      for (index_t j = 0; j < H; ++j) {
-        dh[b * H + j] = dhm[b * H + j] + (gru ? dhz[b * H + j] : DType(0));
+      BlasGemm<DType>(false, false, b1 - b0, H, GH, DType(1), dgh + (t * N + b0) * GH, GH, wh, H,
+                      DType(0), dhm + b0 * H, H);
+      for (index_t b = b0; b < b1; ++b) {
+        if (t >= len[b]) continue;  // the carried gradient skips padded steps
+        for (index_t j = 0; j < H; ++j) {
+          dh[b * H + j] = dhm[b * H + j] + (gru ? dhz[b * H + j] : DType(0));
+        }
       }
-    }
+    });
   }
   std::memcpy(dh0, dh, N * H * sizeof(DType));
   if (dc0 != nullptr) std::memcpy(dc0, dc, N * H * sizeof(DType));

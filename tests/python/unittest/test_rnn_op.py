@@ -396,3 +396,42 @@ def test_gluon_layer_symbolic_without_shapes():
     args = {name: p.data() for name, p in layer.collect_params().items()}
     got = out.eval(ctx=mx.cpu(), data=x, **args)[0]
     np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["lstm", "gru"])
+def test_large_batch_parallel_steps_match_per_row_calls(mode):
+    """Steps big enough to split the batch across threads give what batch-of-one calls (the
+    serial path, checked by finite differences above) give: outputs, state gradients, and
+    parameter gradients summed over the rows."""
+    T, N, I, H = 3, 24, 8, 64  # N * gates * H * H >= kRNNStepParallelFlops (2^18)
+    x, flat, h0, c0 = make_case(mode, 2, True, T=T, N=N, I=I, H=H, seed=9)
+    rng = np.random.RandomState(2)
+    head = rng.uniform(-1, 1, (T, N, 2 * H))
+    head_h = rng.uniform(-1, 1, h0.shape)
+
+    def run(rows):
+        arrays = [mx.nd.array(a, dtype="float64") for a in (x[:, rows], flat, h0[:, rows])]
+        if c0 is not None:
+            arrays.append(mx.nd.array(c0[:, rows], dtype="float64"))
+        for a in arrays:
+            a.attach_grad()
+        with autograd.record():
+            outs = mx.nd.RNN(*arrays, state_size=H, num_layers=2, bidirectional=True,
+                             mode=mode, state_outputs=True)
+        heads = [mx.nd.array(head[:, rows], dtype="float64"),
+                 mx.nd.array(head_h[:, rows], dtype="float64")]
+        if c0 is not None:
+            heads.append(mx.nd.zeros(outs[2].shape, dtype="float64"))
+        autograd.backward(list(outs), heads)
+        return [o.asnumpy() for o in outs[:2]], [a.grad.asnumpy() for a in arrays]
+
+    outs, grads = run(slice(None))
+    param_grad = np.zeros(flat.shape)
+    for b in range(N):
+        o_b, g_b = run(slice(b, b + 1))
+        np.testing.assert_allclose(outs[0][:, b:b + 1], o_b[0], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(outs[1][:, b:b + 1], o_b[1], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(grads[0][:, b:b + 1], g_b[0], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(grads[2][:, b:b + 1], g_b[2], rtol=1e-9, atol=1e-12)
+        param_grad += g_b[1]
+    np.testing.assert_allclose(grads[1], param_grad, rtol=1e-8, atol=1e-10)
