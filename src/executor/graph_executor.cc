@@ -6,6 +6,7 @@
 #include "graph_executor.h"
 
 #include <mxnet/imperative.h>
+#include <mxnet/profiler.h>
 #include <nnvm/op_attr_types.h>
 
 #if __has_include(<nnvm/gradient.h>)
@@ -18,6 +19,8 @@
 #include <algorithm>
 #include <sstream>
 #include <unordered_set>
+
+#include "../engine/engine_impl.h"
 
 namespace mxnet {
 namespace exec {
@@ -47,6 +50,17 @@ void FillOnes(const NDArray& a) {
       arr.ctx(), {}, {arr.var()}, FnProperty::kNormal, 0, "head_grad_ones");
 }
 
+/*! \brief Run one prepared node on the calling engine worker. */
+void RunOpNode(OpNode* p, RunContext rctx, bool is_train) {
+  p->opctx.run_ctx = rctx;
+  p->opctx.is_train = is_train;
+  if (p->fcompute) {
+    p->fcompute(p->node->attrs, p->opctx, p->in_blobs, p->req, p->out_blobs);
+  } else {
+    p->fstateful(p->state, p->opctx, p->in_blobs, p->req, p->out_blobs);
+  }
+}
+
 std::string NameList(const std::vector<nnvm::ObjectPtr>& nodes) {
   std::ostringstream os;
   os << '[';
@@ -63,6 +77,9 @@ GraphExecutor::~GraphExecutor() {
     for (auto* opr : op->opr) {
       if (opr != nullptr) Engine::Get()->DeleteOperator(opr);
     }
+  }
+  for (auto* segments : {&train_forward_segments_, &inference_segments_, &backward_segments_}) {
+    for (OpSegment& seg : *segments) Engine::Get()->DeleteOperator(seg.opr);
   }
 }
 
@@ -110,6 +127,7 @@ void GraphExecutor::Init(const nnvm::Symbol& symbol, const Context& ctx,
   InferAttrs();
   AllocateEntries(shared_exec);
   CreateOpNodes();
+  CreateSegments();
 }
 
 void GraphExecutor::BuildGraph() {
@@ -371,14 +389,8 @@ void GraphExecutor::CreateOpNodes() {
     for (int k = 0; k < num_oprs; ++k) {
       const bool is_train = k == 0;
       Engine::AsyncFn fn = [p, is_train](RunContext rctx, Engine::CallbackOnComplete on_complete) {
-        p->opctx.run_ctx = rctx;
-        p->opctx.is_train = is_train;
         if (p->is_async) p->opctx.async_on_complete = on_complete;
-        if (p->fcompute) {
-          p->fcompute(p->node->attrs, p->opctx, p->in_blobs, p->req, p->out_blobs);
-        } else {
-          p->fstateful(p->state, p->opctx, p->in_blobs, p->req, p->out_blobs);
-        }
+        RunOpNode(p.get(), rctx, is_train);
         if (!p->is_async) on_complete();
       };
       p->opr[k] = Engine::Get()->NewOperator(std::move(fn), p->read_vars, p->write_vars,
@@ -388,16 +400,120 @@ void GraphExecutor::CreateOpNodes() {
   }
 }
 
-void GraphExecutor::Forward(bool is_train) {
-  Engine* engine = Engine::Get();
-  engine->WaitForCapacity();
-  const int k = is_train ? 0 : 1;
-  for (uint32_t nid = 0; nid < num_forward_nodes_; ++nid) {
+void GraphExecutor::CreateSegments() {
+  // MXNet 1.x's settings: bulking is on by default, training segments hold at most 15 nodes
+  // (forward and backward may differ), inference bulks the whole forward pass.
+  const bool bulk_train = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0;
+  const bool bulk_inference = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0;
+  const int max_train = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN", 15);
+  const int max_fwd = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD", max_train);
+  const int max_bwd = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", max_train);
+  const uint32_t num_nodes = static_cast<uint32_t>(op_nodes_.size());
+  if (bulk_train) {
+    BuildSegments(0, num_forward_nodes_, max_fwd, true, &train_forward_segments_);
+    BuildSegments(num_forward_nodes_, num_nodes, max_bwd, true, &backward_segments_);
+  }
+  if (bulk_inference) {
+    BuildSegments(0, num_forward_nodes_, num_nodes, false, &inference_segments_);
+  }
+}
+
+void GraphExecutor::SetBulkSizes(int forward, int backward) {
+  for (auto* segments : {&train_forward_segments_, &inference_segments_, &backward_segments_}) {
+    for (OpSegment& seg : *segments) Engine::Get()->DeleteOperator(seg.opr);
+    segments->clear();
+  }
+  if (engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0) {
+    BuildSegments(0, num_forward_nodes_, forward, true, &train_forward_segments_);
+    BuildSegments(num_forward_nodes_, static_cast<uint32_t>(op_nodes_.size()), backward, true,
+                  &backward_segments_);
+  }
+  if (engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0) {
+    BuildSegments(0, num_forward_nodes_, forward, false, &inference_segments_);
+  }
+}
+
+void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, bool is_train,
+                                  std::vector<OpSegment>* segments) {
+  if (max_nodes < 2) return;
+  std::vector<uint32_t> members;
+  auto close_segment = [&]() {
+    if (members.size() >= 2) {
+      std::vector<std::shared_ptr<OpNode>> nodes;
+      std::vector<engine::VarHandle> reads, writes;
+      for (uint32_t nid : members) {
+        const std::shared_ptr<OpNode>& p = op_nodes_[nid];
+        nodes.push_back(p);
+        reads.insert(reads.end(), p->read_vars.begin(), p->read_vars.end());
+        writes.insert(writes.end(), p->write_vars.begin(), p->write_vars.end());
+      }
+      Engine::DeduplicateVarHandle(&reads, &writes);
+      // Errors keep the failing member's operator name, as an unbulked run reports them.
+      Engine::SyncFn fn = [nodes, is_train](RunContext rctx) {
+        for (const std::shared_ptr<OpNode>& p : nodes) {
+          try {
+            RunOpNode(p.get(), rctx, is_train);
+          } catch (...) {
+            std::rethrow_exception(
+                engine::NameOperatorError(std::current_exception(), p->node->op()->name.c_str()));
+          }
+        }
+      };
+      OpSegment seg;
+      seg.begin = members.front();
+      seg.end = members.back() + 1;
+      seg.opr = Engine::Get()->NewOperator(
+          [fn](RunContext rctx, Engine::CallbackOnComplete on_complete) {
+            fn(rctx);
+            on_complete();
+          },
+          reads, writes, FnProperty::kNormal, nullptr);
+      segments->push_back(seg);
+    }
+    members.clear();
+  };
+  for (uint32_t nid = begin; nid < end; ++nid) {
     const OpNode* p = op_nodes_[nid].get();
     if (p == nullptr) continue;
-    engine->Push(p->opr[k], ctx_);
-    if (monitor_callback_) RunMonitor(nid);
+    if (p->is_async) {
+      close_segment();  // an asynchronous operator completes on its own: it runs alone
+      continue;
+    }
+    members.push_back(nid);
+    if (members.size() >= static_cast<size_t>(max_nodes)) close_segment();
   }
+  close_segment();
+}
+
+void GraphExecutor::PushNodes(uint32_t begin, uint32_t end, int variant,
+                              const std::vector<OpSegment>& segments) {
+  Engine* engine = Engine::Get();
+  // The monitor reads every node's outputs, and the profiler times every node: both need
+  // one engine operator per node.
+  const bool bulk = !monitor_callback_ && !(profiler::RecordingMask() & profiler::kSymbolic);
+  size_t s = 0;
+  for (uint32_t nid = begin; nid < end;) {
+    if (bulk) {
+      while (s < segments.size() && segments[s].end <= nid) ++s;
+      if (s < segments.size() && segments[s].begin == nid) {
+        engine->Push(segments[s].opr, ctx_);
+        nid = segments[s].end;
+        continue;
+      }
+    }
+    const OpNode* p = op_nodes_[nid].get();
+    if (p != nullptr) {
+      engine->Push(p->opr[variant], ctx_);
+      if (monitor_callback_) RunMonitor(nid);
+    }
+    ++nid;
+  }
+}
+
+void GraphExecutor::Forward(bool is_train) {
+  Engine::Get()->WaitForCapacity();
+  PushNodes(0, num_forward_nodes_, is_train ? 0 : 1,
+            is_train ? train_forward_segments_ : inference_segments_);
 }
 
 void GraphExecutor::SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
@@ -466,13 +582,7 @@ void GraphExecutor::Backward(const std::vector<NDArray>& head_grads, bool is_tra
     CopyFromTo(head_grads[i], head_grad_arrays_[i]);
     head_holds_ones_[i] = false;
   }
-  Engine* engine = Engine::Get();
-  for (uint32_t nid = num_forward_nodes_; nid < op_nodes_.size(); ++nid) {
-    const OpNode* p = op_nodes_[nid].get();
-    if (p == nullptr) continue;
-    engine->Push(p->opr[0], ctx_);
-    if (monitor_callback_) RunMonitor(nid);
-  }
+  PushNodes(num_forward_nodes_, static_cast<uint32_t>(op_nodes_.size()), 0, backward_segments_);
 }
 
 void GraphExecutor::Print(std::ostream& os) const {
@@ -490,6 +600,19 @@ void GraphExecutor::Print(std::ostream& os) const {
       os << "\toutput[" << i << "] shape=" << shapes_[eid];
       if (plan_.storage_id[eid] >= 0) os << " block=" << plan_.storage_id[eid];
       if (plan_.inplace_input[eid] >= 0) os << " inplace";
+      os << '\n';
+    }
+  }
+  const std::pair<const char*, const std::vector<OpSegment>*> passes[] = {
+      {"training forward", &train_forward_segments_},
+      {"inference", &inference_segments_},
+      {"backward", &backward_segments_}};
+  for (const auto& pass : passes) {
+    for (const OpSegment& seg : *pass.second) {
+      os << "Bulk segment (" << pass.first << "):";
+      for (uint32_t nid = seg.begin; nid < seg.end; ++nid) {
+        if (op_nodes_[nid]) os << ' ' << idx[nid].source->attrs.name;
+      }
       os << '\n';
     }
   }

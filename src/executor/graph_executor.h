@@ -39,6 +39,16 @@ struct OpNode {
   engine::OprHandle opr[2]{nullptr, nullptr};
 };
 
+/*!
+ * \brief Consecutive synchronous operator nodes pushed as one engine operator (MXNet's op
+ *        bulking): one dependency check and one worker hand-off instead of one per node.
+ *        The segment reads and writes the union of its members' variables.
+ */
+struct OpSegment {
+  uint32_t begin{0}, end{0};  // node ids [begin, end)
+  engine::OprHandle opr{nullptr};
+};
+
 class GraphExecutor : public Executor {
  public:
   GraphExecutor() = default;
@@ -59,6 +69,12 @@ class GraphExecutor : public Executor {
   const nnvm::Symbol& symbol() const override { return symbol_; }
   void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
                           bool monitor_all) override;
+  /*!
+   * \brief Segment sizes other than the MXNET_EXEC_BULK_EXEC_* settings (a CachedOp's
+   *        forward_bulk_size/backward_bulk_size flags). Forward applies to training and
+   *        inference runs; below 2 turns bulking off for that direction.
+   */
+  void SetBulkSizes(int forward, int backward);
   /*! \brief The memory blocks of the plan (lent to executors bound with shared_exec). */
   const std::vector<NDArray>& memory_pool() const { return pool_; }
 
@@ -67,6 +83,13 @@ class GraphExecutor : public Executor {
   void InferAttrs();
   void AllocateEntries(GraphExecutor* shared_exec);
   void CreateOpNodes();
+  /*! \brief Group nodes into bulk segments (MXNET_EXEC_BULK_EXEC_* settings). */
+  void CreateSegments();
+  void BuildSegments(uint32_t begin, uint32_t end, int max_nodes, bool is_train,
+                     std::vector<OpSegment>* segments);
+  /*! \brief Push nodes [begin, end) of one pass, bulked when nothing needs per-node pushes. */
+  void PushNodes(uint32_t begin, uint32_t end, int variant,
+                 const std::vector<OpSegment>& segments);
   /*! \brief Report node nid's arrays to the monitor callback. */
   void RunMonitor(uint32_t nid);
 
@@ -93,6 +116,8 @@ class GraphExecutor : public Executor {
   std::vector<NDArray> data_entry_;
   std::vector<NDArray> pool_;
   std::vector<std::shared_ptr<OpNode>> op_nodes_;
+  /*! \brief Bulk segments of two or more nodes, in node order, per kind of pass. */
+  std::vector<OpSegment> train_forward_segments_, inference_segments_, backward_segments_;
   std::function<void(const char*, const NDArray&)> monitor_callback_;
   bool monitor_all_{false};  // indexed by node id (null for variables)
 };
