@@ -45,8 +45,23 @@ bool ReshapeShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   const ReshapeParam& param = nnvm::get<ReshapeParam>(attrs.parsed);
   const mxnet::TShape& dshape = (*in_attrs)[0];
   if (!shape_is_known(dshape)) {
-    // Only the trivial backward inference: a known output with no special codes.
-    return false;
+    // Backward inference (as 1.9.1): an input with one unknown dim and a known output size
+    // (e.g. Gluon's deferred RNN weights flattened with reshape(-1)).
+    const mxnet::TShape& out = (*out_attrs)[0];
+    if (!ndim_is_known(dshape) || !shape_is_known(out)) return false;
+    int unknown = -1;
+    dim_t known = 1;
+    for (int i = 0; i < dshape.ndim(); ++i) {
+      if (dshape[i] >= 0) {
+        known *= dshape[i];
+      } else if (unknown >= 0) {
+        return false;
+      } else {
+        unknown = i;
+      }
+    }
+    if (unknown < 0 || known <= 0 || out.Size() % known != 0) return false;
+    (*in_attrs)[0][unknown] = static_cast<dim_t>(out.Size()) / known;
   }
   mxnet::TShape oshape;
   if (param.shape.ndim() > 0) {

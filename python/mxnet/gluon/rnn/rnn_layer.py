@@ -1,11 +1,14 @@
 """Multi-layer (optionally bidirectional) RNN, LSTM and GRU layers.
 
-MXNet 1.9.1 runs these through the fused `RNN` operator. This build has no fused `RNN`
-operator yet, so the layers unroll the same recurrences over time with FullyConnected and
-element-wise operators. Parameter names, shapes, gate orders, dropout placement (between
-layers, training only) and state layouts are those of 1.9.1, so results and saved parameters
-are interchangeable. Because the recurrence is unrolled, the graph depends on the sequence
-length: a hybridized layer rebuilds its graph when the length changes.
+As in MXNet 1.9.1, the layers run the fused `RNN` operator: the per-layer parameters are
+flattened and packed with `_rnn_param_concat` (all weights, then all biases, layer by layer,
+direction by direction, i2h before h2h) into its flat parameter vector. Parameter names,
+shapes, gate orders, dropout placement (between layers, training only) and state layouts are
+those of 1.9.1, so results and saved parameters are interchangeable.
+
+LSTM with a projection (LSTMP, projection_size) has no fused kernel here: it unrolls the same
+recurrence over time with FullyConnected and element-wise operators, so its graph depends on
+the sequence length (a hybridized layer rebuilds its graph when the length changes).
 """
 from ... import ndarray
 from ... import symbol
@@ -46,9 +49,9 @@ class _RNNLayer(HybridBlock):
         super(_RNNLayer, self).__init__(**kwargs)
         if layout not in ("TNC", "NTC"):
             raise ValueError("Invalid layout %s; must be one of ['TNC' or 'NTC']" % layout)
-        if use_sequence_length:
-            raise NotImplementedError("%s: use_sequence_length is not supported (MXNet 1.9.1 "
-                                      "supports it only with cuDNN)" % self.__class__.__name__)
+        if use_sequence_length and projection_size:
+            raise NotImplementedError("%s: use_sequence_length is not supported together with "
+                                      "projection_size" % self.__class__.__name__)
         self._hidden_size = hidden_size
         self._projection_size = projection_size
         self._num_layers = num_layers
@@ -137,36 +140,72 @@ class _RNNLayer(HybridBlock):
             states.append(func(name="%sh0_%d" % (self.prefix, i), **info))
         return states
 
+    def infer_shape(self, inputs, *args):
+        """Deferred parameter shapes from the input's feature size (as 1.9.1)."""
+        if inputs.ndim != 3:
+            raise ValueError("%s: input must have 3 dimensions (layout %s), got shape %s"
+                             % (self.name, self._layout, inputs.shape))
+        step = self._projection_size if self._projection_size else self._hidden_size
+        ni = inputs.shape[2]
+        for i in range(self._num_layers):
+            for j in ["l", "r"][:self._dir]:
+                getattr(self, "{}{}_i2h_weight".format(j, i)).shape = \
+                    (self._gates * self._hidden_size, ni)
+            ni = step * self._dir
+
     def __call__(self, inputs, states=None, sequence_length=None, **kwargs):
         if self.skip_states is not None and self.skip_states != (states is None):
             self._clear_cached_op()  # the cached graph returns states only when given them
         self.skip_states = states is None
+        if self._use_sequence_length and sequence_length is None:
+            raise ValueError("%s: use_sequence_length=True needs the sequence_length argument"
+                             % self.name)
         time_axis = self._layout.find("T")
-        if isinstance(inputs, ndarray.NDArray):
-            length = inputs.shape[time_axis]
-        else:
-            shape = _known_shape(inputs)
-            length = shape[time_axis] if shape is not None and len(shape) == 3 else None
-            if length is None:
-                raise ValueError(
-                    "%s: the sequence length of the symbolic input is unknown. This build has "
-                    "no fused RNN operator, so the layer unrolls over time and needs the "
-                    "length; give the input variable a shape or call the layer with NDArrays."
-                    % self.name)
-        if length != self._seq_len:
-            self._seq_len = length
-            self._clear_cached_op()
+        shape = None
+        if self._projection_size:
+            # The unrolled LSTMP graph needs the sequence length.
+            if isinstance(inputs, ndarray.NDArray):
+                length = inputs.shape[time_axis]
+            else:
+                shape = _known_shape(inputs)
+                length = shape[time_axis] if shape is not None and len(shape) == 3 else None
+                if length is None:
+                    raise ValueError(
+                        "%s: the sequence length of the symbolic input is unknown. LSTM with "
+                        "projection_size unrolls over time and needs the length; give the "
+                        "input variable a shape or call the layer with NDArrays." % self.name)
+            if length != self._seq_len:
+                self._seq_len = length
+                self._clear_cached_op()
         if states is None:
             if isinstance(inputs, ndarray.NDArray):
                 batch_size = inputs.shape[self._layout.find("N")]
                 states = self.begin_state(batch_size, ctx=inputs.context, dtype=inputs.dtype)
             else:
-                # Symbolic zeros need the batch size: elemwise ops here do not fill in the
-                # unknown (0) batch dimension of a zeros(shape=(L, 0, H)) state.
-                states = self.begin_state(shape[self._layout.find("N")], func=symbol.zeros)
+                states = self._symbolic_zero_states(inputs, shape)
         if isinstance(states, (ndarray.NDArray, symbol.Symbol)):
             states = [states]
+        if self._use_sequence_length:
+            return super(_RNNLayer, self).__call__(inputs, states, sequence_length, **kwargs)
         return super(_RNNLayer, self).__call__(inputs, states, **kwargs)
+
+    def _symbolic_zero_states(self, inputs, shape):
+        """Zero begin states for a symbolic input. With the batch size known they are plain
+        zeros; otherwise they are derived from the input (zeros_like of one time step, reduced
+        and tiled to (layers*dirs, N, size)), so no shape is needed."""
+        if shape is None:
+            shape = _known_shape(inputs)
+        if shape is not None and len(shape) == 3:
+            return self.begin_state(shape[self._layout.find("N")], func=symbol.zeros)
+        step = symbol.zeros_like(symbol.slice_axis(inputs, axis=self._layout.find("T"),
+                                                   begin=0, end=1))
+        if self._layout == "NTC":
+            step = symbol.swapaxes(step, dim1=0, dim2=1)
+        step = symbol.sum(step, axis=2, keepdims=True)  # (1, N, 1) zeros
+        states = []
+        for info in self.state_info(0):
+            states.append(symbol.tile(step, reps=(info["shape"][0], 1, info["shape"][2])))
+        return states
 
     def hybrid_forward(self, F, inputs, states, sequence_length=None, **kwargs):
         if F is ndarray:
@@ -178,8 +217,41 @@ class _RNNLayer(HybridBlock):
             if inputs.ndim != 3:
                 raise ValueError("%s: input must have 3 dimensions (layout %s), got shape %s"
                                  % (self.name, self._layout, inputs.shape))
-        out = self._forward_kernel(F, inputs, states, **kwargs)
+        if self._projection_size:
+            out = self._unrolled_kernel(F, inputs, states, **kwargs)
+        else:
+            out = self._fused_kernel(F, inputs, states, sequence_length, **kwargs)
         return out[0] if self.skip_states else out
+
+    def _fused_kernel(self, F, inputs, states, sequence_length, **kwargs):
+        """The fused RNN operator over the (T, N, C) sequence."""
+        if self._layout == "NTC":
+            inputs = F.swapaxes(inputs, dim1=0, dim2=1)
+        params = [F.reshape(kwargs["{}{}_{}_{}".format(d, l, g, t)], shape=(-1,))
+                  for t in ["weight", "bias"]
+                  for l in range(self._num_layers)
+                  for d in ["l", "r"][:self._dir]
+                  for g in ["i2h", "h2h"]]
+        params = F._internal._rnn_param_concat(*params, dim=0, num_args=len(params))
+        # Inputs by name: the optional ones (state_cell, sequence_length) depend on the mode.
+        inputs_by_name = dict(data=inputs, parameters=params, state=states[0])
+        if self._mode == "lstm":
+            inputs_by_name["state_cell"] = states[1]
+        if self._use_sequence_length:
+            inputs_by_name["sequence_length"] = sequence_length
+        rnn = F.RNN(use_sequence_length=self._use_sequence_length,
+                    state_size=self._hidden_size, num_layers=self._num_layers,
+                    bidirectional=self._dir == 2, p=self._dropout, state_outputs=True,
+                    mode=self._mode, lstm_state_clip_min=self._lstm_state_clip_min,
+                    lstm_state_clip_max=self._lstm_state_clip_max,
+                    lstm_state_clip_nan=self._lstm_state_clip_nan, **inputs_by_name)
+        if self._mode == "lstm":
+            outputs, states = rnn[0], [rnn[1], rnn[2]]
+        else:
+            outputs, states = rnn[0], [rnn[1]]
+        if self._layout == "NTC":
+            outputs = F.swapaxes(outputs, dim1=0, dim2=1)
+        return outputs, states
 
     def _cell_step(self, F, i2h, h2h, h, c):
         """One time step of one direction of one layer; returns (new h, new c)."""
@@ -208,8 +280,8 @@ class _RNNLayer(HybridBlock):
             F.elemwise_mul(update_gate, h))
         return next_h, None
 
-    def _forward_kernel(self, F, inputs, states, **kwargs):
-        """Runs all layers and directions over the (T, N, C) sequence."""
+    def _unrolled_kernel(self, F, inputs, states, **kwargs):
+        """LSTMP: runs all layers and directions over the (T, N, C) sequence step by step."""
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
         length = self._seq_len
