@@ -56,7 +56,7 @@ def _Div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -80,7 +80,7 @@ def _DivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L71
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L82
 
     Parameters
     ----------
@@ -106,7 +106,7 @@ def _Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L173
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L210
 
     Parameters
     ----------
@@ -130,7 +130,7 @@ def _EqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L144
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
 
     Parameters
     ----------
@@ -156,7 +156,7 @@ def _Greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L175
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L212
 
     Parameters
     ----------
@@ -180,7 +180,7 @@ def _GreaterEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L150
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L166
 
     Parameters
     ----------
@@ -206,7 +206,7 @@ def _GreaterScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L148
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L164
 
     Parameters
     ----------
@@ -232,7 +232,7 @@ def _Greater_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L176
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L213
 
     Parameters
     ----------
@@ -266,7 +266,7 @@ def _Hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L195
 
     Parameters
     ----------
@@ -290,7 +290,7 @@ def _HypotScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
 
     Parameters
     ----------
@@ -316,7 +316,7 @@ def _Lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L215
 
     Parameters
     ----------
@@ -340,7 +340,7 @@ def _LesserEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L154
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L170
 
     Parameters
     ----------
@@ -366,7 +366,7 @@ def _LesserScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L168
 
     Parameters
     ----------
@@ -392,7 +392,7 @@ def _Lesser_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L179
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L216
 
     Parameters
     ----------
@@ -416,7 +416,7 @@ def _LogicalAndScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L156
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L172
 
     Parameters
     ----------
@@ -442,7 +442,7 @@ def _LogicalOrScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L174
 
     Parameters
     ----------
@@ -468,7 +468,7 @@ def _LogicalXorScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L176
 
     Parameters
     ----------
@@ -494,7 +494,7 @@ def _Logical_And(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L181
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L218
 
     Parameters
     ----------
@@ -518,7 +518,7 @@ def _Logical_Or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L183
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L220
 
     Parameters
     ----------
@@ -542,7 +542,7 @@ def _Logical_Xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L185
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L222
 
     Parameters
     ----------
@@ -566,7 +566,7 @@ def _Maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L134
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L171
 
     Parameters
     ----------
@@ -590,7 +590,7 @@ def _MaximumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
 
     Parameters
     ----------
@@ -616,7 +616,7 @@ def _Minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L141
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
 
     Parameters
     ----------
@@ -640,7 +640,7 @@ def _MinimumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L138
 
     Parameters
     ----------
@@ -678,7 +678,7 @@ def _Minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -702,7 +702,7 @@ def _MinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L52
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L62
 
     Parameters
     ----------
@@ -728,7 +728,7 @@ def _Mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L119
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L156
 
     Parameters
     ----------
@@ -752,7 +752,7 @@ def _ModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L85
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L101
 
     Parameters
     ----------
@@ -789,7 +789,7 @@ def _Mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -813,7 +813,7 @@ def _MulScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L64
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L74
 
     Parameters
     ----------
@@ -839,7 +839,7 @@ def _NotEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L162
 
     Parameters
     ----------
@@ -865,7 +865,7 @@ def _Not_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L211
 
     Parameters
     ----------
@@ -901,7 +901,7 @@ def _Plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -925,7 +925,7 @@ def _PlusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L46
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L56
 
     Parameters
     ----------
@@ -951,7 +951,7 @@ def _Power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L126
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L163
 
     Parameters
     ----------
@@ -975,7 +975,7 @@ def _PowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L99
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L115
 
     Parameters
     ----------
@@ -1001,7 +1001,7 @@ def _RDivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L90
 
     Parameters
     ----------
@@ -1027,7 +1027,7 @@ def _RMinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L68
 
     Parameters
     ----------
@@ -1053,7 +1053,7 @@ def _RModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L92
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L108
 
     Parameters
     ----------
@@ -1079,7 +1079,7 @@ def _RPowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L106
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
 
     Parameters
     ----------
@@ -1182,7 +1182,7 @@ def _add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -4794,7 +4794,7 @@ def _copy(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
     """
     Returns a copy of the input.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L24
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L25
 
     Parameters
     ----------
@@ -4816,7 +4816,7 @@ def _copyto(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
     """
     Copies the input into the output array, converting the dtype when they differ.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L77
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L78
 
     Parameters
     ----------
@@ -4912,7 +4912,7 @@ def _div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -4936,7 +4936,7 @@ def _div_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L71
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L82
 
     Parameters
     ----------
@@ -4962,7 +4962,7 @@ def _equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L173
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L210
 
     Parameters
     ----------
@@ -4986,7 +4986,7 @@ def _equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L144
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
 
     Parameters
     ----------
@@ -5070,7 +5070,7 @@ def _grad_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: U
     """
     Adds arguments element-wise (used to sum gradients).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L65
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L100
 
     Parameters
     ----------
@@ -5094,7 +5094,7 @@ def _greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L175
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L212
 
     Parameters
     ----------
@@ -5118,7 +5118,7 @@ def _greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L176
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L213
 
     Parameters
     ----------
@@ -5142,7 +5142,7 @@ def _greater_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float]
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L150
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L166
 
     Parameters
     ----------
@@ -5168,7 +5168,7 @@ def _greater_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L148
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L164
 
     Parameters
     ----------
@@ -5204,7 +5204,7 @@ def _hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L195
 
     Parameters
     ----------
@@ -5228,7 +5228,7 @@ def _hypot_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
 
     Parameters
     ----------
@@ -5254,7 +5254,7 @@ def _lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L215
 
     Parameters
     ----------
@@ -5278,7 +5278,7 @@ def _lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L179
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L216
 
     Parameters
     ----------
@@ -5302,7 +5302,7 @@ def _lesser_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L154
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L170
 
     Parameters
     ----------
@@ -5328,7 +5328,7 @@ def _lesser_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L168
 
     Parameters
     ----------
@@ -5388,7 +5388,7 @@ def _logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L181
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L218
 
     Parameters
     ----------
@@ -5412,7 +5412,7 @@ def _logical_and_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L156
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L172
 
     Parameters
     ----------
@@ -5438,7 +5438,7 @@ def _logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L183
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L220
 
     Parameters
     ----------
@@ -5462,7 +5462,7 @@ def _logical_or_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L158
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L174
 
     Parameters
     ----------
@@ -5488,7 +5488,7 @@ def _logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L185
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L222
 
     Parameters
     ----------
@@ -5512,7 +5512,7 @@ def _logical_xor_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L160
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L176
 
     Parameters
     ----------
@@ -5538,7 +5538,7 @@ def _maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L134
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L171
 
     Parameters
     ----------
@@ -5562,7 +5562,7 @@ def _maximum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L130
 
     Parameters
     ----------
@@ -5588,7 +5588,7 @@ def _minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L141
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L178
 
     Parameters
     ----------
@@ -5612,7 +5612,7 @@ def _minimum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L138
 
     Parameters
     ----------
@@ -5650,7 +5650,7 @@ def _minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -5674,7 +5674,7 @@ def _minus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L52
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L62
 
     Parameters
     ----------
@@ -5700,7 +5700,7 @@ def _mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L119
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L156
 
     Parameters
     ----------
@@ -5724,7 +5724,7 @@ def _mod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L85
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L101
 
     Parameters
     ----------
@@ -5809,7 +5809,7 @@ def _mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -5833,7 +5833,7 @@ def _mul_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L64
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L74
 
     Parameters
     ----------
@@ -5859,7 +5859,7 @@ def _not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L211
 
     Parameters
     ----------
@@ -5883,7 +5883,7 @@ def _not_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L146
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L162
 
     Parameters
     ----------
@@ -5947,7 +5947,7 @@ def _plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -5971,7 +5971,7 @@ def _plus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L46
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L56
 
     Parameters
     ----------
@@ -5997,7 +5997,7 @@ def _power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L126
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L163
 
     Parameters
     ----------
@@ -6021,7 +6021,7 @@ def _power_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L99
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L115
 
     Parameters
     ----------
@@ -6396,7 +6396,7 @@ def _rdiv_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L78
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L90
 
     Parameters
     ----------
@@ -6422,7 +6422,7 @@ def _rminus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L68
 
     Parameters
     ----------
@@ -6448,7 +6448,7 @@ def _rmod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L92
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L108
 
     Parameters
     ----------
@@ -6474,7 +6474,7 @@ def _rpower_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L106
+    Defined in ../src/operator/tensor/elemwise_binary_scalar_op.cc:L122
 
     Parameters
     ----------
@@ -7058,7 +7058,7 @@ def _sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------

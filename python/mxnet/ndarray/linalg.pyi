@@ -67,7 +67,7 @@ def extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Un
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L855
+    Defined in ../src/operator/tensor/la_op.cc:L856
 
     Parameters
     ----------
@@ -117,7 +117,7 @@ def extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower:
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L949
+    Defined in ../src/operator/tensor/la_op.cc:L950
 
     Parameters
     ----------
@@ -220,7 +220,7 @@ def gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optional[NDA
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L602
+    Defined in ../src/operator/tensor/la_op.cc:L603
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose_a: O
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L654
+    Defined in ../src/operator/tensor/la_op.cc:L655
 
     Parameters
     ----------
@@ -363,7 +363,7 @@ def makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L896
+    Defined in ../src/operator/tensor/la_op.cc:L897
 
     Parameters
     ----------
@@ -408,7 +408,7 @@ def maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Op
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L998
+    Defined in ../src/operator/tensor/la_op.cc:L999
 
     Parameters
     ----------
@@ -681,7 +681,7 @@ def syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alpha: Opt
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L704
+    Defined in ../src/operator/tensor/la_op.cc:L705
 
     Parameters
     ----------
@@ -734,7 +734,7 @@ def trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Opti
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L758
+    Defined in ../src/operator/tensor/la_op.cc:L759
 
     Parameters
     ----------
@@ -793,7 +793,7 @@ def trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Opti
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L813
+    Defined in ../src/operator/tensor/la_op.cc:L814
 
     Parameters
     ----------

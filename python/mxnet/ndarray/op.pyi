@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cast_storage', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -24,7 +24,7 @@ def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu',
 
 
 
-    Defined in ../src/operator/nn/activation.cc:L44
+    Defined in ../src/operator/nn/activation.cc:L74
 
     Parameters
     ----------
@@ -168,7 +168,7 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -200,7 +200,7 @@ def Cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L110
 
     Parameters
     ----------
@@ -550,7 +550,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -712,7 +712,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in ../src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L78
 
     Parameters
     ----------
@@ -2040,7 +2040,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L173
 
     Parameters
     ----------
@@ -2142,7 +2142,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -2197,7 +2197,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L163
 
     Parameters
     ----------
@@ -2222,7 +2222,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L268
 
     Parameters
     ----------
@@ -2252,7 +2252,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L147
 
     Parameters
     ----------
@@ -2277,7 +2277,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L257
 
     Parameters
     ----------
@@ -2306,7 +2306,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L179
 
     Parameters
     ----------
@@ -2331,7 +2331,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L279
 
     Parameters
     ----------
@@ -2533,7 +2533,7 @@ def batch_dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transp
     ``transpose_a`` / ``transpose_b`` transpose the last two axes of ``lhs`` / ``rhs``.
 
 
-    Defined in ../src/operator/tensor/dot.cc:L104
+    Defined in ../src/operator/tensor/dot.cc:L123
 
     Parameters
     ----------
@@ -2621,7 +2621,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -2747,7 +2747,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L164
 
     Parameters
     ----------
@@ -2771,7 +2771,7 @@ def broadcast_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
     """
     Returns the result of element-wise **equal to (==)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L238
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L289
 
     Parameters
     ----------
@@ -2795,7 +2795,7 @@ def broadcast_greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
     """
     Returns the result of element-wise **greater than (>)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L240
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L291
 
     Parameters
     ----------
@@ -2819,7 +2819,7 @@ def broadcast_greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray]
     """
     Returns the result of element-wise **greater than or equal to (>=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L241
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L292
 
     Parameters
     ----------
@@ -2863,7 +2863,7 @@ def broadcast_hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 5.,  5.,  5.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L223
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L274
 
     Parameters
     ----------
@@ -2887,7 +2887,7 @@ def broadcast_lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...,
     """
     Returns the result of element-wise **lesser than (<)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L243
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L294
 
     Parameters
     ----------
@@ -2911,7 +2911,7 @@ def broadcast_lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] 
     """
     Returns the result of element-wise **lesser than or equal to (<=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L244
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L295
 
     Parameters
     ----------
@@ -2976,7 +2976,7 @@ def broadcast_logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical and** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L246
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L297
 
     Parameters
     ----------
@@ -3000,7 +3000,7 @@ def broadcast_logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = 
     """
     Returns the result of element-wise **logical or** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L298
 
     Parameters
     ----------
@@ -3024,7 +3024,7 @@ def broadcast_logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical xor** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L248
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L299
 
     Parameters
     ----------
@@ -3062,7 +3062,7 @@ def broadcast_maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L174
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L225
 
     Parameters
     ----------
@@ -3100,7 +3100,7 @@ def broadcast_minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L196
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L247
 
     Parameters
     ----------
@@ -3138,7 +3138,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -3174,7 +3174,7 @@ def broadcast_mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L133
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L184
 
     Parameters
     ----------
@@ -3210,7 +3210,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L143
 
     Parameters
     ----------
@@ -3234,7 +3234,7 @@ def broadcast_not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = .
     """
     Returns the result of element-wise **not equal to (!=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L239
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L290
 
     Parameters
     ----------
@@ -3275,7 +3275,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -3311,7 +3311,7 @@ def broadcast_power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 4.,  4.,  4.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L152
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L203
 
     Parameters
     ----------
@@ -3349,7 +3349,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -3421,7 +3421,7 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L109
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L110
 
     Parameters
     ----------
@@ -3429,6 +3429,66 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
         The input array.
     dtype : {'bfloat16', 'bool', 'float16', 'float32', 'float64', 'int32', 'int64', 'int8', 'uint8'}, required
         Output data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', 'default', 'row_sparse']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Casts tensor storage type to the new type.
+
+    When an NDArray with default storage type is cast to csr or row_sparse storage,
+    the result is compact, which means:
+
+    - for csr, zero values will not be retained
+    - for row_sparse, row slices of all zeros will not be retained
+
+    The storage type of ``cast_storage`` output depends on stype parameter:
+
+    - cast_storage(csr, 'default') = default
+    - cast_storage(row_sparse, 'default') = default
+    - cast_storage(default, 'csr') = csr
+    - cast_storage(default, 'row_sparse') = row_sparse
+    - cast_storage(csr, 'csr') = csr
+    - cast_storage(row_sparse, 'row_sparse') = row_sparse
+
+    Example::
+
+        dense = [[ 0.,  1.,  0.],
+                 [ 2.,  0.,  3.],
+                 [ 0.,  0.,  0.],
+                 [ 0.,  0.,  0.]]
+
+        # cast to row_sparse storage type
+        rsp = cast_storage(dense, 'row_sparse')
+        rsp.indices = [0, 1]
+        rsp.values = [[ 0.,  1.,  0.],
+                      [ 2.,  0.,  3.]]
+
+        # cast to csr storage type
+        csr = cast_storage(dense, 'csr')
+        csr.indices = [1, 0, 2]
+        csr.values = [ 1.,  2.,  3.]
+        csr.indptr = [0, 1, 3, 3, 3]
+
+
+
+    Defined in ../src/operator/sparse/sparse_ops.cc:L119
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    stype : {'csr', 'default', 'row_sparse'}, required
+        Output storage type.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3454,7 +3514,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L328
 
     Parameters
     ----------
@@ -3484,7 +3544,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L218
 
     Parameters
     ----------
@@ -3586,7 +3646,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L435
 
     Parameters
     ----------
@@ -3717,7 +3777,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L121
 
     Parameters
     ----------
@@ -3744,7 +3804,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L231
 
     Parameters
     ----------
@@ -3831,7 +3891,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L194
 
     Parameters
     ----------
@@ -3993,7 +4053,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in ../src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L59
 
     Parameters
     ----------
@@ -4035,7 +4095,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -4070,7 +4130,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -4105,7 +4165,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -4141,7 +4201,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -4171,7 +4231,7 @@ def erf(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L243
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L308
 
     Parameters
     ----------
@@ -4199,7 +4259,7 @@ def erfinv(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L253
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L322
 
     Parameters
     ----------
@@ -4230,7 +4290,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L42
 
     Parameters
     ----------
@@ -4283,7 +4343,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L47
 
     Parameters
     ----------
@@ -4340,7 +4400,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L246
 
     Parameters
     ----------
@@ -4451,7 +4511,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L227
 
     Parameters
     ----------
@@ -4588,7 +4648,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L292
 
     Parameters
     ----------
@@ -4613,7 +4673,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L300
 
     Parameters
     ----------
@@ -4684,7 +4744,7 @@ def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     """
     Returns a copy of the input.
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L24
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L25
 
     Parameters
     ----------
@@ -4983,7 +5043,7 @@ def linalg_extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., 
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L855
+    Defined in ../src/operator/tensor/la_op.cc:L856
 
     Parameters
     ----------
@@ -5033,7 +5093,7 @@ def linalg_extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ...,
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L949
+    Defined in ../src/operator/tensor/la_op.cc:L950
 
     Parameters
     ----------
@@ -5136,7 +5196,7 @@ def linalg_gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optio
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L602
+    Defined in ../src/operator/tensor/la_op.cc:L603
 
     Parameters
     ----------
@@ -5195,7 +5255,7 @@ def linalg_gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpo
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L654
+    Defined in ../src/operator/tensor/la_op.cc:L655
 
     Parameters
     ----------
@@ -5279,7 +5339,7 @@ def linalg_makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L896
+    Defined in ../src/operator/tensor/la_op.cc:L897
 
     Parameters
     ----------
@@ -5324,7 +5384,7 @@ def linalg_maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lo
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L998
+    Defined in ../src/operator/tensor/la_op.cc:L999
 
     Parameters
     ----------
@@ -5597,7 +5657,7 @@ def linalg_syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alp
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L704
+    Defined in ../src/operator/tensor/la_op.cc:L705
 
     Parameters
     ----------
@@ -5650,7 +5710,7 @@ def linalg_trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L758
+    Defined in ../src/operator/tensor/la_op.cc:L759
 
     Parameters
     ----------
@@ -5709,7 +5769,7 @@ def linalg_trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in ../src/operator/tensor/la_op.cc:L813
+    Defined in ../src/operator/tensor/la_op.cc:L814
 
     Parameters
     ----------
@@ -5745,7 +5805,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L59
 
     Parameters
     ----------
@@ -5771,7 +5831,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L71
 
     Parameters
     ----------
@@ -5798,7 +5858,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L95
 
     Parameters
     ----------
@@ -5824,7 +5884,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L83
 
     Parameters
     ----------
@@ -5895,7 +5955,7 @@ def logical_not(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L374
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L411
 
     Parameters
     ----------
@@ -6834,7 +6894,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L143
 
     Parameters
     ----------
@@ -7359,7 +7419,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L205
 
     Parameters
     ----------
@@ -7739,7 +7799,7 @@ def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L324
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L347
 
     Parameters
     ----------
@@ -7769,7 +7829,7 @@ def reciprocal(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L155
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L156
 
     Parameters
     ----------
@@ -7796,7 +7856,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L365
 
     Parameters
     ----------
@@ -8079,7 +8139,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L207
 
     Parameters
     ----------
@@ -8240,7 +8300,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -8271,7 +8331,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -8823,7 +8883,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L381
 
     Parameters
     ----------
@@ -8851,7 +8911,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L188
 
     Parameters
     ----------
@@ -8979,7 +9039,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L110
 
     Parameters
     ----------
@@ -9006,7 +9066,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
@@ -9417,7 +9477,7 @@ def softsign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L363
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L396
 
     Parameters
     ----------
@@ -9635,7 +9695,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L288
 
     Parameters
     ----------
@@ -9666,7 +9726,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L268
 
     Parameters
     ----------
@@ -9800,7 +9860,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -10077,7 +10137,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L132
 
     Parameters
     ----------
@@ -10104,7 +10164,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L244
 
     Parameters
     ----------
@@ -10301,7 +10361,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L236
 
     Parameters
     ----------

@@ -10,10 +10,17 @@ from mxnet.ndarray.ndarray import NDArray
 from mxnet.ndarray._sparse import BaseSparseNDArray as BaseSparseNDArray
 from mxnet.ndarray._sparse import CSRNDArray as CSRNDArray
 from mxnet.ndarray._sparse import RowSparseNDArray as RowSparseNDArray
-from mxnet.ndarray._sparse import empty as empty
+from mxnet.ndarray._sparse import csr_matrix as csr_matrix
+from mxnet.ndarray._sparse import row_sparse_array as row_sparse_array
 from mxnet.ndarray._sparse import zeros as zeros
+from mxnet.ndarray._sparse import empty as empty
+from mxnet.ndarray._sparse import array as array
+from mxnet.ndarray._sparse import add as add
+from mxnet.ndarray._sparse import subtract as subtract
+from mxnet.ndarray._sparse import multiply as multiply
+from mxnet.ndarray._sparse import divide as divide
 
-__all__ = ['BaseSparseNDArray', 'CSRNDArray', 'RowSparseNDArray', 'empty', 'zeros', 'ElementWiseSum', 'Embedding', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'abs', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'broadcast_add', 'broadcast_div', 'broadcast_minus', 'broadcast_mul', 'broadcast_plus', 'broadcast_sub', 'cbrt', 'ceil', 'clip', 'concat', 'cos', 'cosh', 'degrees', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'exp', 'expm1', 'fix', 'floor', 'ftrl_update', 'gamma', 'gammaln', 'log', 'log10', 'log1p', 'log2', 'make_loss', 'mean', 'negative', 'norm', 'radians', 'relu', 'rint', 'round', 'rsqrt', 'sgd_mom_update', 'sgd_update', 'sigmoid', 'sign', 'sin', 'sinh', 'slice', 'sqrt', 'square', 'stop_gradient', 'sum', 'tan', 'tanh', 'trunc', 'where', 'zeros_like']
+__all__ = ['BaseSparseNDArray', 'CSRNDArray', 'RowSparseNDArray', 'csr_matrix', 'row_sparse_array', 'zeros', 'empty', 'array', 'add', 'subtract', 'multiply', 'divide', 'ElementWiseSum', 'Embedding', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'abs', 'adagrad_update', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'broadcast_add', 'broadcast_div', 'broadcast_minus', 'broadcast_mul', 'broadcast_plus', 'broadcast_sub', 'cast_storage', 'cbrt', 'ceil', 'clip', 'concat', 'cos', 'cosh', 'degrees', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'exp', 'expm1', 'fix', 'floor', 'ftrl_update', 'gamma', 'gammaln', 'log', 'log10', 'log1p', 'log2', 'make_loss', 'mean', 'negative', 'norm', 'radians', 'relu', 'retain', 'rint', 'round', 'rsqrt', 'sgd_mom_update', 'sgd_update', 'sigmoid', 'sign', 'sin', 'sinh', 'slice', 'sqrt', 'square', 'stop_gradient', 'sum', 'tan', 'tanh', 'trunc', 'where', 'zeros_like']
 
 
 def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -34,7 +41,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -151,7 +158,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in ../src/operator/nn/fully_connected.cc:L77
+    Defined in ../src/operator/nn/fully_connected.cc:L78
 
     Parameters
     ----------
@@ -313,12 +320,61 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L168
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L173
 
     Parameters
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., history: Optional[NDArray] = ..., lr: Optional[float] = ..., epsilon: Optional[float] = ..., wd: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for AdaGrad optimizer.
+
+    Referenced from *Adaptive Subgradient Methods for Online Learning and Stochastic Optimization*,
+    and available at http://www.jmlr.org/papers/volume12/duchi11a/duchi11a.pdf.
+
+    Updates are applied by::
+
+        rescaled_grad = clip(rescale_grad * grad, clip_gradient)
+        history = history + square(rescaled_grad)
+        w = w - learning_rate * rescaled_grad / sqrt(history + epsilon)
+
+    Note that non-zero values for the weight decay option are not supported.
+
+
+
+    Defined in ../src/operator/sparse/sparse_optimizer.cc:L247
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    grad : NDArray
+        Gradient
+    history : NDArray
+        History
+    lr : float, required
+        Learning rate
+    epsilon : float, optional, default=1.00000001e-07
+        epsilon
+    wd : float, optional, default=0
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -415,7 +471,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L279
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L316
 
     Parameters
     ----------
@@ -445,7 +501,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L134
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L163
 
     Parameters
     ----------
@@ -470,7 +526,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L268
 
     Parameters
     ----------
@@ -500,7 +556,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L122
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L147
 
     Parameters
     ----------
@@ -525,7 +581,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L204
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L257
 
     Parameters
     ----------
@@ -554,7 +610,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L146
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L179
 
     Parameters
     ----------
@@ -579,7 +635,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L279
 
     Parameters
     ----------
@@ -618,7 +674,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -654,7 +710,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L114
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L164
 
     Parameters
     ----------
@@ -692,7 +748,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -728,7 +784,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L93
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L143
 
     Parameters
     ----------
@@ -769,7 +825,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L67
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L115
 
     Parameters
     ----------
@@ -807,7 +863,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L82
+    Defined in ../src/operator/tensor/elemwise_binary_broadcast_op.cc:L131
 
     Parameters
     ----------
@@ -815,6 +871,66 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
         First input to the function
     rhs : NDArray
         Second input to the function
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', 'default', 'row_sparse']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Casts tensor storage type to the new type.
+
+    When an NDArray with default storage type is cast to csr or row_sparse storage,
+    the result is compact, which means:
+
+    - for csr, zero values will not be retained
+    - for row_sparse, row slices of all zeros will not be retained
+
+    The storage type of ``cast_storage`` output depends on stype parameter:
+
+    - cast_storage(csr, 'default') = default
+    - cast_storage(row_sparse, 'default') = default
+    - cast_storage(default, 'csr') = csr
+    - cast_storage(default, 'row_sparse') = row_sparse
+    - cast_storage(csr, 'csr') = csr
+    - cast_storage(row_sparse, 'row_sparse') = row_sparse
+
+    Example::
+
+        dense = [[ 0.,  1.,  0.],
+                 [ 2.,  0.,  3.],
+                 [ 0.,  0.,  0.],
+                 [ 0.,  0.,  0.]]
+
+        # cast to row_sparse storage type
+        rsp = cast_storage(dense, 'row_sparse')
+        rsp.indices = [0, 1]
+        rsp.values = [[ 0.,  1.,  0.],
+                      [ 2.,  0.,  3.]]
+
+        # cast to csr storage type
+        csr = cast_storage(dense, 'csr')
+        csr.indices = [1, 0, 2]
+        csr.values = [ 1.,  2.,  3.]
+        csr.indptr = [0, 1, 3, 3, 3]
+
+
+
+    Defined in ../src/operator/sparse/sparse_ops.cc:L119
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    stype : {'csr', 'default', 'row_sparse'}, required
+        Output storage type.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -840,7 +956,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L309
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L328
 
     Parameters
     ----------
@@ -870,7 +986,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L211
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L218
 
     Parameters
     ----------
@@ -907,7 +1023,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L398
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L435
 
     Parameters
     ----------
@@ -993,7 +1109,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L100
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L121
 
     Parameters
     ----------
@@ -1020,7 +1136,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L186
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L231
 
     Parameters
     ----------
@@ -1047,7 +1163,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L157
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L194
 
     Parameters
     ----------
@@ -1093,7 +1209,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in ../src/operator/tensor/dot.cc:L58
+    Defined in ../src/operator/tensor/dot.cc:L59
 
     Parameters
     ----------
@@ -1135,7 +1251,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L58
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L92
 
     Parameters
     ----------
@@ -1170,7 +1286,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L112
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L148
 
     Parameters
     ----------
@@ -1205,7 +1321,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L101
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L137
 
     Parameters
     ----------
@@ -1241,7 +1357,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L83
+    Defined in ../src/operator/tensor/elemwise_binary_op.cc:L118
 
     Parameters
     ----------
@@ -1274,7 +1390,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L41
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L42
 
     Parameters
     ----------
@@ -1300,7 +1416,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L46
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L47
 
     Parameters
     ----------
@@ -1329,7 +1445,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L239
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L246
 
     Parameters
     ----------
@@ -1359,7 +1475,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L220
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L227
 
     Parameters
     ----------
@@ -1436,7 +1552,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L227
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L292
 
     Parameters
     ----------
@@ -1461,7 +1577,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L235
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L300
 
     Parameters
     ----------
@@ -1487,7 +1603,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L54
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L59
 
     Parameters
     ----------
@@ -1513,7 +1629,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L62
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L71
 
     Parameters
     ----------
@@ -1540,7 +1656,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L78
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L95
 
     Parameters
     ----------
@@ -1566,7 +1682,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L70
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L83
 
     Parameters
     ----------
@@ -1676,7 +1792,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L142
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L143
 
     Parameters
     ----------
@@ -1755,7 +1871,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L166
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L205
 
     Parameters
     ----------
@@ -1782,12 +1898,55 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L338
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L365
 
     Parameters
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def retain(data: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Pick rows specified by user input index array from a row sparse matrix
+    and save them in the output sparse matrix.
+
+    Example::
+
+      data = [[1, 2], [3, 4], [5, 6]]
+      indices = [0, 1, 3]
+      shape = (4, 2)
+      rsp_in = row_sparse_array(data, indices)
+      to_retain = [0, 3]
+      rsp_out = retain(rsp_in, to_retain)
+      rsp_out.data = [[1, 2], [5, 6]]
+      rsp_out.indices = [0, 3]
+
+    The storage type of ``retain`` output depends on storage types of inputs
+
+    - retain(row_sparse, default) = row_sparse
+    - otherwise, ``retain`` is not supported
+
+
+
+    Defined in ../src/operator/sparse/sparse_ops.cc:L252
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array for sparse_retain operator.
+    indices : NDArray
+        The index array of rows ids that will be retained.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1814,7 +1973,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L207
 
     Parameters
     ----------
@@ -1842,7 +2001,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L193
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L200
 
     Parameters
     ----------
@@ -1873,7 +2032,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L293
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L308
 
     Parameters
     ----------
@@ -1998,7 +2157,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L352
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L381
 
     Parameters
     ----------
@@ -2026,7 +2185,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L181
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L188
 
     Parameters
     ----------
@@ -2055,7 +2214,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L89
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L110
 
     Parameters
     ----------
@@ -2082,7 +2241,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L177
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L218
 
     Parameters
     ----------
@@ -2173,7 +2332,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L277
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L288
 
     Parameters
     ----------
@@ -2204,7 +2363,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L261
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L268
 
     Parameters
     ----------
@@ -2251,7 +2410,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L69
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L70
 
     Parameters
     ----------
@@ -2346,7 +2505,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L111
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L132
 
     Parameters
     ----------
@@ -2373,7 +2532,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L195
+    Defined in ../src/operator/tensor/elemwise_unary_op_math.cc:L244
 
     Parameters
     ----------
@@ -2404,7 +2563,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L229
+    Defined in ../src/operator/tensor/elemwise_unary_op_basic.cc:L236
 
     Parameters
     ----------
