@@ -55,14 +55,18 @@ int MXNDArrayCreateSparseEx64(int storage_type, const int64_t* shape, int ndim, 
 
 int MXNDArrayGetAuxType(NDArrayHandle handle, uint32_t i, int* out_type) {
   API_BEGIN();
-  *out_type = SparseND(handle)->aux_type(i);
+  NDArray* arr = SparseND(handle);
+  arr->WaitToRead();  // a pending op may still be replacing the aux arrays
+  *out_type = arr->aux_type(i);
   API_END();
 }
 
 int MXNDArrayGetAuxType64(NDArrayHandle handle, int64_t i, int* out_type) {
   API_BEGIN();
   if (i < 0) throw mxnet::IndexError("aux index must be non-negative, got " + std::to_string(i));
-  *out_type = SparseND(handle)->aux_type(static_cast<size_t>(i));
+  NDArray* arr = SparseND(handle);
+  arr->WaitToRead();
+  *out_type = arr->aux_type(static_cast<size_t>(i));
   API_END();
 }
 

@@ -17,10 +17,19 @@ from .ndarray import (NDArray, _STORAGE_TYPE_DEFAULT, _STORAGE_TYPE_ROW_SPARSE, 
                       _STORAGE_TYPE_UNDEFINED, _STORAGE_TYPE_STR_TO_ID, dtype_to_mx, _DTYPE_MX_TO_NP,
                       _normalize_shape, mx_real_t)
 
-try:
-    import scipy.sparse as _spsp
-except ImportError:  # scipy is optional
-    _spsp = None
+
+
+def _is_scipy_sparse(obj):
+    """True for a scipy.sparse matrix (scipy is imported only when one is passed in)."""
+    return type(obj).__module__.startswith("scipy.sparse")
+
+
+def _scipy_sparse():
+    try:
+        import scipy.sparse as spsp  # optional, and slow to import: only on demand
+    except ImportError:
+        raise ImportError("this operation needs scipy") from None
+    return spsp
 
 __all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "_ndarray_cls", "csr_matrix",
            "row_sparse_array", "zeros", "empty", "array", "add", "subtract", "multiply", "divide"]
@@ -219,9 +228,7 @@ class CSRNDArray(BaseSparseNDArray):
 
     def asscipy(self):
         """A scipy.sparse.csr_matrix with the same values (needs SciPy)."""
-        if _spsp is None:
-            raise ImportError("asscipy needs scipy")
-        return _spsp.csr_matrix((self.data.asnumpy(), self.indices.asnumpy(),
+        return _scipy_sparse().csr_matrix((self.data.asnumpy(), self.indices.asnumpy(),
                                  self.indptr.asnumpy()), shape=self.shape, dtype=self.dtype)
 
 
@@ -302,7 +309,7 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         return zeros("csr", arg1, ctx=ctx, dtype=dtype)
     if isinstance(arg1, CSRNDArray):
         return arg1.astype(dtype or arg1.dtype).copyto(ctx)
-    if _spsp is not None and _spsp.issparse(arg1):
+    if _is_scipy_sparse(arg1):
         csr = arg1.tocsr()
         csr.sort_indices()
         return csr_matrix((csr.data, csr.indices, csr.indptr), shape=csr.shape, ctx=ctx,
@@ -382,7 +389,7 @@ def array(source_array, ctx=None, dtype=None):
     if isinstance(source_array, BaseSparseNDArray):
         dtype = source_array.dtype if dtype is None else dtype
         return source_array.astype(dtype).copyto(ctx or source_array.context)
-    if _spsp is not None and _spsp.issparse(source_array):
+    if _is_scipy_sparse(source_array):
         return csr_matrix(source_array, ctx=ctx, dtype=dtype)
     raise ValueError("Unexpected source_array type %s: expected a sparse NDArray or a "
                      "scipy.sparse matrix" % type(source_array).__name__)

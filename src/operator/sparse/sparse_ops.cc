@@ -2,11 +2,13 @@
  * \file sparse_ops.cc
  * \brief Storage conversion and the sparse forms of common operators:
  *   cast_storage (any -> any), _sparse_retain (row_sparse rows by index),
- *   dot(csr, dense) and dot(csr.T, dense), elemwise_add/_sub/_mul(row_sparse, row_sparse).
+ *   dot(csr, dense) and dot(csr.T, dense), elemwise_add/_sub/_mul of two row_sparse or two csr
+ *   arrays, zeros_like of a sparse array (an empty array of the same storage type).
  * Other storage combinations of these ops run their dense FCompute on densified inputs.
  */
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../elemwise_op_common.h"
@@ -361,17 +363,70 @@ NNVM_REGISTER_OP(dot)
 .set_attr<FInferStorageType>("FInferStorageType", DotStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", DotComputeEx);
 
-// ------------------------------------------------- elemwise_add/_sub/_mul(row_sparse, row_sparse)
+// ------------------------- elemwise_add/_sub/_mul of (row_sparse, row_sparse) and (csr, csr)
 
 namespace {
 
 enum class RspBinary { kAdd, kSub, kMul };
 
-bool RspBinaryStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode, std::vector<int>* in,
-                    std::vector<int>* out) {
-  if ((*in)[0] != kRowSparseStorage || (*in)[1] != kRowSparseStorage) return false;
-  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kRowSparseStorage) return false;
-  return DispatchEx(out, mode, kRowSparseStorage);
+// (row_sparse, row_sparse) -> row_sparse; (csr, csr) -> csr; other pairs run densified.
+bool SparseBinaryStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode,
+                       std::vector<int>* in, std::vector<int>* out) {
+  const int s = (*in)[0];
+  if ((s != kRowSparseStorage && s != kCSRStorage) || (*in)[1] != s) return false;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != s) return false;
+  return DispatchEx(out, mode, s);
+}
+
+template <RspBinary kOp, typename DType>
+DType BinaryValue(DType x, DType y) {
+  return kOp == RspBinary::kAdd ? DType(x + y) : kOp == RspBinary::kSub ? DType(x - y)
+                                                                        : DType(x * y);
+}
+
+/*! \brief csr (op) csr, row by row: union (add, sub) or intersection (mul) of the columns. */
+template <RspBinary kOp>
+void CsrBinary(const NDArray& lhs, const NDArray& rhs, const NDArray& out) {
+  const std::vector<int64_t> lp = SparseAuxAsInt64(lhs, 0), li = SparseAuxAsInt64(lhs, 1);
+  const std::vector<int64_t> rp = SparseAuxAsInt64(rhs, 0), ri = SparseAuxAsInt64(rhs, 1);
+  const int64_t nrow = out.shape()[0];
+  std::vector<int64_t> indptr(nrow + 1, 0), indices;
+  MSHADOW_TYPE_SWITCH(out.dtype(), DType, {
+    const DType* lv = li.empty() ? nullptr : lhs.sparse_data().data().dptr<DType>();
+    const DType* rv = ri.empty() ? nullptr : rhs.sparse_data().data().dptr<DType>();
+    std::vector<DType> vals;
+    for (int64_t r = 0; r < nrow; ++r) {
+      // Column -> value for each side (rows are short: sorting the entries is enough).
+      std::vector<std::pair<int64_t, DType>> a, b;
+      if (r + 1 < static_cast<int64_t>(lp.size())) {
+        for (int64_t k = lp[r]; k < lp[r + 1]; ++k) a.emplace_back(li[k], lv[k]);
+      }
+      if (r + 1 < static_cast<int64_t>(rp.size())) {
+        for (int64_t k = rp[r]; k < rp[r + 1]; ++k) b.emplace_back(ri[k], rv[k]);
+      }
+      auto by_col = [](const std::pair<int64_t, DType>& x, const std::pair<int64_t, DType>& y) {
+        return x.first < y.first;
+      };
+      std::stable_sort(a.begin(), a.end(), by_col);
+      std::stable_sort(b.begin(), b.end(), by_col);
+      size_t i = 0, j = 0;
+      while (i < a.size() || j < b.size()) {
+        const bool take_a = i < a.size() && (j >= b.size() || a[i].first <= b[j].first);
+        const bool take_b = j < b.size() && (i >= a.size() || b[j].first <= a[i].first);
+        const int64_t col = take_a ? a[i].first : b[j].first;
+        const DType x = take_a ? a[i].second : DType(0), y = take_b ? b[j].second : DType(0);
+        if (take_a) ++i;
+        if (take_b) ++j;
+        if (kOp == RspBinary::kMul && !(take_a && take_b)) continue;
+        indices.push_back(col);
+        vals.push_back(BinaryValue<kOp>(x, y));
+      }
+      indptr[r + 1] = static_cast<int64_t>(indices.size());
+    }
+    NDArray data = NewPart(TShape(1, static_cast<int64_t>(vals.size())), out.dtype());
+    if (!vals.empty()) std::memcpy(data.data().dptr_, vals.data(), vals.size() * sizeof(DType));
+    out.SetSparseParts(data, {Int64Part(indptr), Int64Part(indices)});
+  });
 }
 
 template <RspBinary kOp>
@@ -382,6 +437,10 @@ void RspBinaryComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
   if (req[0] == kAddTo) {
     MX_THROW(NotImplementedError) << attrs.op->name
                                   << ": req 'add' into a row_sparse output is not supported";
+  }
+  if (in[0].storage_type() == kCSRStorage) {
+    CsrBinary<kOp>(in[0], in[1], out[0]);
+    return;
   }
   const std::vector<int64_t> li = SparseAuxAsInt64(in[0], 0), ri = SparseAuxAsInt64(in[1], 0);
   const int64_t row = RowLength(out[0].shape());
@@ -419,16 +478,49 @@ void RspBinaryComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
 }  // namespace
 
 NNVM_REGISTER_OP(elemwise_add)
-.set_attr<FInferStorageType>("FInferStorageType", RspBinaryStype)
+.set_attr<FInferStorageType>("FInferStorageType", SparseBinaryStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", RspBinaryComputeEx<RspBinary::kAdd>);
 
 NNVM_REGISTER_OP(elemwise_sub)
-.set_attr<FInferStorageType>("FInferStorageType", RspBinaryStype)
+.set_attr<FInferStorageType>("FInferStorageType", SparseBinaryStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", RspBinaryComputeEx<RspBinary::kSub>);
 
 NNVM_REGISTER_OP(elemwise_mul)
-.set_attr<FInferStorageType>("FInferStorageType", RspBinaryStype)
+.set_attr<FInferStorageType>("FInferStorageType", SparseBinaryStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", RspBinaryComputeEx<RspBinary::kMul>);
+
+// ------------------------------------------------------------------- zeros_like(sparse)
+
+namespace {
+
+bool ZerosLikeStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode, std::vector<int>* in,
+                    std::vector<int>* out) {
+  const int s = (*in)[0];
+  if (s != kRowSparseStorage && s != kCSRStorage) return false;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != s) return false;
+  return DispatchEx(out, mode, s);
+}
+
+void ZerosLikeComputeEx(const nnvm::NodeAttrs&, const OpContext&, const std::vector<NDArray>&,
+                        const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  const NDArray& o = out[0];
+  TShape sshape = o.shape();
+  if (o.storage_type() == kCSRStorage) {
+    out[0].SetSparseParts(NewPart(TShape(1, 0), o.dtype()),
+                          {Int64Part(std::vector<int64_t>(o.shape()[0] + 1, 0)),
+                           Int64Part({})});
+  } else {
+    sshape[0] = 0;
+    out[0].SetSparseParts(NewPart(sshape, o.dtype()), {Int64Part({})});
+  }
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(zeros_like)
+.set_attr<FInferStorageType>("FInferStorageType", ZerosLikeStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", ZerosLikeComputeEx);
 
 }  // namespace op
 }  // namespace mxnet

@@ -312,3 +312,52 @@ def test_output_stypes_match_mx191(tmp_path):
     with contextlib.redirect_stdout(buf):
         exec(code, ns)  # pylint: disable=exec-used
     assert buf.getvalue().split() == ref
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_gluon_embedding_sparse_grad_trainer(hybridize):
+    from mxnet import gluon
+    net = gluon.nn.Embedding(10, 3, sparse_grad=True)
+    net.initialize(mx.init.Constant(1.0))
+    if hybridize:
+        net.hybridize()
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5, "wd": 0.1})
+    x = mx.nd.array([[1, 7], [7, 3]])
+    with mx.autograd.record():
+        loss = net(x).sum()
+    loss.backward()
+    grad = net.weight.grad()
+    assert grad.stype == "row_sparse"
+    np.testing.assert_array_equal(grad.indices.asnumpy(), [1, 3, 7])
+    trainer.step(1)
+    # lazy update: rows without gradient keep their value (no weight decay either)
+    want = np.ones((10, 3), dtype="float32")
+    counts = {1: 1, 3: 1, 7: 2}
+    for r, c in counts.items():
+        want[r] = (1 - 0.5 * 0.1) * 1.0 - 0.5 * c
+    np.testing.assert_allclose(net.weight.data().asnumpy(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,fn", [("elemwise_add", np.add), ("elemwise_sub", np.subtract),
+                                     ("elemwise_mul", np.multiply)])
+def test_csr_elemwise(name, fn):
+    rng = np.random.RandomState(11)
+    a = _sparse_dense(rng, (5, 6), zero_rows=(1,))
+    b = _sparse_dense(rng, (5, 6), zero_rows=(1, 3))
+    ca, cb = mx.nd.array(a).tostype("csr"), mx.nd.array(b).tostype("csr")
+    out = getattr(mx.nd, name)(ca, cb)
+    assert out.stype == "csr"
+    out.check_format()
+    np.testing.assert_allclose(out.asnumpy(), fn(a, b), rtol=1e-6)
+    # stored entries: union (add, sub) or intersection (mul) of the operands' positions
+    mask = (a != 0) & (b != 0) if name == "elemwise_mul" else (a != 0) | (b != 0)
+    assert out.data.shape[0] == int(mask.sum())
+
+
+def test_zeros_like_keeps_storage():
+    for stype in ("csr", "row_sparse"):
+        x = mx.nd.array([[1, 0], [0, 2]]).tostype(stype)
+        z = mx.nd.zeros_like(x)
+        assert z.stype == stype
+        np.testing.assert_array_equal(z.asnumpy(), np.zeros((2, 2)))
+        z.check_format()
