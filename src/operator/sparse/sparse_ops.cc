@@ -3,7 +3,8 @@
  * \brief Storage conversion and the sparse forms of common operators:
  *   cast_storage (any -> any), _sparse_retain (row_sparse rows by index),
  *   dot(csr, dense) and dot(csr.T, dense), elemwise_add/_sub/_mul of two row_sparse or two csr
- *   arrays, zeros_like of a sparse array (an empty array of the same storage type).
+ *   arrays, zeros_like of a sparse array (an empty array of the same storage type), and the
+ *   elementwise ops with f(0) = 0 (abs, sqrt, relu, x * scalar, ...) on the stored values.
  * Other storage combinations of these ops run their dense FCompute on densified inputs.
  */
 #include <algorithm>
@@ -521,6 +522,55 @@ void ZerosLikeComputeEx(const nnvm::NodeAttrs&, const OpContext&, const std::vec
 NNVM_REGISTER_OP(zeros_like)
 .set_attr<FInferStorageType>("FInferStorageType", ZerosLikeStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", ZerosLikeComputeEx);
+
+// ------------------------------------- zero-preserving elementwise ops on sparse arrays
+// f(0) = 0, so f of a sparse array has the same layout: run the op's dense kernel on the stored
+// values and keep the aux arrays (MXNet 1.9.1 keeps the layout even where f(x) becomes 0).
+
+namespace {
+
+bool ZeroPreservingStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode,
+                         std::vector<int>* in, std::vector<int>* out) {
+  const int s = (*in)[0];
+  if (s != kRowSparseStorage && s != kCSRStorage) return false;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != s) return false;
+  return DispatchEx(out, mode, s);
+}
+
+void ZeroPreservingComputeEx(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                             const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                             const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) {
+    MX_THROW(NotImplementedError) << attrs.op->name
+                                  << ": req 'add' into a sparse output is not supported";
+  }
+  static auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  const NDArray& src = in[0];
+  NDArray data = NewPart(src.sparse_data().shape(), out[0].dtype());
+  if (data.Size() != 0) {
+    fcompute[attrs.op](attrs, ctx, {src.sparse_data().data()}, {kWriteTo}, {data.data()});
+  }
+  std::vector<NDArray> aux;
+  for (size_t i = 0; i < src.num_aux(); ++i) aux.push_back(Int64Part(SparseAuxAsInt64(src, i)));
+  out[0].SetSparseParts(data, aux);
+}
+
+// Canonical names only (registering an alias here would create a second, empty op).
+const bool kZeroPreservingRegistered = [] {
+  for (const char* name : {"abs", "sign", "round", "rint", "ceil", "floor", "trunc", "fix",
+                           "square", "sqrt", "cbrt", "relu", "tanh", "sin", "sinh", "tan",
+                           "arcsin", "arcsinh", "arctan", "arctanh", "degrees", "radians",
+                           "expm1", "log1p", "negative", "_copy", "_mul_scalar",
+                           "_div_scalar"}) {
+    ::nnvm::Op::Register(name)
+        .set_attr<FInferStorageType>("FInferStorageType", ZeroPreservingStype)
+        .set_attr<FComputeEx>("FComputeEx<cpu>", ZeroPreservingComputeEx);
+  }
+  return true;
+}();
+
+}  // namespace
 
 }  // namespace op
 }  // namespace mxnet

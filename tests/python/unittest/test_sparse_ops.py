@@ -361,3 +361,36 @@ def test_zeros_like_keeps_storage():
         assert z.stype == stype
         np.testing.assert_array_equal(z.asnumpy(), np.zeros((2, 2)))
         z.check_format()
+
+
+ZERO_PRESERVING = {"abs": np.abs, "sign": np.sign, "round": np.round, "ceil": np.ceil,
+                   "floor": np.floor, "trunc": np.trunc, "fix": np.fix, "square": np.square,
+                   "sqrt": lambda x: np.sqrt(np.abs(x)), "relu": lambda x: np.maximum(x, 0),
+                   "tanh": np.tanh, "sin": np.sin, "sinh": np.sinh, "arctan": np.arctan,
+                   "degrees": np.degrees, "expm1": np.expm1, "negative": np.negative,
+                   "log1p": lambda x: np.log1p(np.abs(x))}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_PRESERVING))
+@pytest.mark.parametrize("stype", ["csr", "row_sparse"])
+def test_zero_preserving_unary_keeps_storage(name, stype):
+    rng = np.random.RandomState(12)
+    dense = _sparse_dense(rng, (4, 5), zero_rows=(2,))
+    if name in ("sqrt", "log1p"):
+        dense = np.abs(dense)
+    x = mx.nd.array(dense).tostype(stype)
+    out = getattr(mx.nd, name)(x)
+    assert out.stype == stype  # as in MXNet 1.9.1
+    np.testing.assert_array_equal(out.indices.asnumpy(), x.indices.asnumpy())
+    np.testing.assert_allclose(out.asnumpy(), ZERO_PRESERVING[name](dense), rtol=1e-5, atol=1e-6)
+
+
+def test_scalar_mul_div_keep_storage():
+    dense = np.array([[1, 0], [0, 0], [2, -4]], dtype="float32")
+    for stype in ("csr", "row_sparse"):
+        x = mx.nd.array(dense).tostype(stype)
+        for out, want in ((x * 3, dense * 3), (x / 2, dense / 2), (2 * x, dense * 2)):
+            assert out.stype == stype
+            np.testing.assert_allclose(out.asnumpy(), want)
+        assert (x + 1).stype == "default"  # f(0) != 0: dense, as in 1.9.1
+        assert mx.nd.exp(x).stype == "default"
