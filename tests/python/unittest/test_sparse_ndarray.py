@@ -286,3 +286,31 @@ def test_mx191_loads_our_sparse_file(tmp_path):
     assert "float64" in out
     np.testing.assert_array_equal(np.load(c_out), dense)
     np.testing.assert_array_equal(np.load(r_out), dense.astype("float64"))
+
+
+@pytest.mark.parametrize("stype", ["csr", "row_sparse"])
+def test_rand_sparse_ndarray(stype):
+    from mxnet.test_utils import rand_sparse_ndarray, rand_ndarray
+    np.random.seed(5)
+    arr, parts = rand_sparse_ndarray((6, 4), stype, density=0.5, dtype="float64")
+    assert arr.stype == stype and arr.dtype == np.float64 and arr.shape == (6, 4)
+    arr.check_format()
+    np.testing.assert_array_equal(arr.data.asnumpy(), parts[0])
+    np.testing.assert_array_equal(arr.indices.asnumpy(), parts[1])
+    dense = arr.asnumpy()
+    if stype == "csr":
+        np.testing.assert_array_equal(arr.indptr.asnumpy(), parts[2])
+        assert np.count_nonzero(dense) == parts[0].size
+    else:
+        assert sorted(set(np.nonzero(dense)[0])) == list(parts[1])
+    assert rand_ndarray((3, 5), stype, density=0.3).stype == stype
+    shuffled, sp = rand_sparse_ndarray((5, 6), "csr", density=0.9, shuffle_csr_indices=True) \
+        if stype == "csr" else (None, None)
+    if shuffled is not None:
+        shuffled.check_format(full_check=False)
+        # same values as the dense matrix they describe
+        want = np.zeros((5, 6), dtype=np.float32)
+        for r in range(5):
+            for k in range(sp[2][r], sp[2][r + 1]):
+                want[r, sp[1][k]] = sp[0][k]
+        np.testing.assert_array_equal(shuffled.asnumpy(), want)
