@@ -163,6 +163,8 @@ class MXNET_DLL NDArray {
    *        row_sparse: indices in range and increasing). Throws ValueError naming the fault.
    */
   void SyncCheckFormat(bool full_check) const;
+  /*! \brief SyncCheckFormat without waiting: for kernels that must not index out of bounds. */
+  void CheckSparseFormat(bool full_check) const;
 
   /*! \brief autograd: the graph node entry that produced this array (empty if none). */
   nnvm::NodeEntry entry_;

@@ -24,11 +24,23 @@ int CreateSparse(int storage_type, const DimT* shape, int ndim, int dev_type, in
                  const DimT* aux_shape, NDArrayHandle* out) {
   API_BEGIN();
   if (ndim < 0) throw mxnet::ValueError("ndim must be non-negative, got " + std::to_string(ndim));
+  if (num_aux > 0 && (aux_type == nullptr || aux_ndims == nullptr)) {
+    throw mxnet::ValueError("MXNDArrayCreateSparseEx: aux_type/aux_ndims are NULL");
+  }
+  for (int i = 0; i < ndim; ++i) {
+    if (shape[i] < 0) throw mxnet::ValueError("negative dimension in shape");
+  }
   TShape s(shape, shape + ndim);
   std::vector<int> types(aux_type, aux_type + num_aux);
   std::vector<TShape> aux_shapes;
   const DimT* dims = aux_shape;
   for (uint32_t i = 0; i < num_aux; ++i) {
+    if (static_cast<int64_t>(aux_ndims[i]) < 0 || static_cast<int64_t>(aux_ndims[i]) > 32) {
+      throw mxnet::ValueError("aux ndim " + std::to_string(aux_ndims[i]) + " out of range");
+    }
+    for (int64_t d = 0; d < static_cast<int64_t>(aux_ndims[i]); ++d) {
+      if (dims[d] < 0) throw mxnet::ValueError("negative dimension in an aux shape");
+    }
     aux_shapes.emplace_back(dims, dims + aux_ndims[i]);
     dims += aux_ndims[i];
   }

@@ -171,6 +171,10 @@ std::shared_ptr<NDArray::SparseParts> NDArray::SparseParts::Create(
     MX_THROW(ValueError) << StypeName(stype) << " NDArray: expected " << naux
                          << " aux shapes, got " << aux_shapes.size();
   }
+  // An empty indptr stands for an all-zero matrix: give it its valid form (rows + 1 zeros).
+  if (stype == kCSRStorage && aux_shapes[0].Size() == 0 && aux_shapes[1].Size() == 0) {
+    aux_shapes[0] = TShape(1, shape[0] + 1);
+  }
   if (storage_shape.ndim() <= 0) {
     storage_shape = stype == kCSRStorage ? TShape(1, aux_shapes[1].Size())
                                          : RowSparseStorageShape(shape, aux_shapes[0].Size());
@@ -272,6 +276,11 @@ void NDArray::SyncCopyFromNDArray(const NDArray& src, int i) const {
 void NDArray::SyncCheckFormat(bool full_check) const {
   if (!is_sparse()) return;
   WaitToRead();
+  CheckSparseFormat(full_check);
+}
+
+void NDArray::CheckSparseFormat(bool full_check) const {
+  if (!is_sparse()) return;
   const NDArray& data = sparse_->data;
   if (stype_ == kCSRStorage) {
     const int64_t nrow = shape_[0], ncol = shape_[1];
@@ -354,6 +363,7 @@ void CastStorageInto(const NDArray& src, const NDArray& out) {
                          << ", destination " << out.shape();
   }
   const int sin = src.storage_type(), sout = out.storage_type();
+  src.CheckSparseFormat(false);  // a malformed layout must not index out of bounds
   if (sin == kDefaultStorage && sout == kDefaultStorage) {
     TBlob dst = out.data();
     common::CastCopy(src.data(), kWriteTo, dst);

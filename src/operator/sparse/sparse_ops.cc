@@ -188,6 +188,7 @@ void RetainComputeEx(const nnvm::NodeAttrs&, const OpContext&, const std::vector
                      const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
   if (req[0] == kNullOp) return;
   const NDArray& src = in[0];
+  src.CheckSparseFormat(false);
   const std::vector<int64_t> ids = RetainIds(in[1].data(), src.shape()[0]);
   const std::vector<int64_t> have = SparseAuxAsInt64(src, 0);
   const int64_t row = RowLength(src.shape());
@@ -320,6 +321,7 @@ void DotComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&, const std::vec
   if (req[0] == kNullOp) return;
   const DotParam& p = nnvm::get<DotParam>(attrs.parsed);
   const NDArray& lhs = in[0];
+  lhs.CheckSparseFormat(false);
   const TBlob rhs = in[1].data();
   const int64_t ncol = rhs.shape_.ndim() == 1 ? 1 : static_cast<int64_t>(rhs.Size() / rhs.shape_[0]);
   const bool dense_out = !out[0].is_sparse();
@@ -439,6 +441,8 @@ void RspBinaryComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
     MX_THROW(NotImplementedError) << attrs.op->name
                                   << ": req 'add' into a row_sparse output is not supported";
   }
+  in[0].CheckSparseFormat(false);
+  in[1].CheckSparseFormat(false);
   if (in[0].storage_type() == kCSRStorage) {
     CsrBinary<kOp>(in[0], in[1], out[0]);
     return;
@@ -547,6 +551,7 @@ void ZeroPreservingComputeEx(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
   static auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
   const NDArray& src = in[0];
+  src.CheckSparseFormat(false);
   NDArray data = NewPart(src.sparse_data().shape(), out[0].dtype());
   if (data.Size() != 0) {
     fcompute[attrs.op](attrs, ctx, {src.sparse_data().data()}, {kWriteTo}, {data.data()});

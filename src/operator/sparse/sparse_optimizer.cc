@@ -46,6 +46,7 @@ void ForEachGradRow(const char* name, const NDArray& weight, const NDArray& grad
   if (req == kAddTo) {
     MX_THROW(NotImplementedError) << name << ": req 'add' is not supported with a row_sparse grad";
   }
+  grad.CheckSparseFormat(false);  // data rows match the indices, indices in range
   const TBlob w = weight.data(), o = out.data();
   if (o.dptr_ != w.dptr_) {
     std::memcpy(o.dptr_, w.dptr_, o.Size() * mshadow::mshadow_sizeof(o.type_flag_));

@@ -314,3 +314,25 @@ def test_rand_sparse_ndarray(stype):
             for k in range(sp[2][r], sp[2][r + 1]):
                 want[r, sp[1][k]] = sp[0][k]
         np.testing.assert_array_equal(shuffled.asnumpy(), want)
+
+
+def test_malformed_arrays_raise_instead_of_crashing():
+    bad_csr = mx.nd.sparse.csr_matrix((np.array([1.0, 2.0]), np.array([0, 9]),
+                                       np.array([0, 1, 2])), shape=(2, 3))
+    bad_ptr = mx.nd.sparse.csr_matrix((np.array([1.0]), np.array([0]), np.array([0, 5, 1])),
+                                      shape=(2, 3))
+    bad_rsp = mx.nd.sparse.row_sparse_array((np.ones((2, 2)), np.array([0, 9])), shape=(3, 2))
+    for arr in (bad_csr, bad_ptr, bad_rsp):
+        with pytest.raises(MXNetError, match="out of range|indptr"):
+            arr.asnumpy()
+        with pytest.raises(MXNetError):
+            mx.nd.abs(arr).wait_to_read()
+        with pytest.raises(MXNetError):
+            mx.nd.exp(arr).asnumpy()
+    with pytest.raises(MXNetError):
+        mx.nd.dot(bad_csr, mx.nd.ones((3, 2))).wait_to_read()
+    w = mx.nd.ones((3, 2))
+    with pytest.raises(MXNetError):
+        mx.nd.sgd_update(w, bad_rsp, lr=0.1, out=w).wait_to_read()
+    with pytest.raises(MXNetError):
+        (bad_rsp + bad_rsp).wait_to_read()
