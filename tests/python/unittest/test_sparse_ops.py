@@ -394,3 +394,27 @@ def test_scalar_mul_div_keep_storage():
             np.testing.assert_allclose(out.asnumpy(), want)
         assert (x + 1).stype == "default"  # f(0) != 0: dense, as in 1.9.1
         assert mx.nd.exp(x).stype == "default"
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_gluon_dense_layer_on_csr_input(hybridize):
+    from mxnet import gluon
+    rng = np.random.RandomState(13)
+    x = _sparse_dense(rng, (4, 5))
+    results = []
+    for stype in ("default", "csr"):
+        net = gluon.nn.Dense(3, in_units=5)
+        net.initialize(mx.init.Constant(0.5))
+        if hybridize:
+            net.hybridize()
+        data = mx.nd.array(x).tostype(stype)
+        with mx.autograd.record():
+            y = net(data)
+        y.backward()
+        results.append((y.asnumpy(), net.weight.grad().asnumpy()))
+        # a second call reuses the bound graph
+        np.testing.assert_allclose(net(data).asnumpy(), y.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-6)
+    np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-6)
+    np.testing.assert_allclose(results[0][0], x @ np.full((5, 3), 0.5) + net.bias.data().asnumpy(),
+                               rtol=1e-5)
