@@ -3481,7 +3481,7 @@ def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', '
 
 
 
-    Defined in ../src/operator/sparse/sparse_ops.cc:L119
+    Defined in ../src/operator/sparse/sparse_ops.cc:L122
 
     Parameters
     ----------

@@ -355,7 +355,7 @@ def adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
 
 
 
-    Defined in ../src/operator/sparse/sparse_optimizer.cc:L247
+    Defined in ../src/operator/sparse/sparse_optimizer.cc:L248
 
     Parameters
     ----------
@@ -923,7 +923,7 @@ def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', '
 
 
 
-    Defined in ../src/operator/sparse/sparse_ops.cc:L119
+    Defined in ../src/operator/sparse/sparse_ops.cc:L122
 
     Parameters
     ----------
@@ -1939,7 +1939,7 @@ def retain(data: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., out:
 
 
 
-    Defined in ../src/operator/sparse/sparse_ops.cc:L252
+    Defined in ../src/operator/sparse/sparse_ops.cc:L256
 
     Parameters
     ----------
