@@ -13,6 +13,44 @@ import numpy as np
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
+
+
+def gen_sparse(out):
+    """sparse.params: csr and row_sparse arrays (several dtypes, aux dtypes, empty ones) and
+    sparse_expected.npz with their dense values and parts."""
+    srng = np.random.RandomState(4321)
+    dense = srng.uniform(-5, 5, size=(5, 6)).astype("float32")
+    dense[srng.uniform(size=dense.shape) < 0.6] = 0
+    dense[2] = 0  # an empty row
+    rows = srng.uniform(-5, 5, size=(6, 3)).astype("float64")
+    rows[[0, 3, 4]] = 0
+    arrays = {
+        "csr_f32": mx.nd.array(dense).tostype("csr"),
+        "csr_f64_i32": mx.nd.sparse.csr_matrix(
+            (np.array([1.5, -2.0, 3.25]), np.array([0, 3, 1], dtype="int32"),
+             np.array([0, 2, 2, 3], dtype="int32")), shape=(3, 4), dtype="float64"),
+        "csr_empty": mx.nd.sparse.zeros("csr", (4, 3)),
+        "rsp_f64": mx.nd.array(rows, dtype="float64").tostype("row_sparse"),
+        "rsp_3d": mx.nd.sparse.row_sparse_array(
+            (np.arange(12, dtype="float32").reshape(2, 2, 3), np.array([1, 4])), shape=(5, 2, 3)),
+        "rsp_empty": mx.nd.sparse.zeros("row_sparse", (3, 2), dtype="int32"),
+        "dense": mx.nd.array(dense),
+    }
+    mx.nd.save(os.path.join(out, "sparse.params"), arrays)
+    expected = {}
+    for k, v in arrays.items():
+        expected[k] = v.asnumpy()
+        if v.stype != "default":
+            expected[k + ".data"] = v.data.asnumpy()
+            expected[k + ".indices"] = v.indices.asnumpy()
+            if v.stype == "csr":
+                expected[k + ".indptr"] = v.indptr.asnumpy()
+    np.savez(os.path.join(out, "sparse_expected.npz"), **expected)
+
+
+if len(sys.argv) > 2 and sys.argv[2] == "sparse":  # only the sparse files
+    gen_sparse(out)
+    sys.exit(0)
 rng = np.random.RandomState(1234)
 
 DTYPES = ["float32", "float64", "float16", "uint8", "int8", "int32", "int64"]
@@ -123,4 +161,5 @@ for name, kw, dump in (("sgd_mom", dict(learning_rate=0.1, momentum=0.9, wd=0.01
         states_out["%s_w%d" % (name, k)] = ws[k].asnumpy()
 np.savez(os.path.join(out, "optimizer_states_io.npz"), **dict(states_in, **states_out))
 
+gen_sparse(out)
 print("wrote", sorted(os.listdir(out)))

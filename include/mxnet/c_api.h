@@ -680,6 +680,28 @@ MXNET_DLL int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayH
 MXNET_DLL int MXCachedOpRegisterOpHook(CachedOpHandle handle, CachedOpMonitorCallback callback,
                                        bool monitor_all);
 
+/* ---- sparse NDArrays (src/c_api/c_api_sparse.cc) */
+/*!
+ * \brief Create a sparse array (storage_type 1 row_sparse, 2 csr). aux_shape holds the aux
+ *        shapes' dimensions back to back (aux_ndims[i] each).
+ */
+MXNET_DLL int MXNDArrayCreateSparseEx(int storage_type, const uint32_t* shape, uint32_t ndim,
+                                      int dev_type, int dev_id, int delay_alloc, int dtype,
+                                      uint32_t num_aux, int* aux_type, uint32_t* aux_ndims,
+                                      const uint32_t* aux_shape, NDArrayHandle* out);
+MXNET_DLL int MXNDArrayCreateSparseEx64(int storage_type, const int64_t* shape, int ndim,
+                                        int dev_type, int dev_id, int delay_alloc, int dtype,
+                                        uint32_t num_aux, int* aux_type, int* aux_ndims,
+                                        const int64_t* aux_shape, NDArrayHandle* out);
+/*! \brief dtype of aux array i (csr: 0 indptr, 1 indices; row_sparse: 0 indices). */
+MXNET_DLL int MXNDArrayGetAuxType(NDArrayHandle handle, uint32_t i, int* out_type);
+MXNET_DLL int MXNDArrayGetAuxType64(NDArrayHandle handle, int64_t i, int* out_type);
+/*! \brief A dense copy of aux array i. */
+MXNET_DLL int MXNDArrayGetAuxNDArray(NDArrayHandle handle, uint32_t i, NDArrayHandle* out);
+MXNET_DLL int MXNDArrayGetAuxNDArray64(NDArrayHandle handle, int64_t i, NDArrayHandle* out);
+/*! \brief A dense copy of the stored values. */
+MXNET_DLL int MXNDArrayGetDataNDArray(NDArrayHandle handle, NDArrayHandle* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,6 +61,17 @@ class MXNET_DLL Imperative {
                 const OpStatePtr* state = nullptr, OpStatePtr* created_state = nullptr,
                 const std::vector<bool>* unused_outputs = nullptr);
 
+  /*!
+   * \brief InvokeOp for an op that cannot compute on the given sparse arrays: runs it on dense
+   *        copies, then casts results back into sparse outputs / mutated sparse inputs.
+   */
+  void InvokeWithStorageFallback(const nnvm::NodeAttrs& attrs,
+                                 std::shared_ptr<const void> keep_alive,
+                                 const std::vector<NDArray*>& inputs,
+                                 const std::vector<NDArray*>& outputs,
+                                 const OpStatePtr* state, OpStatePtr* created_state,
+                                 const std::vector<bool>* unused_outputs);
+
   // ---- autograd (src/imperative/autograd.cc)
 
   /*!

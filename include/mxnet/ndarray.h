@@ -30,7 +30,13 @@
 
 namespace mxnet {
 
-/*! \brief Storage types (only dense arrays are implemented). */
+/*!
+ * \brief Storage types. A sparse array (row_sparse, csr) keeps its logical shape in shape() and
+ *        its stored values in a dense "data" array plus dense "aux" arrays:
+ *          csr (2-D):   aux 0 = indptr (rows + 1), aux 1 = indices (nnz), data (nnz,)
+ *          row_sparse:  aux 0 = indices (stored rows),  data (stored rows,) + shape[1:]
+ *        Dense arrays carry no extra state: the sparse part is a null pointer.
+ */
 enum NDArrayStorageType {
   kUndefinedStorage = -1,
   kDefaultStorage = 0,
@@ -57,7 +63,8 @@ class MXNET_DLL NDArray {
   bool is_none() const { return ptr_ == nullptr; }
   const TShape& shape() const { return shape_; }
   int dtype() const { return dtype_; }
-  int storage_type() const { return is_none() ? kUndefinedStorage : kDefaultStorage; }
+  int storage_type() const { return is_none() ? kUndefinedStorage : stype_; }
+  bool is_sparse() const { return stype_ != kDefaultStorage; }
   Context ctx() const;
   size_t byte_offset() const { return byte_offset_; }
   /*! \brief Element count. */
@@ -123,6 +130,42 @@ class MXNET_DLL NDArray {
   static void Load(std::istream* strm, std::vector<NDArray>* data,
                    std::vector<std::string>* names);
 
+  // ---- sparse storage (src/ndarray/sparse_ndarray.cc). Kernels run inside an engine function
+  // that holds var(): they read and replace the parts directly (no further synchronisation).
+
+  /*!
+   * \brief An all-zero sparse array (`stype` kRowSparseStorage or kCSRStorage) of logical
+   *        `shape`; aux arrays get `aux_types` (default int64) and `aux_shapes` (default empty),
+   *        the data array `storage_shape` (default derived from the aux shapes).
+   */
+  NDArray(int stype, const TShape& shape, Context ctx, int dtype,
+          std::vector<int> aux_types = {}, std::vector<TShape> aux_shapes = {},
+          TShape storage_shape = TShape());
+  /*! \brief Number of aux arrays: 0 dense, 1 row_sparse, 2 csr. */
+  size_t num_aux() const;
+  int aux_type(size_t i) const;
+  TShape aux_shape(size_t i) const;
+  /*! \brief Shape of the stored values (the data array). */
+  TShape storage_shape() const;
+  /*! \brief The stored values / aux array i itself (no copy, no wait: for kernels). */
+  const NDArray& sparse_data() const;
+  const NDArray& sparse_aux(size_t i) const;
+  /*! \brief Replace the stored values and aux arrays (dense, CPU, memory allocated). */
+  void SetSparseParts(const NDArray& data, const std::vector<NDArray>& aux) const;
+  /*! \brief Waits, then returns a dense copy of the stored values / of aux array i. */
+  NDArray DataNDArray() const;
+  NDArray AuxNDArray(size_t i) const;
+  /*! \brief Copy `src` into the data (i = -1) or aux array i, resizing it to src's shape. */
+  void SyncCopyFromNDArray(const NDArray& src, int i) const;
+  /*!
+   * \brief Validate the sparse layout (csr: indptr starts at 0, is non-decreasing and ends at
+   *        nnz, column indices in range and, with full_check, increasing within a row;
+   *        row_sparse: indices in range and increasing). Throws ValueError naming the fault.
+   */
+  void SyncCheckFormat(bool full_check) const;
+  /*! \brief SyncCheckFormat without waiting: for kernels that must not index out of bounds. */
+  void CheckSparseFormat(bool full_check) const;
+
   /*! \brief autograd: the graph node entry that produced this array (empty if none). */
   nnvm::NodeEntry entry_;
 
@@ -132,7 +175,20 @@ class MXNET_DLL NDArray {
   TShape shape_;
   size_t byte_offset_{0};
   int dtype_{-1};
+  int stype_{kDefaultStorage};
+  struct SparseParts;
+  std::shared_ptr<SparseParts> sparse_;  // null for dense arrays
 };
+
+/*!
+ * \brief Convert `src` to storage type `dst` into `out` (same shape; dtype converted). Runs
+ *        synchronously on the calling thread: call it inside an engine function that reads
+ *        src.var() and writes out.var(). Works for every pair of storage types.
+ */
+MXNET_DLL void CastStorageInto(const NDArray& src, const NDArray& out);
+
+/*! \brief A sparse array's aux array i as int64 values (any integer aux dtype). */
+MXNET_DLL std::vector<int64_t> SparseAuxAsInt64(const NDArray& sparse, size_t i);
 
 /*!
  * \brief Asynchronous copy `from` -> `to` (same shape; dtype converted; any contexts).

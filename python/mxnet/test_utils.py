@@ -19,6 +19,7 @@ __all__ = ["default_context", "set_default_context", "default_dtype", "get_rtol"
            "get_tols", "get_etol", "same", "almost_equal", "assert_almost_equal",
            "assert_almost_equal_ignore_nan", "assert_almost_equal_with_err", "assert_exception",
            "rand_shape_2d", "rand_shape_3d", "rand_shape_nd", "rand_ndarray", "random_arrays",
+           "rand_sparse_ndarray",
            "np_reduce", "numeric_grad", "check_numeric_gradient", "check_symbolic_forward",
            "check_symbolic_backward", "check_consistency", "simple_forward", "list_gpus",
            "environment", "retry", "find_max_violation"]
@@ -266,12 +267,14 @@ def random_arrays(*shapes):
 
 def rand_ndarray(shape, stype='default', density=None, dtype=None, modifier_func=None,
                  shuffle_csr_indices=False, distribution=None, ctx=None):
-    """A random NDArray of shape (standard normal values; only dense storage here)."""
+    """A random NDArray of shape (standard normal values); sparse `stype` ('csr',
+    'row_sparse') gives rand_sparse_ndarray(...)[0]."""
     ctx = ctx if ctx is not None else default_context()
     dtype = default_dtype() if dtype is None else dtype
     if stype != 'default':
-        raise NotImplementedError("rand_ndarray: storage type %r is not supported (only "
-                                  "'default')" % (stype,))
+        return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype,
+                                   distribution=distribution, modifier_func=modifier_func,
+                                   shuffle_csr_indices=shuffle_csr_indices, ctx=ctx)[0]
     if distribution not in (None, 'normal', 'uniform'):
         raise ValueError("rand_ndarray: unknown distribution %r" % (distribution,))
     if distribution == 'uniform':
@@ -283,6 +286,53 @@ def rand_ndarray(shape, stype='default', density=None, dtype=None, modifier_func
     if modifier_func is not None:
         values = np.vectorize(modifier_func)(values)
     return nd_array(np.asarray(values), ctx=ctx, dtype=dtype)
+
+
+def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=None,
+                        data_init=None, rsp_indices=None, modifier_func=None,
+                        shuffle_csr_indices=False, ctx=None):
+    """A random sparse array and its NumPy parts: (csr, (data, indices, indptr)) or
+    (row_sparse, (data, indices)). Each row (row_sparse) or element (csr) is stored with
+    probability `density` (random when None); values are uniform in [0, 1) or `data_init`.
+    """
+    from .ndarray import sparse as _sp
+    ctx = ctx if ctx is not None else default_context()
+    dtype = default_dtype() if dtype is None else dtype
+    density = np.random.rand() if density is None else density
+    if distribution not in (None, 'uniform'):
+        raise ValueError("rand_sparse_ndarray: unsupported distribution %r" % (distribution,))
+
+    def values(n_shape):
+        val = np.random.rand(*n_shape) if data_init is None else np.full(n_shape, data_init)
+        if modifier_func is not None and val.size:
+            val = np.vectorize(modifier_func)(val)
+        return np.asarray(val).astype(dtype)
+
+    if stype == 'row_sparse':
+        if rsp_indices is not None:
+            indices = np.unique(np.asarray(rsp_indices, dtype=np.int64))
+        else:
+            indices = np.argwhere(np.random.rand(shape[0]) < density).flatten().astype(np.int64)
+        data = values((indices.shape[0],) + tuple(shape[1:]))
+        arr = _sp.row_sparse_array((data, indices), shape=shape, ctx=ctx, dtype=dtype)
+        return arr, (data, indices)
+    if stype == 'csr':
+        if len(shape) != 2:
+            raise ValueError("rand_sparse_ndarray: csr needs a 2-D shape, got %s" % (shape,))
+        mask = np.random.rand(*shape) < density
+        dense = np.zeros(shape, dtype=dtype)
+        dense[mask] = values((int(mask.sum()),))
+        indptr = np.concatenate([[0], np.cumsum(mask.sum(axis=1))]).astype(np.int64)
+        indices = np.nonzero(mask)[1].astype(np.int64)
+        data = dense[mask]
+        if shuffle_csr_indices:  # unsorted column indices within each row
+            for r in range(shape[0]):
+                perm = np.random.permutation(indptr[r + 1] - indptr[r]) + indptr[r]
+                indices[indptr[r]:indptr[r + 1]] = indices[perm]
+                data[indptr[r]:indptr[r + 1]] = data[perm]
+        arr = _sp.csr_matrix((data, indices, indptr), shape=shape, ctx=ctx, dtype=dtype)
+        return arr, (data, indices, indptr)
+    raise ValueError("rand_sparse_ndarray: unknown storage type %r" % (stype,))
 
 
 def np_reduce(dat, axis, keepdims, numpy_reduce_func):

@@ -83,7 +83,10 @@ int MXImperativeInvokeEx(AtomicSymbolCreator creator, int num_inputs, NDArrayHan
   }
   s->hidden.clear();
   if (out_stypes != nullptr) {
-    s->ret_stypes.assign(*num_outputs, mxnet::kDefaultStorage);
+    s->ret_stypes.resize(*num_outputs);
+    for (int i = 0; i < *num_outputs; ++i) {
+      s->ret_stypes[i] = static_cast<NDArray*>((*outputs)[i])->storage_type();
+    }
     *out_stypes = s->ret_stypes.data();
   }
   API_END();

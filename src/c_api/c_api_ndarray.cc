@@ -111,14 +111,13 @@ int MXNDArraySyncCopyToCPU(NDArrayHandle handle, void* data, size_t size) {
 
 int MXNDArraySyncCopyFromNDArray(NDArrayHandle handle_dst, NDArrayHandle handle_src, int i) {
   API_BEGIN();
-  if (i != -1) throw mxnet::NotImplementedError("sparse aux arrays are not supported");
-  ND(handle_dst)->SyncCopyFromNDArray(*ND(handle_src));
+  ND(handle_dst)->SyncCopyFromNDArray(*ND(handle_src), i);
   API_END();
 }
 
 int MXNDArraySyncCheckFormat(NDArrayHandle handle, bool full_check) {
   API_BEGIN();
-  ND(handle);  // dense arrays are always well-formed
+  ND(handle)->SyncCheckFormat(full_check);  // dense arrays are always well-formed
   API_END();
 }
 

@@ -307,7 +307,8 @@ std::shared_ptr<CachedOp::Bound> CachedOp::BindNew(const std::vector<NDArray*>& 
     b->shapes.push_back(in.shape());
     b->dtypes.push_back(in.dtype());
     NDArray arr;
-    if (copy_input_[i]) {
+    // Sparse inputs are bound as dense copies (the graph runs dense kernels on them).
+    if (copy_input_[i] || in.is_sparse()) {
       arr = NDArray(in.shape(), b->ctx, false, in.dtype());
       b->owned[i] = arr;
     } else {

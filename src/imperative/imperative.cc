@@ -4,7 +4,10 @@
 #include <mxnet/resource.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <mutex>
 #include <sstream>
+#include <unordered_set>
 #include <unordered_map>
 
 namespace mxnet {
@@ -98,6 +101,26 @@ std::vector<TBlob> BlobsOf(const std::vector<NDArray>& arrays) {
   return blobs;
 }
 
+const char* StypeName(int stype) {
+  return stype == kCSRStorage ? "csr" : stype == kRowSparseStorage ? "row_sparse" : "default";
+}
+
+/*! \brief Warn once per operator that sparse inputs were densified for it. */
+void LogStorageFallback(const nnvm::Op* op, const std::vector<int>& in_stypes) {
+  static std::mutex mu;
+  static std::unordered_set<const nnvm::Op*> logged;
+  const char* env = std::getenv("MXNET_STORAGE_FALLBACK_LOG_VERBOSE");
+  if (env != nullptr && std::string(env) == "0") return;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!logged.insert(op).second) return;
+  std::ostringstream os;
+  for (size_t i = 0; i < in_stypes.size(); ++i) os << (i ? ", " : "") << StypeName(in_stypes[i]);
+  LOG(WARNING) << "Storage type fallback detected: operator = " << op->name
+               << ", input storage types = [" << os.str()
+               << "]. Temporary dense arrays are used to run it; the result is dense. Set "
+                  "MXNET_STORAGE_FALLBACK_LOG_VERBOSE=0 to suppress this message.";
+}
+
 }  // namespace
 
 std::shared_ptr<const nnvm::NodeAttrs> Imperative::ParseAttrs(const nnvm::Op* op, int num_inputs,
@@ -168,6 +191,39 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is an empty (none) NDArray";
     }
   }
+  // Storage dispatch (see FInferStorageType): the dense path below is unchanged otherwise.
+  static auto& finfer_stype = nnvm::Op::GetAttr<FInferStorageType>("FInferStorageType");
+  bool any_sparse = false;
+  for (NDArray* in : inputs) any_sparse |= in->is_sparse();
+  for (NDArray* out : outputs) any_sparse |= (!out->is_none() && out->is_sparse());
+  bool dispatch_ex = false;
+  std::vector<int> out_stypes;
+  // Ops that can make sparse outputs from dense inputs (cast_storage, Embedding's backward
+  // with sparse_grad) say so with TSparseFromDense; all other dense calls skip the inference.
+  static auto& fsparse_from_dense = nnvm::Op::GetAttr<bool>("TSparseFromDense");
+  if (any_sparse || fsparse_from_dense.get(op, false)) {
+    std::vector<int> in_stypes(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) in_stypes[i] = inputs[i]->storage_type();
+    out_stypes.assign(outputs.size(), kUndefinedStorage);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      if (!outputs[i]->is_none()) out_stypes[i] = outputs[i]->storage_type();
+    }
+    DispatchMode mode = DispatchMode::kFComputeFallback;
+    static auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
+    if (finfer_stype.count(op) && fcompute_ex.count(op)) {
+      if (!finfer_stype[op](attrs, cpu::kDevMask, &mode, &in_stypes, &out_stypes)) {
+        mode = DispatchMode::kFComputeFallback;
+      }
+    }
+    if (mode == DispatchMode::kFComputeEx) {
+      dispatch_ex = true;
+    } else if (any_sparse) {
+      LogStorageFallback(op, in_stypes);
+      InvokeWithStorageFallback(attrs, std::move(keep_alive), inputs, outputs, backward_state,
+                                created_state, unused_outputs);
+      return;
+    }
+  }
   const Context ctx = PickContext(attrs, inputs, outputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i]->ctx().dev_mask() != ctx.dev_mask()) {
@@ -229,7 +285,11 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   for (uint32_t i = 0; i < num_outputs; ++i) {
     NDArray* out = outputs[i];
     if (out->is_none()) {
-      *out = NDArray(out_shapes[i], ctx, true, out_types[i]);
+      if (dispatch_ex && out_stypes[i] != kDefaultStorage && out_stypes[i] != kUndefinedStorage) {
+        *out = NDArray(out_stypes[i], out_shapes[i], ctx, out_types[i]);
+      } else {
+        *out = NDArray(out_shapes[i], ctx, true, out_types[i]);
+      }
       created[i] = true;
     } else {
       if (out->shape() != out_shapes[i]) {
@@ -282,7 +342,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   // dropped, e.g. the FullyConnected output in relu(fc(x))): one buffer instead of two.
   std::vector<std::pair<int, int>> donations;
   static auto& finplace = nnvm::Op::GetAttr<nnvm::FInplaceOption>("FInplaceOption");
-  if (finplace.count(op) && !fmutate.count(op)) {
+  if (finplace.count(op) && !fmutate.count(op) && !dispatch_ex) {
     for (const auto& pair : finplace[op](attrs)) {
       const uint32_t in = static_cast<uint32_t>(pair.first);
       const uint32_t out = static_cast<uint32_t>(pair.second);
@@ -299,6 +359,27 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   if (ctx.dev_mask() != cpu::kDevMask) {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " on " << ctx
                                   << ": this build has no GPU support";
+  }
+  if (dispatch_ex) {
+    static auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
+    FComputeEx fn = fcompute_ex[op];
+    const nnvm::NodeAttrs* attrs_raw = &attrs;
+    for (const NDArray& a : out_arrays) {
+      if (!a.is_sparse()) a.CheckAndAlloc();
+    }
+    Engine::Get()->PushSync(
+        [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
+         out_arrays = std::move(out_arrays), req = std::move(req),
+         requested = std::move(requested), is_train](RunContext rctx) {
+          OpContext opctx;
+          opctx.need_grad = false;
+          opctx.is_train = is_train;
+          opctx.run_ctx = rctx;
+          opctx.requested = requested;
+          fn(*attrs_raw, opctx, in_arrays, req, out_arrays);
+        },
+        ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
+    return;
   }
   if (fcompute_cpu.count(op)) {
     FCompute fn = fcompute_cpu[op];
@@ -365,6 +446,55 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     }
   } else {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no CPU implementation";
+  }
+}
+
+}  // namespace mxnet
+
+namespace mxnet {
+
+void Imperative::InvokeWithStorageFallback(const nnvm::NodeAttrs& attrs,
+                                           std::shared_ptr<const void> keep_alive,
+                                           const std::vector<NDArray*>& inputs,
+                                           const std::vector<NDArray*>& outputs,
+                                           const OpStatePtr* backward_state,
+                                           OpStatePtr* created_state,
+                                           const std::vector<bool>* unused_outputs) {
+  // Dense copies of sparse inputs (pushed, not waited for); dense temporaries for sparse outputs.
+  std::vector<NDArray> dense_in(inputs.size()), dense_out(outputs.size());
+  std::vector<NDArray*> in_ptrs(inputs.size()), out_ptrs(outputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->is_sparse()) {
+      dense_in[i] = NDArray(inputs[i]->shape(), inputs[i]->ctx(), true, inputs[i]->dtype());
+      CopyFromTo(*inputs[i], dense_in[i]);
+      in_ptrs[i] = &dense_in[i];
+    } else {
+      in_ptrs[i] = inputs[i];
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i]->is_none() && outputs[i]->is_sparse()) {
+      dense_out[i] = NDArray(outputs[i]->shape(), outputs[i]->ctx(), true, outputs[i]->dtype());
+      // An output that is also an input (in place) starts from the input's values.
+      for (size_t j = 0; j < inputs.size(); ++j) {
+        if (inputs[j]->IsSame(*outputs[i])) dense_out[i] = dense_in[j];
+      }
+      out_ptrs[i] = &dense_out[i];
+    } else {
+      out_ptrs[i] = outputs[i];
+    }
+  }
+  InvokeOp(attrs, std::move(keep_alive), in_ptrs, out_ptrs, backward_state, created_state,
+           unused_outputs);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (out_ptrs[i] != outputs[i]) CopyFromTo(*out_ptrs[i], *outputs[i]);
+  }
+  // Inputs the op mutates (optimizer states) are written back to their sparse originals.
+  static auto& fmutate = nnvm::Op::GetAttr<nnvm::FMutateInputs>("FMutateInputs");
+  if (fmutate.count(attrs.op)) {
+    for (uint32_t idx : fmutate[attrs.op](attrs)) {
+      if (idx < inputs.size() && in_ptrs[idx] != inputs[idx]) CopyFromTo(*in_ptrs[idx], *inputs[idx]);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../common/cast.h"
+#include "./sparse_parts.h"
 
 namespace mxnet {
 
@@ -89,6 +90,17 @@ NDArray::NDArray(const TBlob& data, int dev_id, std::function<void()> deleter)
                                  ctx, std::move(deleter));
 }
 
+NDArray::NDArray(int stype, const TShape& shape, Context ctx, int dtype, std::vector<int> aux_types,
+                 std::vector<TShape> aux_shapes, TShape storage_shape)
+    : shape_(shape), dtype_(dtype), stype_(stype) {
+  CheckShapeKnown(shape, "NDArray");
+  ElementBytes(dtype);
+  // The chunk holds no memory: it only provides the engine variable guarding the parts.
+  ptr_ = std::make_shared<Chunk>(0, ctx, true);
+  sparse_ = SparseParts::Create(stype, shape, ctx, dtype, std::move(aux_types),
+                                std::move(aux_shapes), std::move(storage_shape));
+}
+
 Context NDArray::ctx() const {
   CHECK(!is_none()) << "ctx() of a none NDArray";
   return ptr_->ctx;
@@ -110,7 +122,9 @@ void NDArray::CheckAndAlloc() const {
 }
 
 bool NDArray::AdoptStorageOf(NDArray* donor) {
-  if (is_none() || donor->is_none() || ptr_ == donor->ptr_) return false;
+  if (is_none() || donor->is_none() || ptr_ == donor->ptr_ || is_sparse() || donor->is_sparse()) {
+    return false;
+  }
   Chunk* mine = ptr_.get();
   Chunk* theirs = donor->ptr_.get();
   if (donor->ptr_.use_count() != 1 || theirs->external || mine->external ||
@@ -130,6 +144,11 @@ bool NDArray::AdoptStorageOf(NDArray* donor) {
 
 TBlob NDArray::data() const {
   if (is_none()) return TBlob();
+  if (is_sparse()) {
+    MX_THROW(NotImplementedError) << "data(): the array has storage type "
+                                  << (stype_ == kCSRStorage ? "csr" : "row_sparse")
+                                  << "; its values are in DataNDArray()/sparse_data()";
+  }
   CheckAndAlloc();
   char* base = static_cast<char*>(ptr_->shandle.dptr);
   return TBlob(base == nullptr ? nullptr : base + byte_offset_, shape_, ptr_->ctx.dev_mask(),
@@ -151,6 +170,10 @@ void NDArray::WaitToWrite() const {
 
 void NDArray::SyncCopyFromCPU(const void* src, size_t size) const {
   CHECK(!is_none()) << "SyncCopyFromCPU: the destination NDArray is none";
+  if (is_sparse()) {
+    MX_THROW(NotImplementedError) << "SyncCopyFromCPU into a sparse NDArray: copy into its data "
+                                     "and aux arrays with SyncCopyFromNDArray(src, i)";
+  }
   if (size != Size()) {
     MX_THROW(ValueError) << "SyncCopyFromCPU: expected " << Size() << " elements for shape "
                          << shape_ << ", got " << size;
@@ -165,6 +188,12 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t size) const {
 
 void NDArray::SyncCopyToCPU(void* dst, size_t size) const {
   CHECK(!is_none()) << "SyncCopyToCPU: the source NDArray is none";
+  if (is_sparse()) {  // the dense values
+    NDArray dense(shape_, ptr_->ctx, true, dtype_);
+    CopyFromTo(*this, dense);
+    dense.SyncCopyToCPU(dst, size);
+    return;
+  }
   if (size != Size()) {
     MX_THROW(ValueError) << "SyncCopyToCPU: expected " << Size() << " elements for shape "
                          << shape_ << ", got " << size;
@@ -184,6 +213,10 @@ void NDArray::SyncCopyFromNDArray(const NDArray& src) const {
 
 NDArray NDArray::Slice(index_t begin, index_t end) const {
   CHECK(!is_none()) << "Slice of a none NDArray";
+  if (is_sparse()) {
+    MX_THROW(NotImplementedError) << "Slice of a sparse NDArray is not supported; convert it with "
+                                     "tostype('default') first";
+  }
   if (shape_.ndim() < 1) {
     MX_THROW(IndexError) << "Slice: cannot slice a 0-d array";
   }
@@ -201,6 +234,10 @@ NDArray NDArray::Slice(index_t begin, index_t end) const {
 
 NDArray NDArray::At(index_t idx) const {
   CHECK(!is_none()) << "At of a none NDArray";
+  if (is_sparse()) {
+    MX_THROW(NotImplementedError) << "At of a sparse NDArray is not supported; convert it with "
+                                     "tostype('default') first";
+  }
   if (shape_.ndim() < 1) {
     MX_THROW(IndexError) << "At: cannot index a 0-d array";
   }
@@ -219,6 +256,10 @@ NDArray NDArray::At(index_t idx) const {
 
 NDArray NDArray::Reshape(const TShape& shape) const {
   CHECK(!is_none()) << "Reshape of a none NDArray";
+  if (is_sparse()) {
+    MX_THROW(NotImplementedError) << "Reshape of a sparse NDArray is not supported; convert it with "
+                                     "tostype('default') first";
+  }
   CheckShapeKnown(shape, "Reshape");
   if (shape.Size() != shape_.Size()) {
     MX_THROW(ValueError) << "Cannot reshape array of size " << shape_.Size() << " (shape "
@@ -232,6 +273,10 @@ NDArray NDArray::Reshape(const TShape& shape) const {
 
 NDArray NDArray::AsArray(const TShape& shape, int dtype) const {
   CHECK(!is_none()) << "AsArray of a none NDArray";
+  if (is_sparse()) {
+    MX_THROW(NotImplementedError) << "AsArray of a sparse NDArray is not supported; convert it with "
+                                     "tostype('default') first";
+  }
   const size_t need = shape.Size() * ElementBytes(dtype) + byte_offset_;
   if (need > ptr_->nbytes) {
     MX_THROW(ValueError) << "AsArray: shape " << shape << " of " << mshadow::dtype_string(dtype)
@@ -256,6 +301,15 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
                                   << " needs a GPU build";
   }
   if (from.IsSame(to)) return;
+  if (from.is_sparse() || to.is_sparse()) {
+    std::vector<engine::VarHandle> reads, writes{to.var()};
+    if (!from.SharesChunk(to)) reads.push_back(from.var());
+    if (!from.is_sparse()) from.CheckAndAlloc();
+    if (!to.is_sparse()) to.CheckAndAlloc();
+    Engine::Get()->PushSync([from, to](RunContext) { CastStorageInto(from, to); }, to.ctx(), reads,
+                            writes, FnProperty::kNormal, priority, "cast_storage");
+    return;
+  }
   from.CheckAndAlloc();
   to.CheckAndAlloc();
   std::vector<engine::VarHandle> reads, writes{to.var()};

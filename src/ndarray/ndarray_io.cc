@@ -1,8 +1,9 @@
 // NDArray save/load in MXNet 1.x's binary format (API.md §1.4).
 //
 // list   := u64 0x112 | u64 0 | u64 N | N x array | u64 K | K x (u64 len, bytes)
-// array  := u32 magic | i32 stype | shape | (stop if none) | i32 dev_type | i32 dev_id | i32 dtype
-//           | raw data
+// array  := u32 magic | i32 stype | [storage shape if sparse] | shape | (stop if none)
+//           | i32 dev_type | i32 dev_id | i32 dtype | [per aux: i32 aux dtype, aux shape]
+//           | raw data (storage shape) | [raw aux data]
 // shape  := i32 ndim | ndim x i64          (legacy V0: u32 ndim | ndim x u32, no magic/stype)
 #include <mxnet/ndarray.h>
 
@@ -91,9 +92,57 @@ TShape ReadShape(Reader* r, bool legacy_u32, uint32_t legacy_ndim) {
   return shape;
 }
 
+
+void WriteShape(std::ostream* strm, const TShape& shape) {
+  WritePod<int32_t>(strm, static_cast<int32_t>(shape.ndim()));
+  for (int i = 0; i < shape.ndim(); ++i) WritePod<int64_t>(strm, shape[i]);
+}
+
+void WriteRaw(std::ostream* strm, const NDArray& dense) {
+  const size_t bytes = dense.Size() * mshadow::mshadow_sizeof(dense.dtype());
+  if (bytes != 0) strm->write(static_cast<const char*>(dense.data().dptr_), bytes);
+}
+
+uint64_t CheckedBytes(const TShape& shape, size_t elem, const Reader& r) {
+  uint64_t count = 1;
+  for (int i = 0; i < shape.ndim(); ++i) {
+    const uint64_t d = static_cast<uint64_t>(shape[i]);
+    if (d != 0 && count > std::numeric_limits<uint64_t>::max() / d) Corrupt("shape overflows");
+    count *= d;
+  }
+  if (count != 0 && elem > std::numeric_limits<uint64_t>::max() / count) Corrupt("size overflows");
+  const uint64_t bytes = count * elem;
+  if (bytes > r.Remaining()) {
+    std::ostringstream os;
+    os << shape;
+    Corrupt("the header promises " + std::to_string(bytes) + " data bytes for shape " +
+            os.str() + ", only " + std::to_string(r.Remaining()) + " remain");
+  }
+  return bytes;
+}
+
 }  // namespace
 
 void NDArray::Save(std::ostream* strm) const {
+  if (is_sparse()) {
+    // Parts are written from a consistent state: wait for pending writers first.
+    WaitToRead();
+    WritePod<uint32_t>(strm, kMagicV2);
+    WritePod<int32_t>(strm, stype_);
+    WriteShape(strm, storage_shape());
+    WriteShape(strm, shape_);
+    const Context c = ctx();
+    WritePod<int32_t>(strm, static_cast<int32_t>(c.dev_type));
+    WritePod<int32_t>(strm, c.dev_id);
+    WritePod<int32_t>(strm, dtype_);
+    for (size_t i = 0; i < num_aux(); ++i) {
+      WritePod<int32_t>(strm, aux_type(i));
+      WriteShape(strm, aux_shape(i));
+    }
+    WriteRaw(strm, sparse_data());
+    for (size_t i = 0; i < num_aux(); ++i) WriteRaw(strm, sparse_aux(i));
+    return;
+  }
   WritePod<uint32_t>(strm, kMagicV2);
   WritePod<int32_t>(strm, kDefaultStorage);
   if (is_none()) {
@@ -116,12 +165,14 @@ void NDArray::Load(std::istream* strm) {
   Reader r(strm);
   const uint32_t magic = r.Pod<uint32_t>("magic");
   bool legacy_u32 = false;
+  int32_t stype = kDefaultStorage;
+  TShape storage_shape;
   if (magic == kMagicV2 || magic == kMagicV3) {
-    const int32_t stype = r.Pod<int32_t>("storage type");
-    if (stype != kDefaultStorage) {
-      MX_THROW(NotImplementedError) << "loading sparse NDArrays (storage type " << stype
-                                    << ") is not supported";
+    stype = r.Pod<int32_t>("storage type");
+    if (stype != kDefaultStorage && stype != kRowSparseStorage && stype != kCSRStorage) {
+      Corrupt("unknown storage type " + std::to_string(stype));
     }
+    if (stype != kDefaultStorage) storage_shape = ReadShape(&r, false, 0);
   } else if (magic != kMagicV1) {
     legacy_u32 = true;  // V0: the first word is the ndim, dims are uint32
   }
@@ -143,6 +194,36 @@ void NDArray::Load(std::istream* strm) {
   }
   const size_t elem = mshadow::mshadow_sizeof(dtype);
   if (elem == 0) Corrupt("unknown dtype code " + std::to_string(dtype));
+  if (stype != kDefaultStorage) {
+    const int naux = stype == kCSRStorage ? 2 : 1;
+    std::vector<int> aux_types;
+    std::vector<TShape> aux_shapes;
+    for (int i = 0; i < naux; ++i) {
+      aux_types.push_back(r.Pod<int32_t>("aux dtype"));
+      if (mshadow::mshadow_sizeof(aux_types.back()) == 0) {
+        Corrupt("unknown aux dtype code " + std::to_string(aux_types.back()));
+      }
+      aux_shapes.push_back(ReadShape(&r, false, 0));
+    }
+    if (storage_shape.ndim() < 1 || (stype == kCSRStorage && shape.ndim() != 2)) {
+      Corrupt("bad sparse shapes");
+    }
+    // Check the promised sizes against the stream before allocating anything.
+    uint64_t total = CheckedBytes(storage_shape, elem, r);
+    for (int i = 0; i < naux; ++i) {
+      total += CheckedBytes(aux_shapes[i], mshadow::mshadow_sizeof(aux_types[i]), r);
+      if (total > r.Remaining()) Corrupt("sparse parts extend past the end of the stream");
+    }
+    NDArray arr(stype, shape, Context::CPU(), dtype, aux_types, aux_shapes, storage_shape);
+    const uint64_t data_bytes = CheckedBytes(storage_shape, elem, r);
+    if (data_bytes != 0) r.Bytes(arr.sparse_data().data().dptr_, data_bytes, "sparse data");
+    for (int i = 0; i < naux; ++i) {
+      const uint64_t b = CheckedBytes(aux_shapes[i], mshadow::mshadow_sizeof(aux_types[i]), r);
+      if (b != 0) r.Bytes(arr.sparse_aux(i).data().dptr_, b, "sparse aux data");
+    }
+    *this = arr;
+    return;
+  }
   // Guard the allocation: the header must not promise more bytes than the stream holds.
   uint64_t count = 1;
   for (int i = 0; i < shape.ndim(); ++i) {

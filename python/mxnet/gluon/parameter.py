@@ -248,7 +248,8 @@ class Parameter(object):
         if self.grad_req == "null":
             self._grad = None
             return
-        self._grad = [nd.zeros(i.shape, dtype=i.dtype, ctx=i.context) for i in self._data]
+        self._grad = [nd.zeros(i.shape, dtype=i.dtype, ctx=i.context, stype=self._grad_stype)
+                      for i in self._data]
         autograd.mark_variables(self._check_and_get(self._data, list), self._grad,
                                 self.grad_req)
 

@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'RNN', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cast_storage', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -1366,87 +1366,6 @@ def Pooling(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int
         Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
     layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
         Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
-
-    out : NDArray, optional
-        The output NDArray to hold the result.
-
-    Returns
-    -------
-    out : NDArray or list of NDArrays
-        The output of this function.
-    """
-    ...
-
-
-def RNN(data: Optional[NDArray] = ..., parameters: Optional[NDArray] = ..., state: Optional[NDArray] = ..., state_cell: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., state_size: Optional[int] = ..., num_layers: Optional[int] = ..., bidirectional: Optional[bool] = ..., mode: Optional[Literal['gru', 'lstm', 'rnn_relu', 'rnn_tanh']] = ..., p: Optional[float] = ..., state_outputs: Optional[bool] = ..., projection_size: Optional[int] = ..., lstm_state_clip_min: Optional[float] = ..., lstm_state_clip_max: Optional[float] = ..., lstm_state_clip_nan: Optional[bool] = ..., use_sequence_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
-    """
-    Applies recurrent layers (vanilla RNN with relu or tanh, LSTM, GRU) to a
-    sequence in TNC layout (sequence length, batch, input size).
-
-    Vanilla RNN (``mode='rnn_relu'`` / ``'rnn_tanh'``)::
-
-      h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)
-
-    LSTM (``mode='lstm'``, gates in the order i, f, g, o)::
-
-      i_t = sigmoid(W_ii x_t + b_ii + W_hi h_{t-1} + b_hi)
-      f_t = sigmoid(W_if x_t + b_if + W_hf h_{t-1} + b_hf)
-      g_t = tanh(W_ig x_t + b_ig + W_hg h_{t-1} + b_hg)
-      o_t = sigmoid(W_io x_t + b_io + W_ho h_{t-1} + b_ho)
-      c_t = f_t * c_{t-1} + i_t * g_t
-      h_t = o_t * tanh(c_t)
-
-    GRU (``mode='gru'``, gates in the order r, z, n)::
-
-      r_t = sigmoid(W_ir x_t + b_ir + W_hr h_{t-1} + b_hr)
-      z_t = sigmoid(W_iz x_t + b_iz + W_hz h_{t-1} + b_hz)
-      n_t = tanh(W_in x_t + b_in + r_t * (W_hn h_{t-1} + b_hn))
-      h_t = (1 - z_t) * n_t + z_t * h_{t-1}
-
-    ``parameters`` is one flat vector: every weight (for each layer, for each direction: the
-    input-to-hidden matrix then the hidden-to-hidden matrix), then every bias in the same order.
-    ``state`` (and ``state_cell`` for LSTM) have shape (num_layers * directions, batch,
-    state_size). With ``state_outputs=True`` the final states are returned after the output.
-    With ``p > 0`` dropout is applied to the outputs of all layers but the last, in training only.
-    ``lstm_state_clip_min/max`` clip the LSTM cell state after each step.
-
-
-    Defined in ../src/operator/nn/rnn.cc:L56
-
-    Parameters
-    ----------
-    data : NDArray
-        Input data to RNN
-    parameters : NDArray
-        Vector of all RNN trainable parameters concatenated
-    state : NDArray
-        initial hidden state of the RNN
-    state_cell : NDArray
-        initial cell state for LSTM networks (only for LSTM)
-    sequence_length : NDArray
-        Vector of valid sequence lengths for each element in batch. (Only used if use_sequence_length kwarg is True)
-    state_size : int (non-negative), required
-        size of the state for each layer
-    num_layers : int (non-negative), required
-        number of stacked layers
-    bidirectional : boolean, optional, default=0
-        whether to use bidirectional recurrent layers
-    mode : {'gru', 'lstm', 'rnn_relu', 'rnn_tanh'}, required
-        the type of RNN to compute
-    p : float, optional, default=0
-        drop rate of the dropout on the outputs of each RNN layer, except the last layer.
-    state_outputs : boolean, optional, default=0
-        Whether to have the states as symbol outputs.
-    projection_size : int or None, optional, default='None'
-        size of project size
-    lstm_state_clip_min : double or None, optional, default=None
-        Minimum clip value of LSTM states. This option must be used together with lstm_state_clip_max.
-    lstm_state_clip_max : double or None, optional, default=None
-        Maximum clip value of LSTM states. This option must be used together with lstm_state_clip_min.
-    lstm_state_clip_nan : boolean, optional, default=0
-        Whether to stop NaN from propagating in state by clipping it to min/max. If clipping range is not specified, this option is ignored.
-    use_sequence_length : boolean, optional, default=0
-        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3510,6 +3429,66 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
         The input array.
     dtype : {'bfloat16', 'bool', 'float16', 'float32', 'float64', 'int32', 'int64', 'int8', 'uint8'}, required
         Output data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', 'default', 'row_sparse']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Casts tensor storage type to the new type.
+
+    When an NDArray with default storage type is cast to csr or row_sparse storage,
+    the result is compact, which means:
+
+    - for csr, zero values will not be retained
+    - for row_sparse, row slices of all zeros will not be retained
+
+    The storage type of ``cast_storage`` output depends on stype parameter:
+
+    - cast_storage(csr, 'default') = default
+    - cast_storage(row_sparse, 'default') = default
+    - cast_storage(default, 'csr') = csr
+    - cast_storage(default, 'row_sparse') = row_sparse
+    - cast_storage(csr, 'csr') = csr
+    - cast_storage(row_sparse, 'row_sparse') = row_sparse
+
+    Example::
+
+        dense = [[ 0.,  1.,  0.],
+                 [ 2.,  0.,  3.],
+                 [ 0.,  0.,  0.],
+                 [ 0.,  0.,  0.]]
+
+        # cast to row_sparse storage type
+        rsp = cast_storage(dense, 'row_sparse')
+        rsp.indices = [0, 1]
+        rsp.values = [[ 0.,  1.,  0.],
+                      [ 2.,  0.,  3.]]
+
+        # cast to csr storage type
+        csr = cast_storage(dense, 'csr')
+        csr.indices = [1, 0, 2]
+        csr.values = [ 1.,  2.,  3.]
+        csr.indptr = [0, 1, 3, 3, 3]
+
+
+
+    Defined in ../src/operator/sparse/sparse_ops.cc:L122
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    stype : {'csr', 'default', 'row_sparse'}, required
+        Output storage type.
 
     out : NDArray, optional
         The output NDArray to hold the result.

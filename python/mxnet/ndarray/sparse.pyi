@@ -10,10 +10,17 @@ from mxnet.ndarray.ndarray import NDArray
 from mxnet.ndarray._sparse import BaseSparseNDArray as BaseSparseNDArray
 from mxnet.ndarray._sparse import CSRNDArray as CSRNDArray
 from mxnet.ndarray._sparse import RowSparseNDArray as RowSparseNDArray
-from mxnet.ndarray._sparse import empty as empty
+from mxnet.ndarray._sparse import csr_matrix as csr_matrix
+from mxnet.ndarray._sparse import row_sparse_array as row_sparse_array
 from mxnet.ndarray._sparse import zeros as zeros
+from mxnet.ndarray._sparse import empty as empty
+from mxnet.ndarray._sparse import array as array
+from mxnet.ndarray._sparse import add as add
+from mxnet.ndarray._sparse import subtract as subtract
+from mxnet.ndarray._sparse import multiply as multiply
+from mxnet.ndarray._sparse import divide as divide
 
-__all__ = ['BaseSparseNDArray', 'CSRNDArray', 'RowSparseNDArray', 'empty', 'zeros', 'ElementWiseSum', 'Embedding', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'abs', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'broadcast_add', 'broadcast_div', 'broadcast_minus', 'broadcast_mul', 'broadcast_plus', 'broadcast_sub', 'cbrt', 'ceil', 'clip', 'concat', 'cos', 'cosh', 'degrees', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'exp', 'expm1', 'fix', 'floor', 'ftrl_update', 'gamma', 'gammaln', 'log', 'log10', 'log1p', 'log2', 'make_loss', 'mean', 'negative', 'norm', 'radians', 'relu', 'rint', 'round', 'rsqrt', 'sgd_mom_update', 'sgd_update', 'sigmoid', 'sign', 'sin', 'sinh', 'slice', 'sqrt', 'square', 'stop_gradient', 'sum', 'tan', 'tanh', 'trunc', 'where', 'zeros_like']
+__all__ = ['BaseSparseNDArray', 'CSRNDArray', 'RowSparseNDArray', 'csr_matrix', 'row_sparse_array', 'zeros', 'empty', 'array', 'add', 'subtract', 'multiply', 'divide', 'ElementWiseSum', 'Embedding', 'FullyConnected', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'abs', 'adagrad_update', 'adam_update', 'add_n', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'broadcast_add', 'broadcast_div', 'broadcast_minus', 'broadcast_mul', 'broadcast_plus', 'broadcast_sub', 'cast_storage', 'cbrt', 'ceil', 'clip', 'concat', 'cos', 'cosh', 'degrees', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'exp', 'expm1', 'fix', 'floor', 'ftrl_update', 'gamma', 'gammaln', 'log', 'log10', 'log1p', 'log2', 'make_loss', 'mean', 'negative', 'norm', 'radians', 'relu', 'retain', 'rint', 'round', 'rsqrt', 'sgd_mom_update', 'sgd_update', 'sigmoid', 'sign', 'sin', 'sinh', 'slice', 'sqrt', 'square', 'stop_gradient', 'sum', 'tan', 'tanh', 'trunc', 'where', 'zeros_like']
 
 
 def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -319,6 +326,55 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., history: Optional[NDArray] = ..., lr: Optional[float] = ..., epsilon: Optional[float] = ..., wd: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for AdaGrad optimizer.
+
+    Referenced from *Adaptive Subgradient Methods for Online Learning and Stochastic Optimization*,
+    and available at http://www.jmlr.org/papers/volume12/duchi11a/duchi11a.pdf.
+
+    Updates are applied by::
+
+        rescaled_grad = clip(rescale_grad * grad, clip_gradient)
+        history = history + square(rescaled_grad)
+        w = w - learning_rate * rescaled_grad / sqrt(history + epsilon)
+
+    Note that non-zero values for the weight decay option are not supported.
+
+
+
+    Defined in ../src/operator/sparse/sparse_optimizer.cc:L248
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    grad : NDArray
+        Gradient
+    history : NDArray
+        History
+    lr : float, required
+        Learning rate
+    epsilon : float, optional, default=1.00000001e-07
+        epsilon
+    wd : float, optional, default=0
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -815,6 +871,66 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
         First input to the function
     rhs : NDArray
         Second input to the function
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', 'default', 'row_sparse']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Casts tensor storage type to the new type.
+
+    When an NDArray with default storage type is cast to csr or row_sparse storage,
+    the result is compact, which means:
+
+    - for csr, zero values will not be retained
+    - for row_sparse, row slices of all zeros will not be retained
+
+    The storage type of ``cast_storage`` output depends on stype parameter:
+
+    - cast_storage(csr, 'default') = default
+    - cast_storage(row_sparse, 'default') = default
+    - cast_storage(default, 'csr') = csr
+    - cast_storage(default, 'row_sparse') = row_sparse
+    - cast_storage(csr, 'csr') = csr
+    - cast_storage(row_sparse, 'row_sparse') = row_sparse
+
+    Example::
+
+        dense = [[ 0.,  1.,  0.],
+                 [ 2.,  0.,  3.],
+                 [ 0.,  0.,  0.],
+                 [ 0.,  0.,  0.]]
+
+        # cast to row_sparse storage type
+        rsp = cast_storage(dense, 'row_sparse')
+        rsp.indices = [0, 1]
+        rsp.values = [[ 0.,  1.,  0.],
+                      [ 2.,  0.,  3.]]
+
+        # cast to csr storage type
+        csr = cast_storage(dense, 'csr')
+        csr.indices = [1, 0, 2]
+        csr.values = [ 1.,  2.,  3.]
+        csr.indptr = [0, 1, 3, 3, 3]
+
+
+
+    Defined in ../src/operator/sparse/sparse_ops.cc:L122
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    stype : {'csr', 'default', 'row_sparse'}, required
+        Output storage type.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1788,6 +1904,49 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def retain(data: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Pick rows specified by user input index array from a row sparse matrix
+    and save them in the output sparse matrix.
+
+    Example::
+
+      data = [[1, 2], [3, 4], [5, 6]]
+      indices = [0, 1, 3]
+      shape = (4, 2)
+      rsp_in = row_sparse_array(data, indices)
+      to_retain = [0, 3]
+      rsp_out = retain(rsp_in, to_retain)
+      rsp_out.data = [[1, 2], [5, 6]]
+      rsp_out.indices = [0, 3]
+
+    The storage type of ``retain`` output depends on storage types of inputs
+
+    - retain(row_sparse, default) = row_sparse
+    - otherwise, ``retain`` is not supported
+
+
+
+    Defined in ../src/operator/sparse/sparse_ops.cc:L256
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array for sparse_retain operator.
+    indices : NDArray
+        The index array of rows ids that will be retained.
 
     out : NDArray, optional
         The output NDArray to hold the result.

@@ -1,0 +1,337 @@
+/*!
+ * \file sparse_optimizer.cc
+ * \brief Optimizer updates with a row_sparse gradient (MXNet 1.9.1's lazy_update: only the rows
+ *        listed in grad.indices change, in the weight and in every state), the
+ *        _sparse_adagrad_update operator, and Embedding's row_sparse weight gradient
+ *        (sparse_grad=True).
+ */
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "../optimizer_op-inl.h"
+#include "../tensor/indexing_op-inl.h"
+#include "./sparse_ops-inl.h"
+
+namespace mxnet {
+namespace op {
+
+namespace {
+
+/*!
+ * \brief Storage inference of an update(weight, grad, states...): FComputeEx when the grad is
+ *        row_sparse, weight and states dense and lazy_update is on; else the dense update.
+ */
+template <typename Param>
+bool LazyUpdateStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode,
+                     std::vector<int>* in, std::vector<int>* out) {
+  const Param& p = nnvm::get<Param>(attrs.parsed);
+  if (!p.lazy_update || (*in)[1] != kRowSparseStorage) return false;
+  for (size_t i = 0; i < in->size(); ++i) {
+    if (i != 1 && (*in)[i] != kDefaultStorage) return false;
+  }
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kDefaultStorage) return false;
+  return DispatchEx(out, mode, kDefaultStorage);
+}
+
+/*!
+ * \brief Runs step(row_id, k) for every stored gradient row (k = position in grad.data) after
+ *        making `out` a copy of `weight` (steps then update out's rows in place).
+ */
+template <typename Step>
+void ForEachGradRow(const char* name, const NDArray& weight, const NDArray& grad,
+                    OpReqType req, const NDArray& out, Step step) {
+  if (req == kNullOp) return;
+  if (req == kAddTo) {
+    MX_THROW(NotImplementedError) << name << ": req 'add' is not supported with a row_sparse grad";
+  }
+  grad.CheckSparseFormat(false);  // data rows match the indices, indices in range
+  const TBlob w = weight.data(), o = out.data();
+  if (o.dptr_ != w.dptr_) {
+    std::memcpy(o.dptr_, w.dptr_, o.Size() * mshadow::mshadow_sizeof(o.type_flag_));
+  }
+  const std::vector<int64_t> rows = SparseAuxAsInt64(grad, 0);
+  const int64_t nrow = weight.shape()[0];
+  for (int64_t r : rows) {
+    if (r < 0 || r >= nrow) {
+      MX_THROW(IndexError) << name << ": gradient row index " << r << " is out of range [0, "
+                           << nrow << ")";
+    }
+  }
+#pragma omp parallel for if (rows.size() * RowLength(weight.shape()) > 32768)
+  for (int64_t k = 0; k < static_cast<int64_t>(rows.size()); ++k) step(rows[k], k);
+}
+
+void SGDRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                     const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                     const std::vector<NDArray>& out) {
+  const SGDParam& p = nnvm::get<SGDParam>(attrs.parsed);
+  const int64_t len = RowLength(in[0].shape());
+  MSHADOW_REAL_TYPE_SWITCH(in[0].dtype(), DType, {
+    DType* o = out[0].data().dptr<DType>();
+    const DType* g = in[1].sparse_data().Size() ? in[1].sparse_data().data().dptr<DType>() : nullptr;
+    ForEachGradRow("sgd_update", in[0], in[1], req[0], out[0], [&](int64_t r, int64_t k) {
+      SGDStep<DType, DType>(len, o + r * len, o + r * len, g + k * len, nullptr, nullptr, p.lr,
+                            p.wd, 0.f, p.rescale_grad, p.clip_gradient, kWriteInplace);
+    });
+  });
+}
+
+void SGDMomRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                        const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                        const std::vector<NDArray>& out) {
+  const SGDMomParam& p = nnvm::get<SGDMomParam>(attrs.parsed);
+  const int64_t len = RowLength(in[0].shape());
+  MSHADOW_REAL_TYPE_SWITCH(in[0].dtype(), DType, {
+    DType* o = out[0].data().dptr<DType>();
+    DType* mom = in[2].data().dptr<DType>();
+    const DType* g = in[1].sparse_data().Size() ? in[1].sparse_data().data().dptr<DType>() : nullptr;
+    ForEachGradRow("sgd_mom_update", in[0], in[1], req[0], out[0], [&](int64_t r, int64_t k) {
+      SGDStep<DType, DType>(len, o + r * len, o + r * len, g + k * len, mom + r * len, nullptr,
+                            p.lr, p.wd, p.momentum, p.rescale_grad, p.clip_gradient,
+                            kWriteInplace);
+    });
+  });
+}
+
+void AdamRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                      const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                      const std::vector<NDArray>& out) {
+  const AdamParam& p = nnvm::get<AdamParam>(attrs.parsed);
+  const int64_t len = RowLength(in[0].shape());
+  MSHADOW_REAL_TYPE_SWITCH(in[0].dtype(), DType, {
+    typedef OptAcc<DType> A;
+    DType* o = out[0].data().dptr<DType>();
+    DType* mean = in[2].data().dptr<DType>();
+    DType* var = in[3].data().dptr<DType>();
+    const DType* g = in[1].sparse_data().Size() ? in[1].sparse_data().data().dptr<DType>() : nullptr;
+    ForEachGradRow("adam_update", in[0], in[1], req[0], out[0], [&](int64_t r, int64_t k) {
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t i = r * len + j;
+        const A weight = static_cast<A>(o[i]);
+        // As the dense adam_update: weight decay is added before clipping.
+        const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[k * len + j]) + A(p.wd) * weight,
+                               A(p.clip_gradient));
+        const A m = A(p.beta1) * static_cast<A>(mean[i]) + (A(1) - A(p.beta1)) * grad;
+        const A v = A(p.beta2) * static_cast<A>(var[i]) + (A(1) - A(p.beta2)) * grad * grad;
+        mean[i] = DType(m);
+        var[i] = DType(v);
+        o[i] = DType(weight - A(p.lr) * m / (std::sqrt(v) + A(p.epsilon)));
+      }
+    });
+  });
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(sgd_update)
+.set_attr<FInferStorageType>("FInferStorageType", LazyUpdateStype<SGDParam>)
+.set_attr<FComputeEx>("FComputeEx<cpu>", SGDRspComputeEx);
+
+NNVM_REGISTER_OP(sgd_mom_update)
+.set_attr<FInferStorageType>("FInferStorageType", LazyUpdateStype<SGDMomParam>)
+.set_attr<FComputeEx>("FComputeEx<cpu>", SGDMomRspComputeEx);
+
+NNVM_REGISTER_OP(adam_update)
+.set_attr<FInferStorageType>("FInferStorageType", LazyUpdateStype<AdamParam>)
+.set_attr<FComputeEx>("FComputeEx<cpu>", AdamRspComputeEx);
+
+// ---------------------------------------------------------------------- _sparse_adagrad_update
+
+struct SparseAdagradParam : public dmlc::Parameter<SparseAdagradParam> {
+  float lr, epsilon, wd, rescale_grad, clip_gradient;
+  DMLC_DECLARE_PARAMETER(SparseAdagradParam) {
+    MXNET_OPT_LR_FIELD
+    DMLC_DECLARE_FIELD(epsilon).set_default(1.0e-7f).describe("epsilon");
+    MXNET_OPT_WD_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+  }
+};
+DMLC_REGISTER_PARAMETER(SparseAdagradParam);
+
+namespace {
+
+bool AdagradShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  for (size_t i = 1; i < in->size(); ++i) {
+    if (shape_is_known((*in)[i]) && shape_is_known((*in)[0]) && (*in)[i] != (*in)[0]) {
+      MX_THROW(ValueError) << "_sparse_adagrad_update: input " << i << " has shape " << (*in)[i]
+                           << ", the weight has shape " << (*in)[0];
+    }
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
+  return shape_is_known((*out)[0]);
+}
+
+bool AdagradType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  for (size_t i = 1; i < in->size(); ++i) {
+    if ((*in)[i] != -1 && (*in)[0] != -1 && (*in)[i] != (*in)[0]) {
+      MX_THROW(TypeError) << "_sparse_adagrad_update: input " << i << " has dtype "
+                          << mshadow::dtype_string((*in)[i]) << ", the weight has "
+                          << mshadow::dtype_string((*in)[0]);
+    }
+  }
+  TYPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
+  return (*out)[0] != -1;
+}
+
+const char* StypeStr(int s) {
+  return s == kCSRStorage ? "csr" : s == kRowSparseStorage ? "row_sparse" : "default";
+}
+
+bool AdagradStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode,
+                  std::vector<int>* in, std::vector<int>* out) {
+  const SparseAdagradParam& p = nnvm::get<SparseAdagradParam>(attrs.parsed);
+  if ((*in)[0] != kDefaultStorage || (*in)[1] != kRowSparseStorage ||
+      (*in)[2] != kDefaultStorage) {
+    MX_THROW(NotImplementedError) << "_sparse_adagrad_update: storage types (weight, grad, "
+                                     "history) = ("
+                                  << StypeStr((*in)[0]) << ", " << StypeStr((*in)[1]) << ", "
+                                  << StypeStr((*in)[2])
+                                  << ") are not supported; expected (default, row_sparse, default)";
+  }
+  if (p.wd != 0.0f) {
+    MX_THROW(ValueError) << "_sparse_adagrad_update: non-zero weight decay (wd=" << p.wd
+                         << ") is not supported";
+  }
+  return DispatchEx(out, mode, kDefaultStorage);
+}
+
+void AdagradRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                         const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                         const std::vector<NDArray>& out) {
+  const SparseAdagradParam& p = nnvm::get<SparseAdagradParam>(attrs.parsed);
+  const int64_t len = RowLength(in[0].shape());
+  MSHADOW_REAL_TYPE_SWITCH(in[0].dtype(), DType, {
+    typedef OptAcc<DType> A;
+    DType* o = out[0].data().dptr<DType>();
+    DType* hist = in[2].data().dptr<DType>();
+    const DType* g = in[1].sparse_data().Size() ? in[1].sparse_data().data().dptr<DType>() : nullptr;
+    ForEachGradRow("_sparse_adagrad_update", in[0], in[1], req[0], out[0],
+                   [&](int64_t r, int64_t k) {
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t i = r * len + j;
+        const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[k * len + j]),
+                               A(p.clip_gradient));
+        const A h = static_cast<A>(hist[i]) + grad * grad;
+        hist[i] = DType(h);
+        o[i] = DType(static_cast<A>(o[i]) - A(p.lr) * grad / std::sqrt(h + A(p.epsilon)));
+      }
+    });
+  });
+}
+
+// Reached only with all-dense inputs (storage inference is skipped then).
+void AdagradDenseCompute(const nnvm::NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
+                         const std::vector<OpReqType>&, const std::vector<TBlob>&) {
+  MX_THROW(NotImplementedError) << "_sparse_adagrad_update: the gradient must be row_sparse "
+                                   "(got default storage); use the AdaGrad optimizer's dense path";
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_sparse_adagrad_update)
+.describe(R"code(Update function for AdaGrad optimizer.
+
+Referenced from *Adaptive Subgradient Methods for Online Learning and Stochastic Optimization*,
+and available at http://www.jmlr.org/papers/volume12/duchi11a/duchi11a.pdf.
+
+Updates are applied by::
+
+    rescaled_grad = clip(rescale_grad * grad, clip_gradient)
+    history = history + square(rescaled_grad)
+    w = w - learning_rate * rescaled_grad / sqrt(history + epsilon)
+
+Note that non-zero values for the weight decay option are not supported.
+
+)code" ADD_FILELINE)
+.set_num_inputs(3)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<SparseAdagradParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const nnvm::NodeAttrs&) {
+  return std::vector<std::string>{"weight", "grad", "history"};
+})
+.set_attr<nnvm::FMutateInputs>("FMutateInputs", [](const nnvm::NodeAttrs&) {
+  return std::vector<uint32_t>{2};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", AdagradShape)
+.set_attr<nnvm::FInferType>("FInferType", AdagradType)
+.set_attr<FInferStorageType>("FInferStorageType", AdagradStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", AdagradRspComputeEx)
+.set_attr<FCompute>("FCompute<cpu>", AdagradDenseCompute)
+.set_attr<bool>("TNonDifferentiable", true)
+.add_argument("weight", "NDArray-or-Symbol", "Weight")
+.add_argument("grad", "NDArray-or-Symbol", "Gradient")
+.add_argument("history", "NDArray-or-Symbol", "History")
+.add_arguments(SparseAdagradParam::__FIELDS__());
+
+// ------------------------------------------------- Embedding: row_sparse weight gradient
+
+namespace {
+
+bool EmbeddingBackwardStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode,
+                            std::vector<int>* in, std::vector<int>* out) {
+  const EmbeddingParam& p = nnvm::get<EmbeddingParam>(attrs.parsed);
+  if (!p.sparse_grad || (*in)[0] != kDefaultStorage || (*in)[1] != kDefaultStorage) return false;
+  if ((*out)[1] != kUndefinedStorage && (*out)[1] != kRowSparseStorage) return false;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kDefaultStorage) return false;
+  (*out)[0] = kDefaultStorage;
+  (*out)[1] = kRowSparseStorage;
+  *mode = DispatchMode::kFComputeEx;
+  return true;
+}
+
+// Inputs: (output gradient, indices). Outputs: (indices gradient = 0, weight gradient).
+void EmbeddingBackwardComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                                const std::vector<NDArray>& in,
+                                const std::vector<OpReqType>& req,
+                                const std::vector<NDArray>& out) {
+  const EmbeddingParam& p = nnvm::get<EmbeddingParam>(attrs.parsed);
+  if (req[0] == kWriteTo || req[0] == kWriteInplace) {
+    TBlob d = out[0].data();
+    std::memset(d.dptr_, 0, d.Size() * mshadow::mshadow_sizeof(d.type_flag_));
+  }
+  if (req[1] == kNullOp) return;
+  if (req[1] == kAddTo) {
+    MX_THROW(NotImplementedError) << "Embedding: grad_req 'add' into a row_sparse weight "
+                                     "gradient is not supported";
+  }
+  const TBlob idx = in[1].data();
+  const int64_t dim = p.output_dim, vocab = p.input_dim;
+  std::vector<int64_t> ids(idx.Size());
+  MSHADOW_TYPE_SWITCH(idx.type_flag_, IType, {
+    const IType* q = idx.dptr<IType>();
+    for (size_t k = 0; k < ids.size(); ++k) {
+      // Out-of-range indices are clipped, as in the forward pass.
+      const int64_t v = static_cast<int64_t>(q[k]);
+      ids[k] = std::min<int64_t>(std::max<int64_t>(v, 0), vocab - 1);
+    }
+  });
+  std::vector<int64_t> rows(ids);
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  NDArray data = NewPart(TShape({static_cast<int64_t>(rows.size()), dim}), out[1].dtype());
+  MSHADOW_TYPE_SWITCH(out[1].dtype(), DType, {
+    DType* d = rows.empty() ? nullptr : data.data().dptr<DType>();
+    if (d != nullptr) std::fill(d, d + rows.size() * dim, DType(0));
+    const DType* og = in[0].data().dptr<DType>();
+    for (size_t k = 0; k < ids.size(); ++k) {
+      const int64_t pos = std::lower_bound(rows.begin(), rows.end(), ids[k]) - rows.begin();
+      DType* drow = d + pos * dim;
+      const DType* grow = og + k * dim;
+      for (int64_t j = 0; j < dim; ++j) drow[j] += grow[j];
+    }
+  });
+  out[1].SetSparseParts(data, {Int64Part(rows)});
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_backward_Embedding)
+.set_attr<FInferStorageType>("FInferStorageType", EmbeddingBackwardStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", EmbeddingBackwardComputeEx)
+.set_attr<bool>("TSparseFromDense", true);
+
+}  // namespace op
+}  // namespace mxnet
