@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['_CachedOp', '_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_CachedOp', '_backward_Concat', '_backward_Convolution', '_backward_Crop', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_GroupNorm', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_Pad', '_backward_Pooling', '_backward_RNN', '_backward_SVMOutput', '_backward_SequenceMask', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_UpSampling', '_backward_abs', '_backward_add', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_col2im', '_backward_contrib_AdaptiveAvgPooling2D', '_backward_contrib_BilinearResize2D', '_backward_contrib_boolean_mask', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hypot', '_backward_hypot_scalar', '_backward_im2col', '_backward_linalg_det', '_backward_linalg_extractdiag', '_backward_linalg_extracttrian', '_backward_linalg_gelqf', '_backward_linalg_gemm', '_backward_linalg_gemm2', '_backward_linalg_inverse', '_backward_linalg_makediag', '_backward_linalg_maketrian', '_backward_linalg_potrf', '_backward_linalg_potri', '_backward_linalg_slogdet', '_backward_linalg_sumlogdiag', '_backward_linalg_syevd', '_backward_linalg_syrk', '_backward_linalg_trmm', '_backward_linalg_trsm', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_moments', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rnn_param_concat', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_not_equal', '_not_equal_scalar', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_poisson', '_random_randint', '_random_uniform', '_ravel_multi_index', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rnn_param_concat', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_unravel_index', '_zeros', '_zeros_without_dtype']
+__all__ = ['_CachedOp', '_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_BilinearSampler', '_backward_CachedOp', '_backward_Concat', '_backward_Convolution', '_backward_Crop', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_GridGenerator', '_backward_GroupNorm', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_PSROIPooling', '_backward_Pad', '_backward_Pooling', '_backward_RNN', '_backward_ROIAlign', '_backward_ROIPooling', '_backward_SVMOutput', '_backward_SequenceLast', '_backward_SequenceMask', '_backward_SequenceReverse', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_SpatialTransformer', '_backward_UpSampling', '_backward_abs', '_backward_add', '_backward_amp_cast', '_backward_amp_multicast', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_col2im', '_backward_contrib_AdaptiveAvgPooling2D', '_backward_contrib_BilinearResize2D', '_backward_contrib_boolean_mask', '_backward_contrib_box_nms', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_ctc_loss', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hard_sigmoid', '_backward_hypot', '_backward_hypot_scalar', '_backward_im2col', '_backward_image_crop', '_backward_image_normalize', '_backward_image_to_tensor', '_backward_linalg_det', '_backward_linalg_extractdiag', '_backward_linalg_extracttrian', '_backward_linalg_gelqf', '_backward_linalg_gemm', '_backward_linalg_gemm2', '_backward_linalg_inverse', '_backward_linalg_makediag', '_backward_linalg_maketrian', '_backward_linalg_potrf', '_backward_linalg_potri', '_backward_linalg_slogdet', '_backward_linalg_sumlogdiag', '_backward_linalg_syevd', '_backward_linalg_syrk', '_backward_linalg_trmm', '_backward_linalg_trsm', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_moments', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_np_cumsum', '_backward_pdf_dirichlet', '_backward_pdf_exponential', '_backward_pdf_gamma', '_backward_pdf_generalized_negative_binomial', '_backward_pdf_negative_binomial', '_backward_pdf_normal', '_backward_pdf_poisson', '_backward_pdf_uniform', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rnn_param_concat', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_histogram', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_multi_adamw_update', '_multi_lamb_update', '_multi_mp_adamw_update', '_multi_mp_lamb_update', '_not_equal', '_not_equal_scalar', '_onehot_encode', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_pdf_dirichlet', '_random_pdf_exponential', '_random_pdf_gamma', '_random_pdf_generalized_negative_binomial', '_random_pdf_negative_binomial', '_random_pdf_normal', '_random_pdf_poisson', '_random_pdf_uniform', '_random_poisson', '_random_randint', '_random_uniform', '_ravel_multi_index', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rnn_param_concat', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_unravel_index', '_zeros', '_zeros_without_dtype']
 
 
 def _CachedOp(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -1323,6 +1323,25 @@ def _backward_BatchNorm(out_grad: Optional[NDArray] = ..., mean: Optional[NDArra
     ...
 
 
+def _backward_BilinearSampler(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_CachedOp(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of a recorded CachedOp call (runs the bound executor's backward).
@@ -1595,6 +1614,25 @@ def _backward_FullyConnected(out_grad: Optional[NDArray] = ..., data: Optional[N
     ...
 
 
+def _backward_GridGenerator(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_GroupNorm(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of GroupNorm: (out_grad, data, gamma, mean, std) -> (data_grad, gamma_grad, beta_grad).
@@ -1817,6 +1855,25 @@ def _backward_MakeLoss(output: Optional[NDArray] = ..., grad_scale: Optional[flo
     ...
 
 
+def _backward_PSROIPooling(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _contrib_PSROIPooling: (out_grad, data, rois) -> (data_grad, rois_grad).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_Pad(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of Pad: out_grad -> data_grad (gradients summed into their source).
@@ -1899,6 +1956,44 @@ def _backward_RNN(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Opti
     ...
 
 
+def _backward_ROIAlign(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _contrib_ROIAlign: (out_grad, data, rois) -> (data_grad, rois_grad).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_ROIPooling(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of ROIPooling: (out_grad, data, rois, argmax) -> (data_grad, rois_grad).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_SVMOutput(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of SVMOutput: (label, data) -> (data_grad, label_grad).
@@ -1918,6 +2013,28 @@ def _backward_SVMOutput(out: Union[NDArray, Sequence[NDArray], None] = ..., name
     ...
 
 
+def _backward_SequenceLast(use_sequence_length: Optional[bool] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of SequenceLast: (out_grad[, sequence_length]) -> (data_grad[, sequence_length_grad = 0]).
+
+    Parameters
+    ----------
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_SequenceMask(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of the legacy operator SequenceMask.
@@ -1925,6 +2042,28 @@ def _backward_SequenceMask(out: Union[NDArray, Sequence[NDArray], None] = ..., n
     Parameters
     ----------
 
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_SequenceReverse(use_sequence_length: Optional[bool] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of SequenceReverse: (out_grad[, sequence_length]) -> (data_grad[, sequence_length_grad = 0]).
+
+    Parameters
+    ----------
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2018,6 +2157,25 @@ def _backward_SoftmaxOutput(ograd: Optional[NDArray] = ..., label: Optional[NDAr
     ...
 
 
+def _backward_SpatialTransformer(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_UpSampling(*data: NDArray, out_grad: Optional[NDArray] = ..., scale: Optional[int] = ..., num_filter: Optional[int] = ..., sample_type: Optional[Literal['bilinear', 'nearest']] = ..., multi_input_mode: Optional[Literal['concat', 'sum']] = ..., num_args: Optional[int] = ..., workspace: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of UpSampling: (out_grad, forward inputs...) -> one gradient per forward input.
@@ -2080,6 +2238,44 @@ def _backward_add(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequenc
     ----------
     out_grad : NDArray
         Gradient of the output
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_amp_cast(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of amp_cast: the gradient converted back to the input dtype.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_amp_multicast(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of amp_multicast: every gradient converted back to its input's dtype.
+
+    Parameters
+    ----------
+
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2606,6 +2802,25 @@ def _backward_contrib_boolean_mask(out: Union[NDArray, Sequence[NDArray], None] 
     ...
 
 
+def _backward_contrib_box_nms(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _contrib_box_nms: (out_grad, record) -> data_grad.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_copy(out_grad: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -2658,6 +2873,30 @@ def _backward_cosh(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = 
         Gradient of the output
     data : NDArray
         The forward input (or output, for ops differentiated on the output)
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_ctc_loss(use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of CTCLoss: (out_grad, data, label[, data_lengths][, label_lengths]) -> gradients of every input (zero for labels and lengths).
+
+    Parameters
+    ----------
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -2918,6 +3157,25 @@ def _backward_gather_nd(out: Union[NDArray, Sequence[NDArray], None] = ..., name
     ...
 
 
+def _backward_hard_sigmoid(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of hard_sigmoid: (out_grad, data) -> data_grad; alpha * out_grad where 0 < alpha * x + beta < 1, else 0.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_hypot(out_grad: Optional[NDArray] = ..., lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -2971,6 +3229,63 @@ def _backward_hypot_scalar(out_grad: Optional[NDArray] = ..., data: Optional[NDA
 def _backward_im2col(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of im2col: (out_grad, data) -> data_grad (col2im of out_grad).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_image_crop(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _image_crop: (out_grad, data) -> data_grad (zero outside the window).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_image_normalize(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_image_to_tensor(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _image_to_tensor: (out_grad, data) -> data_grad = out_grad / 255 in the image layout (floating-point images only).
 
     Parameters
     ----------
@@ -3911,6 +4226,177 @@ def _backward_norm(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] = 
         The data type of the output.
     keepdims : boolean, optional, default=0
         If this is set to `True`, the reduced axis is left in the result as dimension with size one.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_np_cumsum(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of cumsum: out_grad -> the reversed running sum along the axis, in the input's shape and dtype.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_dirichlet(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_dirichlet: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_exponential(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_exponential: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_gamma(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_gamma: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_generalized_negative_binomial(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_generalized_negative_binomial: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_negative_binomial(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_negative_binomial: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_normal(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_normal: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_poisson(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_poisson: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_pdf_uniform(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of random_pdf_uniform: (out_grad, sample, params..., output) -> (sample_grad, param_grads...).
+
+    Parameters
+    ----------
+
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -5228,6 +5714,44 @@ def _greater_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     ...
 
 
+def _histogram(data: Optional[NDArray] = ..., bins: Optional[NDArray] = ..., bin_cnt: Optional[int] = ..., range: Any = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operators implements the histogram function.
+
+    Example::
+      x = [[0, 1], [2, 2], [3, 4]]
+      histo, bin_edges = histogram(data=x, bin_bounds=[], bin_cnt=5, range=(0,5))
+      histo = [1, 1, 2, 1, 1]
+      bin_edges = [0., 1., 2., 3., 4.]
+      histo, bin_edges = histogram(data=x, bin_bounds=[0., 2.1, 3.])
+      histo = [4, 1]
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L762
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    bins : NDArray
+        Input ndarray
+    bin_cnt : int or None, optional, default='None'
+        Number of bins for uniform case
+    range : , optional, default=None
+        The lower and upper range of the bins. if not provided, range is simply (a.min(), a.max()). values outside the range are ignored. the first element of the range must be less than or equal to the second. range affects the automatic bin computation as well. while bin width is computed to be optimal based on the actual data within range, the bin count will fill the entire range including portions containing no data.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Given the "legs" of a right triangle, return its hypotenuse.
@@ -5893,6 +6417,191 @@ def _mul_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     ...
 
 
+def _multi_adamw_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., wds: Optional[Tuple[float, ...]] = ..., etas: Optional[Tuple[float, ...]] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for AdamW optimizer, for several weights at once.
+
+    The inputs are ``weight_i, grad_i, mean_i, var_i`` for every weight, then one
+    ``rescale_grad`` array shared by all of them; ``lrs``, ``wds`` and ``etas`` give one value per
+    weight. Each weight is updated as by _adamw_update::
+
+     m = beta1*m + (1-beta1)*grad
+     v = beta2*v + (1-beta2)*(grad**2)
+     w -= eta * (learning_rate * m / (sqrt(v) + epsilon) + w * wd)
+
+    If rescale_grad is NaN, Inf, or 0, the update is skipped.
+
+
+    Defined in ../src/operator/contrib/adamw.cc:L319
+
+    Parameters
+    ----------
+    data : NDArray[]
+        data
+    lrs : tuple of <float>, required
+        Learning rates
+    beta1 : float, optional, default=0.899999976
+        The decay rate for the 1st moment estimates.
+    beta2 : float, optional, default=0.999000013
+        The decay rate for the 2nd moment estimates.
+    epsilon : float, optional, default=9.99999994e-09
+        A small constant for numerical stability.
+    wds : tuple of <float>, required
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    etas : tuple of <float>, required
+        Learning rates schedule multiplier
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    num_weights : int, optional, default='1'
+        Number of updated weights.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _multi_lamb_update(*data: NDArray, learning_rates: Optional[Tuple[float, ...]] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., wds: Optional[Tuple[float, ...]] = ..., rescale_grad: Optional[float] = ..., lower_bound: Optional[float] = ..., upper_bound: Optional[float] = ..., clip_gradient: Optional[float] = ..., bias_correction: Optional[bool] = ..., step_count: Optional[Union[int, Tuple[int, ...]]] = ..., num_tensors: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the LAMB coefficients of multiple weights and grads"
+
+
+    Defined in ../src/operator/contrib/multi_lamb.cc:L200
+
+    Parameters
+    ----------
+    data : NDArray[]
+        data
+    learning_rates : tuple of <float>, required
+        List of learning rates
+    beta1 : float, optional, default=0.899999976
+        Exponential decay rate for the first moment estimates.
+    beta2 : float, optional, default=0.999000013
+        Exponential decay rate for the second moment estimates.
+    epsilon : float, optional, default=9.99999997e-07
+        Small value to avoid division by 0.
+    wds : tuple of <float>, required
+        List of Weight decays.Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    rescale_grad : float, optional, default=1
+        Gradient rescaling factor
+    lower_bound : float, optional, default=-1
+        Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set
+    upper_bound : float, optional, default=-1
+        Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    bias_correction : boolean, optional, default=1
+        Whether to use bias correction.
+    step_count : Shape(tuple), required
+        Step count for each tensor
+    num_tensors : int, optional, default='1'
+        Number of tensors
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _multi_mp_adamw_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., wds: Optional[Tuple[float, ...]] = ..., etas: Optional[Tuple[float, ...]] = ..., clip_gradient: Optional[float] = ..., num_weights: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for multi-precision AdamW optimizer, for several weights at
+    once: the inputs are ``weight_i, grad_i, mean_i, var_i, weight32_i`` for every weight, then
+    one ``rescale_grad`` array; each float32 master copy ``weight32_i`` is updated in place and
+    cast into ``weight_i``.
+
+
+    Defined in ../src/operator/contrib/adamw.cc:L327
+
+    Parameters
+    ----------
+    data : NDArray[]
+        data
+    lrs : tuple of <float>, required
+        Learning rates
+    beta1 : float, optional, default=0.899999976
+        The decay rate for the 1st moment estimates.
+    beta2 : float, optional, default=0.999000013
+        The decay rate for the 2nd moment estimates.
+    epsilon : float, optional, default=9.99999994e-09
+        A small constant for numerical stability.
+    wds : tuple of <float>, required
+        Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    etas : tuple of <float>, required
+        Learning rates schedule multiplier
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    num_weights : int, optional, default='1'
+        Number of updated weights.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _multi_mp_lamb_update(*data: NDArray, learning_rates: Optional[Tuple[float, ...]] = ..., beta1: Optional[float] = ..., beta2: Optional[float] = ..., epsilon: Optional[float] = ..., wds: Optional[Tuple[float, ...]] = ..., rescale_grad: Optional[float] = ..., lower_bound: Optional[float] = ..., upper_bound: Optional[float] = ..., clip_gradient: Optional[float] = ..., bias_correction: Optional[bool] = ..., step_count: Optional[Union[int, Tuple[int, ...]]] = ..., num_tensors: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute the LAMB coefficients of multiple weights and grads with Mix Precision"
+
+
+    Defined in ../src/operator/contrib/multi_lamb.cc:L204
+
+    Parameters
+    ----------
+    data : NDArray[]
+        data
+    learning_rates : tuple of <float>, required
+        List of learning rates
+    beta1 : float, optional, default=0.899999976
+        Exponential decay rate for the first moment estimates.
+    beta2 : float, optional, default=0.999000013
+        Exponential decay rate for the second moment estimates.
+    epsilon : float, optional, default=9.99999997e-07
+        Small value to avoid division by 0.
+    wds : tuple of <float>, required
+        List of Weight decays.Weight decay augments the objective function with a regularization term that penalizes large weights. The penalty scales with the square of the magnitude of each weight.
+    rescale_grad : float, optional, default=1
+        Gradient rescaling factor
+    lower_bound : float, optional, default=-1
+        Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set
+    upper_bound : float, optional, default=-1
+        Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    bias_correction : boolean, optional, default=1
+        Whether to use bias correction.
+    step_count : Shape(tuple), required
+        Step count for each tensor
+    num_tensors : int, optional, default='1'
+        Number of tensors
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
@@ -5931,6 +6640,31 @@ def _not_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
         Scalar input value
     is_int : boolean, optional, default=1
         Indicate whether scalar input is int type
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _onehot_encode(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    One-hot encoding of `lhs` (indices, (n,)) into an array shaped like `rhs`
+    ((n, k)). Deprecated in MXNet; use one_hot instead.
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L641
+
+    Parameters
+    ----------
+    lhs : NDArray
+        Left operand to the function.
+    rhs : NDArray
+        Right operand to the function.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -6265,6 +6999,280 @@ def _random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., sha
         Context of output, in format [cpu|gpu|cpu_pinned](n). Only used for imperative calls.
     dtype : {'None', 'float16', 'float32', 'float64'},optional, default='None'
         DType of the output in case this can't be inferred. Defaults to float32 if not defined (dtype=None).
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_dirichlet(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Dirichlet distributions with parameter *alpha*.
+
+    The shape of *alpha* must match the leftmost subshape of *sample*.  That is, *sample*
+    can have the same shape as *alpha*, in which case the output contains one density per
+    distribution, or *sample* can be a tensor of tensors with that shape, in which case
+    the output is a tensor of densities such that the densities at index *i* in the output
+    are given by the samples at index *i* in *sample* parameterized by the value of *alpha*
+    at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L483
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Concentration parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_exponential(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    exponential distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L430
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_gamma(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    gamma distributions with parameters *alpha* (shape) and *beta* (rate).
+
+    *alpha* and *beta* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L417
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Alpha (shape) parameters of the distributions.
+    beta : NDArray
+        Beta (scale) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_generalized_negative_binomial(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    generalized negative binomial distributions with parameters *mu* (mean)
+    and *alpha* (dispersion).  This can be understood as a reparameterization of
+    the negative binomial, where *k* = *1 / alpha* and *p* = *1 / (mu \\* alpha + 1)*.
+
+    *mu* and *alpha* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L467
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    alpha : NDArray
+        Alpha (dispersion) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_negative_binomial(sample: Optional[NDArray] = ..., k: Optional[NDArray] = ..., p: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of samples of
+    negative binomial distributions with parameters *k* (failure limit) and *p* (failure probability).
+
+    *k* and *p* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L454
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    k : NDArray
+        Limits of unsuccessful experiments.
+    p : NDArray
+        Failure probabilities in each experiment.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_normal(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    normal distributions with parameters *mu* (mean) and *sigma* (standard deviation).
+
+    *mu* and *sigma* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L404
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    sigma : NDArray
+        Standard deviations of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_poisson(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Poisson distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L442
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _random_pdf_uniform(sample: Optional[NDArray] = ..., low: Optional[NDArray] = ..., high: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    uniform distributions on the intervals given by *[low,high)*.
+
+    *low* and *high* must have the same shape, which must match the leftmost subshape
+    of *sample*.  That is, *sample* can have the same shape as *low* and *high*, in which
+    case the output contains one density per distribution, or *sample* can be a tensor
+    of tensors with that shape, in which case the output is a tensor of densities such that
+    the densities at index *i* in the output are given by the samples at index *i* in *sample*
+    parameterized by the values of *low* and *high* at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L387
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    low : NDArray
+        Lower bounds of the distributions.
+    high : NDArray
+        Upper bounds of the distributions.
 
     out : NDArray, optional
         The output NDArray to hold the result.

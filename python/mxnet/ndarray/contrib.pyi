@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
+__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
 
 
 def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
@@ -38,6 +38,53 @@ def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, 
     """
     Multi-precision LAMB update of several tensors (_multi_mp_lamb_update): the float32
     master copies `weights32` are updated in place and cast into `weights`.
+    """
+    ...
+
+
+def foreach(body, data, init_states) -> Any:
+    """
+    Runs ``outputs, states = body(data[i], states)`` for every i along axis 0 of `data`
+    (an NDArray or a list of them). Returns (the per-step outputs stacked on a new axis 0,
+    the final states); nesting of outputs and states is kept.
+    """
+    ...
+
+
+def while_loop(cond, func, loop_vars, max_iterations=...) -> Any:
+    """
+    While ``cond(*loop_vars)`` holds (at most `max_iterations` times):
+    ``step_output, loop_vars = func(*loop_vars)``. Returns (step outputs stacked on axis 0,
+    padded to `max_iterations` rows, the final loop_vars).
+    """
+    ...
+
+
+def cond(pred, then_func, else_func) -> Any:
+    """
+    ``then_func()`` if `pred` (a scalar NDArray or Python value) is true, else
+    ``else_func()``.
+    """
+    ...
+
+
+def isinf(data) -> Any:
+    """
+    1 where `data` is +-inf, else 0.
+    """
+    ...
+
+
+def isfinite(data) -> Any:
+    """
+    1 where `data` is neither inf nor nan, else 0.
+    """
+    ...
+
+
+def isnan(data) -> Any:
+    """
+    1 where `data` is nan, else 0.
     """
     ...
 

@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['Activation', 'BatchNorm', 'BlockGrad', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'Reshape', 'SVMOutput', 'SequenceMask', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cast_storage', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
+__all__ = ['Activation', 'BatchNorm', 'BilinearSampler', 'BlockGrad', 'CTCLoss', 'Cast', 'Concat', 'Convolution', 'Crop', 'Custom', 'Deconvolution', 'Dropout', 'ElementWiseSum', 'Embedding', 'Flatten', 'FullyConnected', 'GridGenerator', 'GroupNorm', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LRN', 'LayerNorm', 'LeakyReLU', 'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput', 'MakeLoss', 'Pad', 'Pooling', 'RNN', 'ROIPooling', 'Reshape', 'SVMOutput', 'SequenceLast', 'SequenceMask', 'SequenceReverse', 'SliceChannel', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SpatialTransformer', 'SwapAxis', 'UpSampling', 'abs', 'adam_update', 'add_n', 'all_finite', 'amp_cast', 'amp_multicast', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmax_channel', 'argmin', 'argsort', 'batch_dot', 'batch_take', 'broadcast_add', 'broadcast_axes', 'broadcast_axis', 'broadcast_div', 'broadcast_equal', 'broadcast_greater', 'broadcast_greater_equal', 'broadcast_hypot', 'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_like', 'broadcast_logical_and', 'broadcast_logical_or', 'broadcast_logical_xor', 'broadcast_maximum', 'broadcast_minimum', 'broadcast_minus', 'broadcast_mod', 'broadcast_mul', 'broadcast_not_equal', 'broadcast_plus', 'broadcast_power', 'broadcast_sub', 'broadcast_to', 'cast', 'cast_storage', 'cbrt', 'ceil', 'choose_element_0index', 'clip', 'col2im', 'concat', 'cos', 'cosh', 'crop', 'ctc_loss', 'cumsum', 'degrees', 'depth_to_space', 'diag', 'dot', 'elemwise_add', 'elemwise_div', 'elemwise_mul', 'elemwise_sub', 'erf', 'erfinv', 'exp', 'expand_dims', 'expm1', 'fill_element_0index', 'fix', 'flatten', 'flip', 'floor', 'ftml_update', 'ftrl_update', 'gamma', 'gammaln', 'gather_nd', 'hard_sigmoid', 'identity', 'im2col', 'khatri_rao', 'lamb_update_phase1', 'lamb_update_phase2', 'linalg_det', 'linalg_extractdiag', 'linalg_extracttrian', 'linalg_gelqf', 'linalg_gemm', 'linalg_gemm2', 'linalg_inverse', 'linalg_makediag', 'linalg_maketrian', 'linalg_potrf', 'linalg_potri', 'linalg_slogdet', 'linalg_sumlogdiag', 'linalg_syevd', 'linalg_syrk', 'linalg_trmm', 'linalg_trsm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not', 'make_loss', 'max', 'max_axis', 'mean', 'min', 'min_axis', 'moments', 'mp_lamb_update_phase1', 'mp_lamb_update_phase2', 'mp_nag_mom_update', 'mp_sgd_mom_update', 'mp_sgd_update', 'multi_all_finite', 'multi_lars', 'multi_mp_sgd_mom_update', 'multi_mp_sgd_update', 'multi_sgd_mom_update', 'multi_sgd_update', 'multi_sum_sq', 'nag_mom_update', 'nanprod', 'nansum', 'negative', 'norm', 'normal', 'one_hot', 'ones_like', 'pad', 'pick', 'preloaded_multi_mp_sgd_mom_update', 'preloaded_multi_mp_sgd_update', 'preloaded_multi_sgd_mom_update', 'preloaded_multi_sgd_update', 'prod', 'radians', 'random_exponential', 'random_gamma', 'random_generalized_negative_binomial', 'random_negative_binomial', 'random_normal', 'random_pdf_dirichlet', 'random_pdf_exponential', 'random_pdf_gamma', 'random_pdf_generalized_negative_binomial', 'random_pdf_negative_binomial', 'random_pdf_normal', 'random_pdf_poisson', 'random_pdf_uniform', 'random_poisson', 'random_randint', 'random_uniform', 'ravel_multi_index', 'rcbrt', 'reciprocal', 'relu', 'repeat', 'reset_arrays', 'reshape', 'reshape_like', 'reverse', 'rint', 'rmsprop_update', 'rmspropalex_update', 'round', 'rsqrt', 'sample_exponential', 'sample_gamma', 'sample_generalized_negative_binomial', 'sample_multinomial', 'sample_negative_binomial', 'sample_normal', 'sample_poisson', 'sample_uniform', 'scatter_nd', 'sgd_mom_update', 'sgd_update', 'shape_array', 'shuffle', 'sigmoid', 'sign', 'signsgd_update', 'signum_update', 'sin', 'sinh', 'size_array', 'slice', 'slice_axis', 'slice_like', 'smooth_l1', 'softmax', 'softmax_cross_entropy', 'softmin', 'softsign', 'sort', 'space_to_depth', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'sum', 'sum_axis', 'swapaxes', 'take', 'tan', 'tanh', 'tile', 'topk', 'transpose', 'trunc', 'uniform', 'unravel_index', 'where', 'zeros_like']
 
 
 def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -139,6 +139,34 @@ def BatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., bet
     ...
 
 
+def BilinearSampler(data: Optional[NDArray] = ..., grid: Optional[NDArray] = ..., cudnn_off: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Samples data (batch, channel, H, W) at the points of grid (batch, 2, oh, ow)
+    (normalised x, y in [-1, 1]) with bilinear interpolation; points outside the image read 0.
+
+
+    Defined in ../src/operator/nn/spatial_sampler.cc:L472
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the BilinearsamplerOp.
+    grid : NDArray
+        Input grid to the BilinearsamplerOp.grid has two channels: x_src, y_src
+    cudnn_off : boolean or None, optional, default=None
+        whether to turn cudnn off
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Stops gradient computation.
@@ -174,6 +202,85 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Connectionist Temporal Classification Loss.
+
+    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+
+    The shapes of the inputs and outputs:
+
+    - **data**: `(sequence_length, batch_size, alphabet_size)`
+    - **label**: `(batch_size, label_sequence_length)`
+    - **out**: `(batch_size)`
+
+    The `data` tensor consists of sequences of activation vectors (without applying softmax),
+    with i-th channel in the last dimension corresponding to i-th label
+    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
+    Alphabet size should include one additional value reserved for blank label.
+    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
+    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
+    reserved for blank label.
+
+    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
+    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
+    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
+
+    If a sequence of labels is shorter than *label_sequence_length*, use the special
+    padding value at the end of the sequence to conform it to the correct
+    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
+
+    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
+    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
+    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
+
+    When `blank_label` is ``"last"``, we can index the labels as
+    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
+
+    ``out`` is a list of CTC loss values, one per example in the batch.
+
+    See *Connectionist Temporal Classification: Labelling Unsegmented
+    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
+    information on the definition and the algorithm.
+
+
+
+    Defined in ../src/operator/nn/ctc_loss.cc:L355
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    label : NDArray
+        Ground-truth labels for the loss.
+    data_lengths : NDArray
+        Lengths of data for each of the samples. Only required when use_data_lengths is true.
+    label_lengths : NDArray
+        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -728,6 +835,35 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
         Whether to disable bias parameter.
     flatten : boolean, optional, default=1
         Whether to collapse all but the first axis of the input data tensor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def GridGenerator(data: Optional[NDArray] = ..., transform_type: Optional[Literal['affine', 'warp']] = ..., target_shape: Optional[Union[int, Tuple[int, ...]]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Generates 2D sampling grids for BilinearSampler: from affine matrices
+    (batch, 6) over target_shape, or from an optical flow (batch, 2, H, W) ('warp').
+    The grid's channel 0 holds normalised source x and channel 1 source y, in [-1, 1].
+
+
+    Defined in ../src/operator/nn/spatial_sampler.cc:L439
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the function.
+    transform_type : {'affine', 'warp'}, required
+        The type of transformation. For `affine`, input data should be an affine matrix of size (batch, 6). For `warp`, input data should be an optical flow of size (batch, 2, h, w).
+    target_shape : Shape(tuple), optional, default=[0,0]
+        Specifies the output shape (H, W). This is required if transformation type is `affine`. If transformation type is `warp`, this parameter is ignored.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1378,6 +1514,128 @@ def Pooling(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int
     ...
 
 
+def RNN(data: Optional[NDArray] = ..., parameters: Optional[NDArray] = ..., state: Optional[NDArray] = ..., state_cell: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., state_size: Optional[int] = ..., num_layers: Optional[int] = ..., bidirectional: Optional[bool] = ..., mode: Optional[Literal['gru', 'lstm', 'rnn_relu', 'rnn_tanh']] = ..., p: Optional[float] = ..., state_outputs: Optional[bool] = ..., projection_size: Optional[int] = ..., lstm_state_clip_min: Optional[float] = ..., lstm_state_clip_max: Optional[float] = ..., lstm_state_clip_nan: Optional[bool] = ..., use_sequence_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Applies recurrent layers (vanilla RNN with relu or tanh, LSTM, GRU) to a
+    sequence in TNC layout (sequence length, batch, input size).
+
+    Vanilla RNN (``mode='rnn_relu'`` / ``'rnn_tanh'``)::
+
+      h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)
+
+    LSTM (``mode='lstm'``, gates in the order i, f, g, o)::
+
+      i_t = sigmoid(W_ii x_t + b_ii + W_hi h_{t-1} + b_hi)
+      f_t = sigmoid(W_if x_t + b_if + W_hf h_{t-1} + b_hf)
+      g_t = tanh(W_ig x_t + b_ig + W_hg h_{t-1} + b_hg)
+      o_t = sigmoid(W_io x_t + b_io + W_ho h_{t-1} + b_ho)
+      c_t = f_t * c_{t-1} + i_t * g_t
+      h_t = o_t * tanh(c_t)
+
+    GRU (``mode='gru'``, gates in the order r, z, n)::
+
+      r_t = sigmoid(W_ir x_t + b_ir + W_hr h_{t-1} + b_hr)
+      z_t = sigmoid(W_iz x_t + b_iz + W_hz h_{t-1} + b_hz)
+      n_t = tanh(W_in x_t + b_in + r_t * (W_hn h_{t-1} + b_hn))
+      h_t = (1 - z_t) * n_t + z_t * h_{t-1}
+
+    ``parameters`` is one flat vector: every weight (for each layer, for each direction: the
+    input-to-hidden matrix then the hidden-to-hidden matrix), then every bias in the same order.
+    ``state`` (and ``state_cell`` for LSTM) have shape (num_layers * directions, batch,
+    state_size). With ``state_outputs=True`` the final states are returned after the output.
+    With ``p > 0`` dropout is applied to the outputs of all layers but the last, in training only.
+    ``lstm_state_clip_min/max`` clip the LSTM cell state after each step.
+
+
+    Defined in ../src/operator/nn/rnn.cc:L56
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to RNN
+    parameters : NDArray
+        Vector of all RNN trainable parameters concatenated
+    state : NDArray
+        initial hidden state of the RNN
+    state_cell : NDArray
+        initial cell state for LSTM networks (only for LSTM)
+    sequence_length : NDArray
+        Vector of valid sequence lengths for each element in batch. (Only used if use_sequence_length kwarg is True)
+    state_size : int (non-negative), required
+        size of the state for each layer
+    num_layers : int (non-negative), required
+        number of stacked layers
+    bidirectional : boolean, optional, default=0
+        whether to use bidirectional recurrent layers
+    mode : {'gru', 'lstm', 'rnn_relu', 'rnn_tanh'}, required
+        the type of RNN to compute
+    p : float, optional, default=0
+        drop rate of the dropout on the outputs of each RNN layer, except the last layer.
+    state_outputs : boolean, optional, default=0
+        Whether to have the states as symbol outputs.
+    projection_size : int or None, optional, default='None'
+        size of project size
+    lstm_state_clip_min : double or None, optional, default=None
+        Minimum clip value of LSTM states. This option must be used together with lstm_state_clip_max.
+    lstm_state_clip_max : double or None, optional, default=None
+        Maximum clip value of LSTM states. This option must be used together with lstm_state_clip_min.
+    lstm_state_clip_nan : boolean, optional, default=0
+        Whether to stop NaN from propagating in state by clipping it to min/max. If clipping range is not specified, this option is ignored.
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def ROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., pooled_size: Optional[Union[int, Tuple[int, ...]]] = ..., spatial_scale: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs region of interest(ROI) pooling on the input array.
+
+    ROI pooling is a variant of a max pooling layer, in which the output size is fixed and
+    region of interest is a parameter. Its purpose is to perform max pooling on the inputs
+    of non-uniform sizes to obtain fixed-size feature maps. ROI pooling is a neural-net
+    layer mostly used in training a `Fast R-CNN` network for object detection.
+
+    This operator takes a 4D feature map as an input array and region proposals as `rois`,
+    then it pools over sub-regions of input and produces a fixed-sized output array
+    regardless of the ROI size.
+
+    The size of each region of interest doesn't have to be perfectly divisible by
+    the number of pooling sections(`pooled_size`).
+
+
+    Defined in ../src/operator/contrib/roi_pooling.cc:L477
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array to the pooling operator,  a 4D Feature maps 
+    rois : NDArray
+        Bounding box coordinates, a 2D array of [[batch_index, x1, y1, x2, y2]], where (x1, y1) and (x2, y2) are top left and bottom right corners of designated region of interest. `batch_index` indicates the index of corresponding image in the input array
+    pooled_size : Shape(tuple), required
+        ROI pooling output shape (h,w) 
+    spatial_scale : float, required
+        Ratio of input feature map height (or w) to raw image height (or w). Equals the reciprocal of total stride in convolutional layers
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def Reshape(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tuple[int, ...]]] = ..., reverse: Optional[bool] = ..., target_shape: Optional[Union[int, Tuple[int, ...]]] = ..., keep_highest: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Reshapes the input array.
@@ -1522,6 +1780,76 @@ def SVMOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., mar
     ...
 
 
+def SequenceLast(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Takes the last element of a sequence.
+
+    This function takes an n-dimensional input array of the form
+    [max_sequence_length, batch_size, other_feature_dims] and returns a (n-1)-dimensional array
+    of the form [batch_size, other_feature_dims].
+
+    Parameter `sequence_length` is used to handle variable-length sequences. `sequence_length` should be
+    an input array of positive ints of dimension [batch_size]. To use this parameter,
+    set `use_sequence_length` to `True`, otherwise each example in the batch is assumed
+    to have the max sequence length.
+
+    Example::
+
+       x = [[[  1.,   2.,   3.],
+             [  4.,   5.,   6.],
+             [  7.,   8.,   9.]],
+
+            [[ 10.,   11.,   12.],
+             [ 13.,   14.,   15.],
+             [ 16.,   17.,   18.]],
+
+            [[  19.,   20.,   21.],
+             [  22.,   23.,   24.],
+             [  25.,   26.,   27.]]]
+
+       // returns last sequence when sequence_length parameter is not used
+       SequenceLast(x) = [[  19.,   20.,   21.],
+                          [  22.,   23.,   24.],
+                          [  25.,   26.,   27.]]
+
+       // sequence_length is used
+       SequenceLast(x, sequence_length=[1,1,1], use_sequence_length=True) =
+                [[  1.,   2.,   3.],
+                 [  4.,   5.,   6.],
+                 [  7.,   8.,   9.]]
+
+       // sequence_length is used
+       SequenceLast(x, sequence_length=[1,2,3], use_sequence_length=True) =
+                [[  1.,    2.,   3.],
+                 [  13.,  14.,  15.],
+                 [  25.,  26.,  27.]]
+
+
+
+    Defined in ../src/operator/nn/sequence_ops.cc:L302
+
+    Parameters
+    ----------
+    data : NDArray
+        n-dimensional input array of the form [max_sequence_length, batch_size, other_feature_dims] where n>2
+    sequence_length : NDArray
+        vector of sequence lengths of the form [batch_size]
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def SequenceMask(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., value: Optional[float] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Sets all elements outside the sequence to a constant value.
@@ -1561,6 +1889,87 @@ def SequenceMask(data: Optional[NDArray] = ..., sequence_length: Optional[NDArra
         If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
     value : float, optional, default=0
         The value to be used as a mask.
+    axis : int, optional, default='0'
+        The sequence axis. Only values of 0 and 1 are currently supported.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def SequenceReverse(data: Optional[NDArray] = ..., sequence_length: Optional[NDArray] = ..., use_sequence_length: Optional[bool] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Reverses the elements of each sequence.
+
+    This function takes an n-dimensional input array of the form [max_sequence_length, batch_size, other_feature_dims]
+    and returns an array of the same shape.
+
+    Parameter `sequence_length` is used to handle variable-length sequences.
+    `sequence_length` should be an input array of positive ints of dimension [batch_size].
+    To use this parameter, set `use_sequence_length` to `True`,
+    otherwise each example in the batch is assumed to have the max sequence length.
+
+    Example::
+
+       x = [[[  1.,   2.,   3.],
+             [  4.,   5.,   6.]],
+
+            [[  7.,   8.,   9.],
+             [ 10.,  11.,  12.]],
+
+            [[ 13.,  14.,   15.],
+             [ 16.,  17.,   18.]]]
+
+       // Batch 1
+       B1 = [[  1.,   2.,   3.],
+             [  7.,   8.,   9.],
+             [ 13.,  14.,  15.]]
+
+       // Batch 2
+       B2 = [[  4.,   5.,   6.],
+             [ 10.,  11.,  12.],
+             [ 16.,  17.,  18.]]
+
+       // returns reverse sequence when sequence_length parameter is not used
+       SequenceReverse(x) = [[[ 13.,  14.,   15.],
+                              [ 16.,  17.,   18.]],
+
+                             [[  7.,   8.,   9.],
+                              [ 10.,  11.,  12.]],
+
+                             [[  1.,   2.,   3.],
+                              [  4.,   5.,   6.]]]
+
+       // sequence_length [2,2] means 2 rows of
+       // both batch B1 and B2 will be reversed.
+       SequenceReverse(x, sequence_length=[2,2], use_sequence_length=True) =
+                         [[[  7.,   8.,   9.],
+                           [ 10.,  11.,  12.]],
+
+                          [[  1.,   2.,   3.],
+                           [  4.,   5.,   6.]],
+
+                          [[ 13.,  14.,   15.],
+                           [ 16.,  17.,   18.]]]
+
+
+
+    Defined in ../src/operator/nn/sequence_ops.cc:L382
+
+    Parameters
+    ----------
+    data : NDArray
+        n-dimensional input array of the form [max_sequence_length, batch_size, other dims] where n>2 
+    sequence_length : NDArray
+        vector of sequence lengths of the form [batch_size]
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
     axis : int, optional, default='0'
         The sequence axis. Only values of 0 and 1 are currently supported.
 
@@ -1904,6 +2313,40 @@ def SoftmaxOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ...,
     ...
 
 
+def SpatialTransformer(data: Optional[NDArray] = ..., loc: Optional[NDArray] = ..., target_shape: Optional[Union[int, Tuple[int, ...]]] = ..., transform_type: Optional[Literal['affine']] = ..., sampler_type: Optional[Literal['bilinear']] = ..., cudnn_off: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Applies an affine spatial transformer: samples data (batch, channel, H, W)
+    bilinearly on the grid that loc (batch, 6) generates over target_shape.
+
+
+    Defined in ../src/operator/nn/spatial_sampler.cc:L500
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the SpatialTransformerOp.
+    loc : NDArray
+        localisation net, the output dim should be 6 when transform_type is affine. You shold initialize the weight and bias with identity tranform.
+    target_shape : Shape(tuple), optional, default=[0,0]
+        output shape(h, w) of spatial transformer: (y, x)
+    transform_type : {'affine'}, required
+        transformation type
+    sampler_type : {'bilinear'}, required
+        sampling type
+    cudnn_off : boolean or None, optional, default=None
+        whether to turn cudnn off
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def SwapAxis(data: Optional[NDArray] = ..., dim1: Optional[int] = ..., dim2: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Interchanges two axes of an array.
@@ -2173,6 +2616,63 @@ def all_finite(data: Optional[NDArray] = ..., init_output: Optional[bool] = ...,
         Array
     init_output : boolean, optional, default=1
         Initialize output to 1.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def amp_cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Cast function between low precision float/FP32 used by AMP.
+
+    It casts only between low precision float/FP32 and does not do anything for other types.
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L362
+
+    Parameters
+    ----------
+    data : NDArray
+        The input.
+    dtype : {'bfloat16', 'float16', 'float32', 'float64', 'int32', 'int64', 'int8', 'uint8'}, required
+        Output data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def amp_multicast(*data: NDArray, num_outputs: Optional[int] = ..., cast_narrow: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Cast function used by AMP, that casts its inputs to the common widest type.
+
+    It casts only between low precision float/FP32 and does not do anything for other types.
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L400
+
+    Parameters
+    ----------
+    data : NDArray[]
+        Weights
+    num_outputs : int, required
+        Number of input/output pairs to be casted to the widest type.
+    cast_narrow : boolean, optional, default=0
+        Whether to cast to the narrowest type
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -3882,6 +4382,111 @@ def crop(data: Optional[NDArray] = ..., begin: Optional[Union[int, Tuple[int, ..
     ...
 
 
+def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Connectionist Temporal Classification Loss.
+
+    .. note:: The existing alias ``contrib_CTCLoss`` is deprecated.
+
+    The shapes of the inputs and outputs:
+
+    - **data**: `(sequence_length, batch_size, alphabet_size)`
+    - **label**: `(batch_size, label_sequence_length)`
+    - **out**: `(batch_size)`
+
+    The `data` tensor consists of sequences of activation vectors (without applying softmax),
+    with i-th channel in the last dimension corresponding to i-th label
+    for i between 0 and alphabet_size-1 (i.e always 0-indexed).
+    Alphabet size should include one additional value reserved for blank label.
+    When `blank_label` is ``"first"``, the ``0``-th channel is be reserved for
+    activation of blank label, or otherwise if it is "last", ``(alphabet_size-1)``-th channel should be
+    reserved for blank label.
+
+    ``label`` is an index matrix of integers. When `blank_label` is ``"first"``,
+    the value 0 is then reserved for blank label, and should not be passed in this matrix. Otherwise,
+    when `blank_label` is ``"last"``, the value `(alphabet_size-1)` is reserved for blank label.
+
+    If a sequence of labels is shorter than *label_sequence_length*, use the special
+    padding value at the end of the sequence to conform it to the correct
+    length. The padding value is `0` when `blank_label` is ``"first"``, and `-1` otherwise.
+
+    For example, suppose the vocabulary is `[a, b, c]`, and in one batch we have three sequences
+    'ba', 'cbb', and 'abac'. When `blank_label` is ``"first"``, we can index the labels as
+    `{'a': 1, 'b': 2, 'c': 3}`, and we reserve the 0-th channel for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[2, 1, 0, 0], [3, 2, 2, 0], [1, 2, 1, 3]]
+
+    When `blank_label` is ``"last"``, we can index the labels as
+    `{'a': 0, 'b': 1, 'c': 2}`, and we reserve the channel index 3 for blank label in data tensor.
+    The resulting `label` tensor should be padded to be::
+
+      [[1, 0, -1, -1], [2, 1, 1, -1], [0, 1, 0, 2]]
+
+    ``out`` is a list of CTC loss values, one per example in the batch.
+
+    See *Connectionist Temporal Classification: Labelling Unsegmented
+    Sequence Data with Recurrent Neural Networks*, A. Graves *et al*. for more
+    information on the definition and the algorithm.
+
+
+
+    Defined in ../src/operator/nn/ctc_loss.cc:L355
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    label : NDArray
+        Ground-truth labels for the loss.
+    data_lengths : NDArray
+        Lengths of data for each of the samples. Only required when use_data_lengths is true.
+    label_lengths : NDArray
+        Lengths of labels for each of the samples. Only required when use_label_lengths is true.
+    use_data_lengths : boolean, optional, default=0
+        Whether the data lenghts are decided by `data_lengths`. If false, the lengths are equal to the max sequence length.
+    use_label_lengths : boolean, optional, default=0
+        Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
+    blank_label : {'first', 'last'},optional, default='first'
+        Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def cumsum(a: Optional[NDArray] = ..., axis: Optional[int] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Return the cumulative sum of the elements along a given axis.
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L216
+
+    Parameters
+    ----------
+    a : NDArray
+        Input ndarray
+    axis : int or None, optional, default='None'
+        Axis along which the cumulative sum is computed. The default (None) is to compute the cumsum over the flattened array.
+    dtype : {None, 'float16', 'float32', 'float64', 'int32', 'int64', 'int8'},optional, default='None'
+        Type of the returned array and of the accumulator in which the elements are summed. If dtype is not specified, it defaults to the dtype of a, unless a has an integer dtype with a precision less than that of the default platform integer. In that case, the default platform integer is used.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Converts each element of the input array from radians to degrees.
@@ -4728,6 +5333,37 @@ def gather_nd(data: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., o
         data
     indices : NDArray
         indices
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def hard_sigmoid(data: Optional[NDArray] = ..., alpha: Optional[float] = ..., beta: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes hard sigmoid of x element-wise.
+
+    .. math::
+       y = max(0, min(1, alpha * x + beta))
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L91
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array.
+    alpha : float, optional, default=0.200000003
+        Slope of hard sigmoid
+    beta : float, optional, default=0.5
+        Bias of hard sigmoid.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -7633,6 +8269,280 @@ def random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shap
     ...
 
 
+def random_pdf_dirichlet(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Dirichlet distributions with parameter *alpha*.
+
+    The shape of *alpha* must match the leftmost subshape of *sample*.  That is, *sample*
+    can have the same shape as *alpha*, in which case the output contains one density per
+    distribution, or *sample* can be a tensor of tensors with that shape, in which case
+    the output is a tensor of densities such that the densities at index *i* in the output
+    are given by the samples at index *i* in *sample* parameterized by the value of *alpha*
+    at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L483
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Concentration parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_exponential(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    exponential distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L430
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_gamma(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    gamma distributions with parameters *alpha* (shape) and *beta* (rate).
+
+    *alpha* and *beta* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L417
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    alpha : NDArray
+        Alpha (shape) parameters of the distributions.
+    beta : NDArray
+        Beta (scale) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_generalized_negative_binomial(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    generalized negative binomial distributions with parameters *mu* (mean)
+    and *alpha* (dispersion).  This can be understood as a reparameterization of
+    the negative binomial, where *k* = *1 / alpha* and *p* = *1 / (mu \\* alpha + 1)*.
+
+    *mu* and *alpha* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L467
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    alpha : NDArray
+        Alpha (dispersion) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_negative_binomial(sample: Optional[NDArray] = ..., k: Optional[NDArray] = ..., p: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of samples of
+    negative binomial distributions with parameters *k* (failure limit) and *p* (failure probability).
+
+    *k* and *p* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L454
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    k : NDArray
+        Limits of unsuccessful experiments.
+    p : NDArray
+        Failure probabilities in each experiment.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_normal(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    normal distributions with parameters *mu* (mean) and *sigma* (standard deviation).
+
+    *mu* and *sigma* must have the same shape, which must match the leftmost subshape
+    of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L404
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    mu : NDArray
+        Means of the distributions.
+    sigma : NDArray
+        Standard deviations of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_poisson(sample: Optional[NDArray] = ..., lam: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    Poisson distributions with parameters *lam* (rate).
+
+    The shape of *lam* must match the leftmost subshape of *sample*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L442
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    lam : NDArray
+        Lambda (rate) parameters of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def random_pdf_uniform(sample: Optional[NDArray] = ..., low: Optional[NDArray] = ..., high: Optional[NDArray] = ..., is_log: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the value of the PDF of *sample* of
+    uniform distributions on the intervals given by *[low,high)*.
+
+    *low* and *high* must have the same shape, which must match the leftmost subshape
+    of *sample*.  That is, *sample* can have the same shape as *low* and *high*, in which
+    case the output contains one density per distribution, or *sample* can be a tensor
+    of tensors with that shape, in which case the output is a tensor of densities such that
+    the densities at index *i* in the output are given by the samples at index *i* in *sample*
+    parameterized by the values of *low* and *high* at index *i*.
+
+
+
+    Defined in ../src/operator/random/pdf_op.cc:L387
+
+    Parameters
+    ----------
+    sample : NDArray
+        Samples from the distributions.
+    is_log : boolean, optional, default=0
+        If set, compute the density of the log-probability instead of the probability.
+    low : NDArray
+        Lower bounds of the distributions.
+    high : NDArray
+        Upper bounds of the distributions.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def random_poisson(lam: Optional[float] = ..., shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Union[str, Context]] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Draw random samples from a Poisson distribution.
@@ -8846,6 +9756,34 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     ...
 
 
+def shape_array(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Returns a 1D int64 array containing the shape of data.
+
+    Example::
+
+      shape_array([[1,2,3,4], [5,6,7,8]]) = [2,4]
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L279
+
+    Parameters
+    ----------
+    data : NDArray
+        Input Array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Randomly shuffle the elements.
@@ -9072,6 +10010,34 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def size_array(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Returns a 1D int64 array containing the size of data.
+
+    Example::
+
+      size_array([[1,2,3,4], [5,6,7,8]]) = [8]
+
+
+
+    Defined in ../src/operator/tensor/misc_ops.cc:L306
+
+    Parameters
+    ----------
+    data : NDArray
+        Input Array.
 
     out : NDArray, optional
         The output NDArray to hold the result.
