@@ -1,5 +1,6 @@
 """ctypes plumbing: loading libmxnet, checking return codes, typed errors, C conversions."""
 import ctypes
+import os
 import re
 import sys
 
@@ -85,7 +86,21 @@ def c2pyerror(err_msg):
     return MXNetError, err_msg
 
 
+def _default_openmp_wait_policy():
+    """OpenMP threads sleep as soon as a parallel region ends, unless the user chose a policy.
+
+    libgomp's default makes them spin first. When the cores are shared (with other processes, or
+    with OpenBLAS's own threads between two GEMMs) the spinning threads take the CPU from the
+    threads doing the work: on a 2-core machine under load, training and inference ran 5-50x
+    slower. libgomp reads the setting once, when it is loaded, which happens with libmxnet.
+    Set OMP_WAIT_POLICY=ACTIVE (or GOMP_SPINCOUNT) to keep libgomp's behaviour.
+    """
+    if 'OMP_WAIT_POLICY' not in os.environ and 'GOMP_SPINCOUNT' not in os.environ:
+        os.environ['OMP_WAIT_POLICY'] = 'PASSIVE'
+
+
 def _load_lib():
+    _default_openmp_wait_policy()
     path = libinfo.find_lib_path()[0]
     lib = ctypes.CDLL(path, ctypes.RTLD_LOCAL)
     lib.MXGetLastError.restype = ctypes.c_char_p
