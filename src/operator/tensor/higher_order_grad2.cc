@@ -2,9 +2,11 @@
  * \file higher_order_grad2.cc
  * \brief Second-order gradients (FGradient of backward ops, see higher_order_grad-inl.h) for:
  *        power / maximum / minimum / hypot (same-shape, broadcast and scalar forms), the max /
- *        min reductions, batch_dot, softmax / log_softmax, LeakyReLU (leaky, elu, selu, gelu),
- *        where, take / Embedding and SliceChannel. Every gradient is built from differentiable forward ops (or
- *        from backward ops that have an FGradient themselves), so third order works too.
+ *        min / prod / norm reductions, batch_dot, softmax / log_softmax, LeakyReLU (leaky, elu,
+ *        selu, gelu), where, take / Embedding and the linear shape ops (Concat, stack,
+ *        SliceChannel, squeeze, tile, repeat). Every gradient is built from differentiable
+ *        forward ops (or from backward ops that have an FGradient themselves), so third order
+ *        works too.
  */
 #include <cmath>
 #include <string>
@@ -139,6 +141,66 @@ std::vector<NodeEntry> ReduceExtremumBackwardGrad(const ObjectPtr& n,
   NodeEntry mask(b.Again({b.Op("ones_like", {ograd}), x, y}), 0, 0);
   NodeEntry d_ograd = b.Op("sum", {b.Mul(g[0], mask)}, n->control_deps[0]->attrs.dict);
   return {d_ograd, b.ZerosLike(x), b.ZerosLike(y)};
+}
+
+// prod / norm: r is the reduced shape, X the input shape. sum_r reduces X -> r like the forward
+// op; bcast_x broadcasts r -> X (a _backward_sum node of the forward node, which is linear and
+// differentiable).
+struct ReduceTools {
+  const GradGraphBuilder& b;
+  const nnvm::ObjectPtr& n;
+  std::unordered_map<std::string, std::string> reduce_attrs;  // axis / keepdims / exclude
+  NodeEntry SumR(const NodeEntry& z) const { return b.Op("sum", {z}, reduce_attrs); }
+  NodeEntry BcastX(const NodeEntry& r) const {
+    std::vector<NodeEntry> in{r};
+    auto dict = reduce_attrs;
+    ObjectPtr p = MakeNode("_backward_sum", n->attrs.name + "_hograd_bcast", &in, &dict,
+                           &n->control_deps[0]);
+    return NodeEntry(p, 0, 0);
+  }
+};
+
+ReduceTools MakeReduceTools(const GradGraphBuilder& b, const nnvm::ObjectPtr& n) {
+  if (n->control_deps.empty() || n->control_deps[0]->is_variable()) {
+    MX_THROW(dmlc::NotImplementedError)
+        << "Operator " << n->op()->name << " (node " << n->attrs.name
+        << ") has no higher-order gradient here: its forward node is not known";
+  }
+  ReduceTools t{b, n, {}};
+  for (const char* key : {"axis", "keepdims", "exclude"}) {
+    auto it = n->attrs.dict.find(key);
+    if (it != n->attrs.dict.end()) t.reduce_attrs[key] = it->second;
+  }
+  return t;
+}
+
+// _backward_prod(ograd, x, y) = bcast(ograd y) / x. With g at the output:
+//   d/dograd = sum_r(g / x) y,  d/dx = -g bcast(ograd y) / x^2,  d/dy = sum_r(g / x) ograd.
+std::vector<NodeEntry> BackwardProdGrad(const ObjectPtr& n, const std::vector<NodeEntry>& g) {
+  GradGraphBuilder b(n);
+  ReduceTools t = MakeReduceTools(b, n);
+  const NodeEntry &ograd = n->inputs[0], &x = n->inputs[1], &y = n->inputs[2];
+  NodeEntry g_over_x = t.SumR(b.Op("elemwise_div", {g[0], x}));
+  NodeEntry d_x = b.Scale(
+      b.Op("elemwise_div", {b.Mul(g[0], t.BcastX(b.Mul(ograd, y))), b.Square(x)}), -1);
+  return {b.Mul(g_over_x, y), d_x, b.Mul(g_over_x, ograd)};
+}
+
+// _backward_norm(ograd, x, y) = bcast(ograd / y) x for ord=2 and bcast(ograd) sign(x) for ord=1.
+//   ord 2: d/dograd = sum_r(g x) / y,  d/dx = g bcast(ograd / y),  d/dy = -sum_r(g x) ograd / y^2
+//   ord 1: d/dograd = sum_r(g sign(x)), no x / y gradient (piecewise linear).
+std::vector<NodeEntry> BackwardNormGrad(const ObjectPtr& n, const std::vector<NodeEntry>& g) {
+  GradGraphBuilder b(n);
+  ReduceTools t = MakeReduceTools(b, n);
+  const NodeEntry &ograd = n->inputs[0], &x = n->inputs[1], &y = n->inputs[2];
+  if (b.Attr("ord", 2) == 1) {
+    return {t.SumR(b.Mul(g[0], b.Op("sign", {x}))), b.ZerosLike(x), b.ZerosLike(y)};
+  }
+  NodeEntry gx = t.SumR(b.Mul(g[0], x));
+  NodeEntry d_ograd = b.Op("elemwise_div", {gx, y});
+  NodeEntry d_x = b.Mul(g[0], t.BcastX(b.Op("elemwise_div", {ograd, y})));
+  NodeEntry d_y = b.Scale(b.Op("elemwise_div", {b.Mul(gx, ograd), b.Square(y)}), -1);
+  return {d_ograd, d_x, d_y};
 }
 
 // ------------------------------------------------------------------ batch_dot
@@ -356,6 +418,11 @@ NNVM_REGISTER_OP(_backward_max)
 .set_attr<nnvm::FGradient>("FGradient", ReduceExtremumBackwardGrad);
 NNVM_REGISTER_OP(_backward_min)
 .set_attr<nnvm::FGradient>("FGradient", ReduceExtremumBackwardGrad);
+
+NNVM_REGISTER_OP(_backward_prod)
+.set_attr<nnvm::FGradient>("FGradient", BackwardProdGrad);
+NNVM_REGISTER_OP(_backward_norm)
+.set_attr<nnvm::FGradient>("FGradient", BackwardNormGrad);
 
 NNVM_REGISTER_OP(_backward_batch_dot)
 .set_attr<nnvm::FGradient>("FGradient", BackwardBatchDotGrad);

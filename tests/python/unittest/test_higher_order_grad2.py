@@ -74,6 +74,12 @@ CASES = {
     "max_axis": lambda x: nd.max(nd.sin(x) * x, axis=1) ** 2,
     "min_keepdims": lambda x: nd.min(nd.exp(x) * x, axis=0, keepdims=True) ** 2,
     "max_global": lambda x: nd.max(x * x) * x,
+    "prod_axis": lambda x: nd.prod(nd.sin(x) + 1, axis=1) ** 2,
+    "prod_keepdims": lambda x: nd.prod(x * x, axis=0, keepdims=True) * x,
+    "prod_global": lambda x: nd.prod(x) * nd.sin(x),
+    "norm": lambda x: nd.norm(nd.sin(x)) * x,
+    "norm_axis": lambda x: nd.norm(x * x, axis=1) ** 3,
+    "norm_ord1_keepdims": lambda x: nd.norm(x - 1.2, ord=1, axis=0, keepdims=True) * x,
     # batch_dot
     "batch_dot": lambda x: nd.batch_dot(nd.reshape(x, (1, 3, 3)),
                                         nd.reshape(nd.tanh(x), (1, 3, 3))),
