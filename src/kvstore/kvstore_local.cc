@@ -112,12 +112,14 @@ void FillRowsFrom(const NDArray& src, const std::vector<int64_t>& rows, const ND
       }
     });
   }
-  NDArray aux = Int64Array(rows);
-  if (out.aux_type(0) != mshadow::kInt64) {
-    NDArray converted(aux.shape(), Context::CPU(), false, out.aux_type(0));
-    CopyFromTo(aux, converted);
-    converted.WaitToRead();
-    aux = converted;
+  // The output keeps its own index dtype (converted here: no nested engine work).
+  NDArray aux(TShape(1, static_cast<int64_t>(rows.size())), Context::CPU(), false,
+              out.aux_type(0));
+  if (!rows.empty()) {
+    MSHADOW_TYPE_SWITCH(out.aux_type(0), IType, {
+      IType* p = aux.data().dptr<IType>();
+      for (size_t i = 0; i < rows.size(); ++i) p[i] = static_cast<IType>(rows[i]);
+    });
   }
   out.SetSparseParts(data, {aux});
 }
