@@ -242,8 +242,15 @@ class Trainer(object):
         assert self._optimizer is not None
         if not self._kv_initialized:
             self._init_kvstore()
+        updater = self._updaters[0]
+        if self._update_on_kvstore and self._kvstore._updater is not None:
+            # Sparse-gradient parameters keep their states in the kvstore's updater (the keys
+            # are parameter indices in both, and disjoint): save them together.
+            updater = opt.get_updater(self._optimizer)
+            updater.states = dict(self._updaters[0].states)
+            updater.states.update(self._kvstore._updater.states)
         with open(fname, "wb") as fout:
-            fout.write(self._updaters[0].get_states(dump_optimizer=True))
+            fout.write(updater.get_states(dump_optimizer=True))
 
     def load_states(self, fname):
         """Restores states written by save_states."""
@@ -257,3 +264,6 @@ class Trainer(object):
         self._optimizer = self._updaters[0].optimizer
         param_dict = {i: param for i, param in enumerate(self._params)}
         self._optimizer.param_dict = param_dict
+        if self._update_on_kvstore and self._kvstore._updater is not None:
+            self._kvstore._updater.set_states(states)
+            self._kvstore._updater.optimizer = self._optimizer
