@@ -312,7 +312,7 @@ MXNET_DLL int MXKVStorePullWithSparse(KVStoreHandle handle, uint32_t num, const 
                                       NDArrayHandle* vals, int priority, bool ignore_sparse);
 MXNET_DLL int MXKVStorePullWithSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
                                         NDArrayHandle* vals, int priority, bool ignore_sparse);
-/*! \brief row_sparse pulls: NotImplementedError (this build has dense storage only). */
+/*! \brief Pull the rows row_ids[i] of row_sparse stored values into row_sparse vals[i]. */
 MXNET_DLL int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t num, const int* keys,
                                      NDArrayHandle* vals, const NDArrayHandle* row_ids,
                                      int priority);

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mxnet {
@@ -59,6 +60,18 @@ class MXNET_DLL KVStore {
                          const std::vector<std::string>& okeys,
                          const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
                          int priority = 0) = 0;
+
+  /*!
+   * \brief Pull only some rows of row_sparse stored values: each pair is (row_sparse output,
+   *        dense 1-D row ids); the output receives exactly the sorted unique requested rows
+   *        (zeros for rows the store does not hold). The stored value must be row_sparse.
+   */
+  virtual void PullRowSparse(const std::vector<int>& keys,
+                             const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
+                             int priority = 0) = 0;
+  virtual void PullRowSparse(const std::vector<std::string>& keys,
+                             const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
+                             int priority = 0) = 0;
 
   virtual void set_updater(const Updater& updater) { updater_ = updater; }
   virtual void set_updater(const StrUpdater& updater) { str_updater_ = updater; }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "./c_api_common.h"
@@ -118,18 +119,31 @@ int MXKVStorePullEx(KVStoreHandle handle, uint32_t num, const char** keys, NDArr
   return MXKVStorePullWithSparseEx(handle, num, keys, vals, priority, true);
 }
 
-int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t, const int*, NDArrayHandle*,
-                           const NDArrayHandle*, int) {
+static std::vector<std::pair<NDArray*, NDArray>> OutsWithRows(uint32_t num, NDArrayHandle* vals,
+                                                       const NDArrayHandle* row_ids) {
+  CHECK(num == 0 || (vals != nullptr && row_ids != nullptr))
+      << "KVStore row_sparse_pull: null output or row_ids array";
+  std::vector<std::pair<NDArray*, NDArray>> ret;
+  for (uint32_t i = 0; i < num; ++i) {
+    CHECK(vals[i] != nullptr) << "KVStore row_sparse_pull: output handle " << i << " is null";
+    CHECK(row_ids[i] != nullptr) << "KVStore row_sparse_pull: row_ids handle " << i << " is null";
+    ret.emplace_back(static_cast<NDArray*>(vals[i]), *static_cast<NDArray*>(row_ids[i]));
+  }
+  return ret;
+}
+
+int MXKVStorePullRowSparse(KVStoreHandle handle, uint32_t num, const int* keys,
+                           NDArrayHandle* vals, const NDArrayHandle* row_ids, int priority) {
   API_BEGIN();
-  MX_THROW(dmlc::NotImplementedError)
-      << "KVStore '" << KV(handle)->type() << "': row_sparse_pull needs row_sparse storage, "
-      << "which this build does not implement; use pull";
+  KV(handle)->PullRowSparse(Keys(num, keys), OutsWithRows(num, vals, row_ids), priority);
   API_END();
 }
 
-int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t, const char**, NDArrayHandle*,
-                             const NDArrayHandle*, int) {
-  return MXKVStorePullRowSparse(handle, 0, nullptr, nullptr, nullptr, 0);
+int MXKVStorePullRowSparseEx(KVStoreHandle handle, uint32_t num, const char** keys,
+                             NDArrayHandle* vals, const NDArrayHandle* row_ids, int priority) {
+  API_BEGIN();
+  KV(handle)->PullRowSparse(StrKeys(num, keys), OutsWithRows(num, vals, row_ids), priority);
+  API_END();
 }
 
 int MXKVStorePushPull(KVStoreHandle handle, mx_uint vnum, const int* vkeys, mx_uint onum,

@@ -39,7 +39,14 @@ void SumInto(const std::vector<NDArray>& values, const NDArray& out, int priorit
   std::vector<NDArray> inputs = values;
   NDArray result = out;
   Engine::Get()->PushSync(
-      [inputs, result](RunContext) {
+      [inputs, result](RunContext) mutable {
+        // A row_sparse value in a mixed push is added through a dense copy of itself.
+        for (NDArray& in : inputs) {
+          if (!in.is_sparse()) continue;
+          NDArray dense(in.shape(), Context::CPU(), false, in.dtype());
+          CastStorageInto(in, dense);
+          in = dense;
+        }
         const TBlob dst = result.data();
         const size_t n = dst.Size();
         MSHADOW_TYPE_SWITCH(dst.type_flag_, DType, {
@@ -63,6 +70,116 @@ void SumInto(const std::vector<NDArray>& values, const NDArray& out, int priorit
       Context::CPU(), reads, {out.var()}, FnProperty::kNormal, priority, "KVStoreReduce");
 }
 
+/*! \brief A dense CPU int64 1-D array holding `rows`. */
+NDArray Int64Array(const std::vector<int64_t>& rows) {
+  NDArray arr(TShape(1, static_cast<int64_t>(rows.size())), Context::CPU(), false,
+              mshadow::kInt64);
+  if (!rows.empty()) std::copy(rows.begin(), rows.end(), arr.data().dptr<int64_t>());
+  return arr;
+}
+
+/*! \brief The element count of one row (product of shape[1:]). */
+size_t RowLength(const TShape& shape) {
+  size_t n = 1;
+  for (int i = 1; i < shape.ndim(); ++i) n *= static_cast<size_t>(shape[i]);
+  return n;
+}
+
+/*!
+ * \brief Inside an engine function: give the row_sparse `out` the rows `rows` (sorted, unique),
+ *        each row copied from `src` (row_sparse, same dtype) if src stores it, else zero.
+ */
+void FillRowsFrom(const NDArray& src, const std::vector<int64_t>& rows, const NDArray& out) {
+  const std::vector<int64_t> src_rows = SparseAuxAsInt64(src, 0);
+  const size_t row_len = RowLength(out.shape());
+  TShape data_shape = out.shape();
+  data_shape[0] = static_cast<int64_t>(rows.size());
+  NDArray data(data_shape, Context::CPU(), false, out.dtype());
+  if (data.Size() != 0) {
+    MSHADOW_TYPE_SWITCH(out.dtype(), DType, {
+      DType* dst = data.data().dptr<DType>();
+      const DType* from = src.sparse_data().Size() ? src.sparse_data().data().dptr<DType>()
+                                                   : nullptr;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        auto it = std::lower_bound(src_rows.begin(), src_rows.end(), rows[i]);
+        DType* row = dst + i * row_len;
+        if (it != src_rows.end() && *it == rows[i]) {
+          std::copy(from + (it - src_rows.begin()) * row_len,
+                    from + (it - src_rows.begin() + 1) * row_len, row);
+        } else {
+          std::fill(row, row + row_len, DType(0));
+        }
+      }
+    });
+  }
+  // The output keeps its own index dtype (converted here: no nested engine work).
+  NDArray aux(TShape(1, static_cast<int64_t>(rows.size())), Context::CPU(), false,
+              out.aux_type(0));
+  if (!rows.empty()) {
+    MSHADOW_TYPE_SWITCH(out.aux_type(0), IType, {
+      IType* p = aux.data().dptr<IType>();
+      for (size_t i = 0; i < rows.size(); ++i) p[i] = static_cast<IType>(rows[i]);
+    });
+  }
+  out.SetSparseParts(data, {aux});
+}
+
+/*!
+ * \brief out (row_sparse) = sum of the row_sparse `values`: the stored rows are the union of
+ *        the values' rows, so rows no value stores stay absent. Runs on the engine.
+ */
+void SumRowSparseInto(const std::vector<NDArray>& values, const NDArray& out, int priority) {
+  std::vector<engine::VarHandle> reads;
+  for (const NDArray& v : values) reads.push_back(v.var());
+  std::sort(reads.begin(), reads.end());
+  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+  std::vector<NDArray> inputs = values;
+  NDArray result = out;
+  Engine::Get()->PushSync(
+      [inputs, result](RunContext) {
+        std::vector<std::vector<int64_t>> input_rows;
+        std::vector<int64_t> rows;
+        for (const NDArray& in : inputs) {
+          in.CheckSparseFormat(false);
+          input_rows.push_back(SparseAuxAsInt64(in, 0));
+          rows.insert(rows.end(), input_rows.back().begin(), input_rows.back().end());
+        }
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        const size_t row_len = RowLength(result.shape());
+        TShape data_shape = result.shape();
+        data_shape[0] = static_cast<int64_t>(rows.size());
+        NDArray data(data_shape, Context::CPU(), false, result.dtype());
+        if (data.Size() != 0) {
+          MSHADOW_TYPE_SWITCH(result.dtype(), DType, {
+            DType* dst = data.data().dptr<DType>();
+            std::fill(dst, dst + data.Size(), DType(0));
+            for (size_t k = 0; k < inputs.size(); ++k) {
+              if (inputs[k].sparse_data().Size() == 0) continue;
+              MSHADOW_TYPE_SWITCH(inputs[k].dtype(), SType, {
+                const SType* src = inputs[k].sparse_data().data().dptr<SType>();
+                for (size_t r = 0; r < input_rows[k].size(); ++r) {
+                  const size_t pos =
+                      std::lower_bound(rows.begin(), rows.end(), input_rows[k][r]) - rows.begin();
+                  DType* row = dst + pos * row_len;
+                  for (size_t j = 0; j < row_len; ++j) {
+                    row[j] = static_cast<DType>(row[j] + static_cast<DType>(src[r * row_len + j]));
+                  }
+                }
+              });
+            }
+          });
+        }
+        result.SetSparseParts(data, {Int64Array(rows)});
+      },
+      Context::CPU(), reads, {out.var()}, FnProperty::kNormal, priority, "KVStoreReduceRowSparse");
+}
+
+const char* StypeName(int stype) {
+  return stype == kDefaultStorage ? "default" : stype == kRowSparseStorage ? "row_sparse"
+                                  : stype == kCSRStorage ? "csr" : "undefined";
+}
+
 }  // namespace
 
 class KVStoreLocal : public KVStore {
@@ -79,7 +196,9 @@ class KVStoreLocal : public KVStore {
       }
       const NDArray& v = values[i];
       if (v.is_none()) MX_THROW(dmlc::ValueError) << "KVStore init: value of key " << KeyName(key) << " is empty";
-      NDArray stored(v.shape(), Context::CPU(), false, v.dtype());
+      CheckStype("init", key, v);
+      NDArray stored = v.is_sparse() ? NDArray(v.storage_type(), v.shape(), Context::CPU(), v.dtype())
+                                     : NDArray(v.shape(), Context::CPU(), false, v.dtype());
       CopyFromTo(v, stored);
       store_[key] = stored;
     }
@@ -98,7 +217,10 @@ class KVStoreLocal : public KVStore {
     for (int key : order) {
       NDArray& stored = Stored(key, "push");
       const std::vector<NDArray>& vals = grouped[key];
+      bool all_row_sparse = true;
       for (const NDArray& v : vals) {
+        CheckStype("push", key, v);
+        all_row_sparse = all_row_sparse && v.storage_type() == kRowSparseStorage;
         if (v.shape() != stored.shape()) {
           MX_THROW(dmlc::ValueError) << "KVStore push: key " << KeyName(key) << " got a value of shape "
                                      << ShapeStr(v.shape()) << " but the stored value has shape "
@@ -108,6 +230,9 @@ class KVStoreLocal : public KVStore {
       NDArray merged;
       if (vals.size() == 1 && vals[0].dtype() == stored.dtype()) {
         merged = vals[0];
+      } else if (all_row_sparse) {
+        merged = NDArray(kRowSparseStorage, stored.shape(), Context::CPU(), stored.dtype());
+        SumRowSparseInto(vals, merged, priority);
       } else {
         merged = NDArray(stored.shape(), Context::CPU(), false, stored.dtype());
         SumInto(vals, merged, priority);
@@ -115,13 +240,20 @@ class KVStoreLocal : public KVStore {
       if (updater_ || str_updater_) {
         RunUpdater(key, merged, &stored);
       } else {
+        // Without an updater the stored value becomes the sum, storage type included
+        // (a dense key pushed row_sparse values holds a row_sparse value afterwards).
+        if (merged.storage_type() != stored.storage_type()) {
+          stored = merged.is_sparse()
+                       ? NDArray(merged.storage_type(), stored.shape(), Context::CPU(), stored.dtype())
+                       : NDArray(stored.shape(), Context::CPU(), false, stored.dtype());
+        }
         CopyFromTo(merged, stored, priority);
       }
     }
   }
 
   void Pull(const std::vector<int>& keys, const std::vector<NDArray*>& values, int priority,
-            bool) override {
+            bool ignore_sparse) override {
     CheckSizes("pull", keys.size(), values.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       NDArray& stored = Stored(keys[i], "pull");
@@ -132,6 +264,12 @@ class KVStoreLocal : public KVStore {
         MX_THROW(dmlc::ValueError) << "KVStore pull: key " << KeyName(keys[i]) << " has shape "
                                    << ShapeStr(stored.shape()) << " but the output has shape "
                                    << ShapeStr(out->shape());
+      }
+      if (out->is_sparse() && ignore_sparse) {
+        LOG(WARNING) << "KVStore pull: the output for key " << KeyName(keys[i]) << " has "
+                     << StypeName(out->storage_type()) << " storage; the pull is ignored (use "
+                     << "row_sparse_pull, or pull with ignore_sparse=False)";
+        continue;
       }
       CopyFromTo(stored, *out, priority);
     }
@@ -149,6 +287,52 @@ class KVStoreLocal : public KVStore {
                  int priority) override {
     Init(vkeys, values);
     Pull(okeys, outs, priority, true);
+  }
+
+
+  void PullRowSparse(const std::vector<int>& keys,
+                     const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
+                     int priority) override {
+    CheckSizes("row_sparse_pull", keys.size(), outs_rows.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      NDArray& stored = Stored(keys[i], "row_sparse_pull");
+      NDArray* out = outs_rows[i].first;
+      const NDArray& row_ids = outs_rows[i].second;
+      if (stored.storage_type() != kRowSparseStorage) {
+        MX_THROW(dmlc::ValueError)
+            << "KVStore row_sparse_pull: key " << KeyName(keys[i]) << " holds a "
+            << StypeName(stored.storage_type()) << " value; row_sparse_pull expects a row_sparse "
+            << "stored value (init the key with a RowSparseNDArray), use pull for dense values";
+      }
+      if (out == nullptr || out->storage_type() != kRowSparseStorage) {
+        MX_THROW(dmlc::ValueError)
+            << "KVStore row_sparse_pull: the output for key " << KeyName(keys[i]) << " has "
+            << StypeName(out == nullptr ? kUndefinedStorage : out->storage_type())
+            << " storage; expected a RowSparseNDArray";
+      }
+      if (out->shape() != stored.shape()) {
+        MX_THROW(dmlc::ValueError) << "KVStore row_sparse_pull: key " << KeyName(keys[i])
+                                   << " has shape " << ShapeStr(stored.shape())
+                                   << " but the output has shape " << ShapeStr(out->shape());
+      }
+      if (out->dtype() != stored.dtype()) {
+        MX_THROW(dmlc::TypeError) << "KVStore row_sparse_pull: key " << KeyName(keys[i])
+                                  << " has dtype " << stored.dtype() << " but the output has dtype "
+                                  << out->dtype();
+      }
+      const std::vector<int64_t> rows = RequestedRows(keys[i], row_ids, stored.shape()[0]);
+      NDArray src = stored, dst = *out;
+      std::vector<engine::VarHandle> reads;
+      if (!src.SharesChunk(dst)) reads.push_back(src.var());
+      Engine::Get()->PushSync([src, dst, rows](RunContext) { FillRowsFrom(src, rows, dst); },
+                              Context::CPU(), reads, {dst.var()}, FnProperty::kNormal, priority,
+                              "KVStoreRowSparsePull");
+    }
+  }
+  void PullRowSparse(const std::vector<std::string>& keys,
+                     const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
+                     int priority) override {
+    PullRowSparse(ToInt(keys, "row_sparse_pull"), outs_rows, priority);
   }
 
   // ---- string keys: mapped to ints, the updater sees the original string
@@ -191,6 +375,39 @@ class KVStoreLocal : public KVStore {
   // The int-key store is shared by both key kinds; string keys live in a separate id space
   // (string id -> internal key kStrKeyBase + id) so they never collide with int keys.
   static constexpr int kStrKeyBase = -(1 << 30);
+
+  /*! \brief The sorted unique row ids in `row_ids` (any dtype), each checked to be < num_rows. */
+  std::vector<int64_t> RequestedRows(int key, const NDArray& row_ids, int64_t num_rows) const {
+    if (row_ids.is_none() || row_ids.is_sparse() || row_ids.shape().ndim() != 1) {
+      MX_THROW(dmlc::ValueError) << "KVStore row_sparse_pull: row_ids for key " << KeyName(key)
+                                 << " must be a dense 1-D NDArray";
+    }
+    row_ids.WaitToRead();
+    std::vector<int64_t> rows(row_ids.Size());
+    if (!rows.empty()) {
+      MSHADOW_TYPE_SWITCH(row_ids.dtype(), IType, {
+        const IType* p = row_ids.data().dptr<IType>();
+        for (size_t k = 0; k < rows.size(); ++k) rows[k] = static_cast<int64_t>(p[k]);
+      });
+    }
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    if (!rows.empty() && (rows.front() < 0 || rows.back() >= num_rows)) {
+      MX_THROW(dmlc::ValueError) << "KVStore row_sparse_pull: key " << KeyName(key) << " has "
+                                 << num_rows << " rows but row_ids contains "
+                                 << (rows.front() < 0 ? rows.front() : rows.back());
+    }
+    return rows;
+  }
+
+  /*! \brief Values may be dense or row_sparse (csr is not a kvstore storage type, as in 1.9.1). */
+  void CheckStype(const char* op, int key, const NDArray& v) const {
+    if (v.storage_type() != kDefaultStorage && v.storage_type() != kRowSparseStorage) {
+      MX_THROW(dmlc::ValueError) << "KVStore " << op << ": key " << KeyName(key) << " got a "
+                                 << StypeName(v.storage_type()) << " value; only default and "
+                                 << "row_sparse storage are supported";
+    }
+  }
 
   void InitStr(const std::vector<int>& ids, const std::vector<NDArray>& values) {
     std::vector<int> internal;

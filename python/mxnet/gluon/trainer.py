@@ -80,18 +80,39 @@ class Trainer(object):
         self._params_to_init = [param for param in self._params]
 
     def _init_kvstore(self):
-        """Multi-context gradient reduction is done locally (the 'device' kvstore role); a
-        distributed kvstore is not supported."""
+        """Dense gradients are reduced over contexts locally (the 'device' kvstore role).
+        Parameters with row_sparse gradients go through a KVStore, as in MXNet 1.9.1, when one
+        is given as an object or when there are several contexts: push the gradients, then pull
+        the summed gradients (update_on_kvstore False, the default for a single machine) or
+        the weights updated by the store's optimizer (update_on_kvstore=True).
+        A distributed kvstore is not supported."""
         kvstore = self._kvstore_params["kvstore"]
         if isinstance(kvstore, str) and kvstore.startswith("dist"):
             raise ValueError("Distributed kvstore '%s' is not supported by this build"
                              % kvstore)
         update_on_kvstore = self._kvstore_params["update_on_kvstore"]
-        if update_on_kvstore:
-            warnings.warn("update_on_kvstore=True is not supported without a distributed "
-                          "kvstore; parameters are updated locally")
+        self._kvstore = None
+        self._kv_inited_keys = set()
         self._update_on_kvstore = False
+        if any(p._grad_stype != "default" for p in self._params):
+            from ..kvstore import KVStore, create as kv_create
+            contexts = self._contexts_now()
+            if isinstance(kvstore, KVStore):
+                self._kvstore = kvstore
+            elif isinstance(kvstore, str) and contexts is not None and len(contexts) > 1:
+                self._kvstore = kv_create(kvstore)
+            if self._kvstore is not None and update_on_kvstore:
+                if not isinstance(self._optimizer, opt.Optimizer):
+                    raise ValueError("Cannot set update_on_kvstore=True for custom optimizers")
+                self._kvstore.set_optimizer(self._optimizer)
+                self._update_on_kvstore = True
+        if update_on_kvstore and not self._update_on_kvstore:
+            warnings.warn("update_on_kvstore=True is only supported for parameters with "
+                          "row_sparse gradients and a kvstore; parameters are updated locally")
         self._kv_initialized = True
+
+    def _uses_kvstore(self, param):
+        return self._kvstore is not None and param._grad_stype != "default"
 
     @property
     def learning_rate(self):
@@ -144,10 +165,19 @@ class Trainer(object):
         self._allreduce_grads()
 
     def _allreduce_grads(self):
-        for param in self._params:
+        for i, param in enumerate(self._params):
             if param.grad_req == "null" or param._grad is None:
                 continue
             grads = param.list_grad()
+            if self._uses_kvstore(param):
+                if i not in self._kv_inited_keys:
+                    self._kvstore.init(i, param.list_data()[0])
+                    self._kv_inited_keys.add(i)
+                # Sparse gradients: push, then pull the sum (or the updated weights).
+                self._kvstore.push(i, grads, priority=-i)
+                pull_list = param.list_data() if self._update_on_kvstore else grads
+                self._kvstore.pull(i, pull_list, priority=-i, ignore_sparse=False)
+                continue
             if len(grads) <= 1:
                 continue
             total = grads[0].copy()
@@ -160,6 +190,10 @@ class Trainer(object):
         """Applies the optimizer (after allreduce_grads), gradients rescaled by 1/batch_size."""
         if not self._kv_initialized:
             self._init_kvstore()
+        if self._update_on_kvstore:
+            raise ValueError("update() when parameters are updated on kvstore is not "
+                             "supported. Try setting `update_on_kvstore` to False when "
+                             "creating trainer.")
         self._check_and_rescale_grad(self._scale / batch_size)
         self._update(ignore_stale_grad)
 
@@ -190,6 +224,10 @@ class Trainer(object):
                             "call step with ignore_stale_grad=True to suppress this warning "
                             "and skip updating of Parameters with stale gradient"
                             % (param.name, str(data.context)))
+            if self._update_on_kvstore and self._uses_kvstore(param):
+                for arr in param.list_data():  # the store's optimizer already updated it
+                    arr._fresh_grad = False
+                continue
             for upd, arr, grad in zip(updates, param.list_data(), param.list_grad()):
                 if not ignore_stale_grad or arr._fresh_grad:
                     upd.append((i, grad, arr))
@@ -204,8 +242,15 @@ class Trainer(object):
         assert self._optimizer is not None
         if not self._kv_initialized:
             self._init_kvstore()
+        updater = self._updaters[0]
+        if self._update_on_kvstore and self._kvstore._updater is not None:
+            # Sparse-gradient parameters keep their states in the kvstore's updater (the keys
+            # are parameter indices in both, and disjoint): save them together.
+            updater = opt.get_updater(self._optimizer)
+            updater.states = dict(self._updaters[0].states)
+            updater.states.update(self._kvstore._updater.states)
         with open(fname, "wb") as fout:
-            fout.write(self._updaters[0].get_states(dump_optimizer=True))
+            fout.write(updater.get_states(dump_optimizer=True))
 
     def load_states(self, fname):
         """Restores states written by save_states."""
@@ -219,3 +264,6 @@ class Trainer(object):
         self._optimizer = self._updaters[0].optimizer
         param_dict = {i: param for i, param in enumerate(self._params)}
         self._optimizer.param_dict = param_dict
+        if self._update_on_kvstore and self._kvstore._updater is not None:
+            self._kvstore._updater.set_states(states)
+            self._kvstore._updater.optimizer = self._optimizer

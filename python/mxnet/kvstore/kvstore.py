@@ -11,6 +11,7 @@ from array import array
 from ..base import (_LIB, check_call, c_array, c_array_buf, c_handle_array, c_str_array,
                     mx_uint, py_str, string_types, integer_types, NDArrayHandle)
 from ..ndarray import NDArray
+from ..ndarray._sparse import _ndarray_cls
 from .base import KVStoreBase
 
 __all__ = ["KVStore"]
@@ -56,8 +57,10 @@ def _ctype_key_value(keys, vals):
 def _updater_wrapper(updater):
     """A C callback calling updater(key, recv, local) with NDArrays owning the handles."""
     def updater_handle(key, lhs_handle, rhs_handle, _):
-        lhs = NDArray(NDArrayHandle(lhs_handle))
-        rhs = NDArray(NDArrayHandle(rhs_handle))
+        # The pushed value may be row_sparse: wrap each handle in its storage type's class so
+        # the optimizer takes the lazy row_sparse update path.
+        lhs = _ndarray_cls(NDArrayHandle(lhs_handle))
+        rhs = _ndarray_cls(NDArrayHandle(rhs_handle))
         if isinstance(key, bytes):
             key = py_str(key)
         updater(key, lhs, rhs)
@@ -141,8 +144,34 @@ class KVStore(KVStoreBase):
                       cvals, couts, ctypes.c_int(priority)))
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
-        raise NotImplementedError("row_sparse_pull needs row_sparse storage, which this build "
-                                  "does not implement")
+        """Pull only the rows `row_ids` (sorted and deduplicated) of the row_sparse value of
+        `key` into the RowSparseNDArray `out` (or a list of them, with one row_ids per output
+        or a single row_ids shared by all outputs)."""
+        if out is None:
+            raise ValueError("KVStore.row_sparse_pull needs `out`")
+        if row_ids is None:
+            raise ValueError("KVStore.row_sparse_pull needs `row_ids`")
+        if isinstance(row_ids, NDArray):
+            row_ids = [row_ids]
+        if not isinstance(row_ids, list):
+            raise TypeError("row_ids should be an NDArray or a list of NDArrays, got %s"
+                            % type(row_ids))
+        first_out = out
+        # One row_ids for several outputs: pull once, then copy (same rows everywhere).
+        single_rowid = len(row_ids) == 1 and isinstance(out, list)
+        if single_rowid:
+            first_out = [out[0]]
+        ckeys, cvals, use_str_keys = _ctype_key_value(key, first_out)
+        _, crow_ids, _ = _ctype_key_value(key, row_ids)
+        if len(crow_ids) != len(cvals):
+            raise ValueError("the number of row_ids (%d) doesn't match the number of values (%d)"
+                             % (len(crow_ids), len(cvals)))
+        fn = _LIB.MXKVStorePullRowSparseEx if use_str_keys else _LIB.MXKVStorePullRowSparse
+        check_call(fn(self.handle, mx_uint(len(ckeys)), ckeys, cvals, crow_ids,
+                      ctypes.c_int(priority)))
+        if single_rowid:
+            for out_i in out[1:]:
+                out[0].copyto(out_i)
 
     def set_gradient_compression(self, compression_params):
         raise NotImplementedError("gradient compression is only available for dist_* stores")
