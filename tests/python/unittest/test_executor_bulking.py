@@ -1,34 +1,21 @@
 """Executor op bulking (MXNET_EXEC_BULK_EXEC_*): consecutive synchronous nodes run as one engine
 operator. The oracle is the same executor run unbulked: every result must be identical."""
-import os
 import re
-import contextlib
 
 import numpy as np
 import pytest
 
 import mxnet as mx
+from mxnet.test_utils import environment
 
 BULK_VARS = ('MXNET_EXEC_BULK_EXEC_TRAIN', 'MXNET_EXEC_BULK_EXEC_INFERENCE',
              'MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN', 'MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD',
              'MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD')
 
 
-@contextlib.contextmanager
 def bulk_env(**values):
-    """Bulking settings are read at bind: set them around the bind only."""
-    saved = {k: os.environ.get(k) for k in BULK_VARS}
-    for k in BULK_VARS:
-        os.environ.pop(k, None)
-    os.environ.update({k: str(v) for k, v in values.items()})
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    """Bulking settings are read at bind: set them around the bind only (unset: the defaults)."""
+    return environment({k: values.get(k) for k in BULK_VARS})
 
 
 UNBULKED = dict(MXNET_EXEC_BULK_EXEC_TRAIN=0, MXNET_EXEC_BULK_EXEC_INFERENCE=0)
