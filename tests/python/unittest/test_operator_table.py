@@ -165,9 +165,11 @@ _IMPLIED_LOSS = {
 
 # Ops whose extra visible outputs (saved mean/std) carry no gradient in MXNet: their backward
 # reads only the first output's head gradient.
-_FIRST_OUTPUT_GRAD_ONLY = {"LayerNorm", "BatchNorm", "GroupNorm"}
+_FIRST_OUTPUT_GRAD_ONLY = {"LayerNorm", "BatchNorm", "GroupNorm", "contrib.BatchNormWithReLU",
+                           "contrib.SyncBatchNorm"}
 # Auxiliary states (FMutateInputs): updated in place, never differentiated.
-_AUX_INPUTS = {"BatchNorm": (3, 4), "IdentityAttachKLSparseReg": (1,)}
+_AUX_INPUTS = {"BatchNorm": (3, 4), "IdentityAttachKLSparseReg": (1,),
+               "contrib.BatchNormWithReLU": (3, 4), "contrib.SyncBatchNorm": (3, 4)}
 
 
 def _weighted_sum(fn, arrays, kwargs, heads):

@@ -10,7 +10,7 @@ from ..utils import _indent
 from .activations import Activation
 
 __all__ = ["Sequential", "HybridSequential", "Dense", "Dropout", "Embedding", "BatchNorm",
-           "InstanceNorm", "LayerNorm", "Flatten", "Lambda", "HybridLambda"]
+           "BatchNormReLU", "InstanceNorm", "LayerNorm", "Flatten", "Lambda", "HybridLambda"]
 
 
 def _sequential_repr(self):
@@ -200,6 +200,15 @@ class BatchNorm(HybridBlock):
         return s.format(name=self.__class__.__name__,
                         content=", ".join(["=".join([k, v.__repr__()])
                                            for k, v in self._kwargs.items()]))
+
+
+class BatchNormReLU(BatchNorm):
+    """BatchNorm followed by relu, in one operator (contrib.BatchNormWithReLU); the same
+    parameters and running statistics as BatchNorm."""
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        return F.contrib.BatchNormWithReLU(x, gamma, beta, running_mean, running_var,
+                                           name="fwd", **self._kwargs)
 
 
 class InstanceNorm(HybridBlock):

@@ -243,6 +243,30 @@ POOL_SAMPLES = [
     Sample([(1, 2, 4, 5, 6)], {"kernel": (2, 3, 2), "stride": (1, 2, 2), "pad": (1, 1, 1)}),
 ]
 
+def bn_relu_ref(*args, **kwargs):
+    """contrib.BatchNormWithReLU: relu on BatchNorm's output; mean/invstd unchanged."""
+    out = bn_ref(*args, **kwargs)
+    if isinstance(out, tuple):
+        return (np.maximum(out[0], 0),) + out[1:]
+    return np.maximum(out, 0)
+
+
+def sync_bn_ref(*args, eps=1e-3, key=None, ndev=1, **kwargs):
+    """contrib.SyncBatchNorm with one device: BatchNorm over axis 1, reporting the variance."""
+    out = bn_ref(*args, eps=eps, axis=1, **kwargs)
+    if isinstance(out, tuple):
+        return out[0], out[1], 1.0 / out[2] ** 2 - eps
+    return out
+
+
+SYNC_BN_SAMPLES = [
+    Sample(kwargs={"key": "bn0"}, arrays=bn_inputs((4, 3, 5, 5))),
+    Sample(kwargs={"key": "bn0", "fix_gamma": False, "output_mean_var": True, "eps": 1e-5},
+           arrays=bn_inputs((6, 4))),
+    Sample(kwargs={"key": "bn0", "fix_gamma": False, "use_global_stats": True},
+           arrays=bn_inputs((3, 2, 2))),
+]
+
 BN_SAMPLES = [
     Sample(kwargs={}, arrays=bn_inputs((4, 3, 5, 5))),
     Sample(kwargs={"fix_gamma": False}, arrays=bn_inputs((4, 3, 5, 5))),
@@ -263,6 +287,12 @@ ENTRIES = [
             rtol=1e-5, atol=1e-5),
     OpEntry("BatchNorm", ref=bn_ref, dtypes=FLOATS_AND_HALF, samples=BN_SAMPLES,
             rtol=1e-4, atol=1e-4),
+    OpEntry("contrib.BatchNormWithReLU", ref=bn_relu_ref, dtypes=FLOATS_AND_HALF,
+            samples=BN_SAMPLES, rtol=1e-4, atol=1e-4,
+            covers=["_contrib_BatchNormWithReLU", "_backward_contrib_BatchNormWithReLU"]),
+    OpEntry("contrib.SyncBatchNorm", ref=sync_bn_ref, dtypes=FLOATS_AND_HALF,
+            samples=SYNC_BN_SAMPLES, rtol=1e-4, atol=1e-4,
+            covers=["_contrib_SyncBatchNorm", "_backward__contrib_SyncBatchNorm"]),
 ]
 
 EXEMPT = {}

@@ -1,10 +1,11 @@
-"""Blocks that run children side by side, a pass-through block, and sub-pixel upsampling
-(pixel shuffle), as in mx.gluon.contrib.nn of MXNet 1.9.1."""
+"""Blocks that run children side by side, a pass-through block, synchronized batch
+normalization and sub-pixel upsampling (pixel shuffle), as in mx.gluon.contrib.nn of MXNet
+1.9.1."""
 from ... import nn
 from ...block import HybridBlock
-from .... import ndarray
+from .... import context, ndarray
 
-__all__ = ['Concurrent', 'HybridConcurrent', 'Identity',
+__all__ = ['Concurrent', 'HybridConcurrent', 'Identity', 'SyncBatchNorm',
            'PixelShuffle1D', 'PixelShuffle2D', 'PixelShuffle3D']
 
 
@@ -37,6 +38,34 @@ class Identity(HybridBlock):
 
     def hybrid_forward(self, F, x):
         return x
+
+
+class SyncBatchNorm(nn.BatchNorm):
+    """Batch normalization whose statistics are computed over the batch of all `num_devices`
+    devices together (contrib.SyncBatchNorm, channel axis 1). `num_devices` defaults to the
+    number of GPUs, and to 1 on a machine without any; this build computes num_devices=1 only.
+    """
+
+    def __init__(self, in_channels=0, num_devices=None, momentum=0.9, epsilon=1e-5,
+                 center=True, scale=True, use_global_stats=False, beta_initializer='zeros',
+                 gamma_initializer='ones', running_mean_initializer='zeros',
+                 running_variance_initializer='ones', **kwargs):
+        super(SyncBatchNorm, self).__init__(
+            axis=1, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
+            use_global_stats=use_global_stats, beta_initializer=beta_initializer,
+            gamma_initializer=gamma_initializer,
+            running_mean_initializer=running_mean_initializer,
+            running_variance_initializer=running_variance_initializer,
+            in_channels=in_channels, **kwargs)
+        if num_devices is None:
+            num_devices = max(context.num_gpus(), 1)
+        self._kwargs = {'eps': epsilon, 'momentum': momentum, 'fix_gamma': not scale,
+                        'use_global_stats': use_global_stats, 'ndev': num_devices,
+                        'key': self.prefix}
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        return F.contrib.SyncBatchNorm(x, gamma, beta, running_mean, running_var, name='fwd',
+                                       **self._kwargs)
 
 
 def _factors(factor, ndim):
