@@ -465,3 +465,43 @@ for epoch in range(2):
         assert b.pad == int(ref['p%d' % k]), k
         np.testing.assert_array_equal(b.label[0].asnumpy(), ref['l%d' % k])
         np.testing.assert_allclose(b.data[0].asnumpy(), ref['d%d' % k], rtol=1e-5, atol=1e-4)
+
+
+# ---- gluon.data.vision image datasets --------------------------------------------------------------
+
+def test_gluon_image_datasets(tmp_path):
+    from mxnet.gluon.data.vision import ImageFolderDataset, ImageListDataset, ImageRecordDataset
+    imgs = _make_images(4, seed=13)
+    rec, _ = _write_rec(tmp_path, imgs, [float(i) for i in range(4)])
+    ds = ImageRecordDataset(rec)
+    assert len(ds) == 4
+    img, label = ds[2]
+    np.testing.assert_array_equal(img.asnumpy(), imgs[2])
+    assert label == 2.0
+    ds = ImageRecordDataset(rec, flag=0, transform=lambda x, y: (x.shape, y + 1))
+    assert ds[1] == ((6, 5, 1), 2.0)
+
+    for cls, idxs in (("cat", [0, 1]), ("dog", [2, 3])):
+        (tmp_path / "folder" / cls).mkdir(parents=True)
+        for i in idxs:
+            (tmp_path / "folder" / cls / ("%d.png" % i)).write_bytes(png_bytes(imgs[i]))
+    (tmp_path / "folder" / "dog" / "notes.txt").write_text("not an image")
+    with pytest.warns(UserWarning, match="notes.txt"):
+        ds = ImageFolderDataset(str(tmp_path / "folder"))
+    assert ds.synsets == ["cat", "dog"] and len(ds) == 4
+    for i in range(4):
+        img, label = ds[i]
+        assert label == (0 if i < 2 else 1)
+        np.testing.assert_array_equal(img.asnumpy(), imgs[i])
+
+    (tmp_path / "d.lst").write_text("".join("%d\t%d\t%d\tfolder/%s/%d.png\n"
+                                            % (i, i, 2 * i, "cat" if i < 2 else "dog", i)
+                                            for i in range(4)))
+    ds = ImageListDataset(str(tmp_path), "d.lst")
+    img, label = ds[3]
+    np.testing.assert_array_equal(img.asnumpy(), imgs[3])
+    np.testing.assert_array_equal(label, [3.0, 6.0])
+    ds = ImageListDataset(str(tmp_path), [[1.0, "folder/cat/1.png"]])
+    np.testing.assert_array_equal(ds[0][0].asnumpy(), imgs[1])
+    with pytest.raises(ValueError, match="imglist"):
+        ImageListDataset(str(tmp_path), None)
