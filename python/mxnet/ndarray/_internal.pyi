@@ -5538,7 +5538,7 @@ def _cvimresize(src: Optional[NDArray] = ..., w: Optional[int] = ..., h: Optiona
     conventions; interp: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos.
 
 
-    Defined in ../src/operator/image/resize.cc:L619
+    Defined in ../src/operator/image/resize.cc:L627
 
     Parameters
     ----------

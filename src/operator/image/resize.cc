@@ -531,6 +531,14 @@ struct CvResizeParam : public dmlc::Parameter<CvResizeParam> {
 
 }  // namespace
 
+void ResizeUint8Image(const uint8_t* x, uint8_t* y, int64_t h, int64_t w, int64_t c, int64_t oh,
+                      int64_t ow, int interp) {
+  ResizeImage<uint8_t>(x, y, h, w, c, oh, ow, interp);
+}
+
+namespace {
+}  // namespace
+
 DMLC_REGISTER_PARAMETER(CvResizeParam);
 
 namespace {

@@ -505,3 +505,153 @@ def test_gluon_image_datasets(tmp_path):
     np.testing.assert_array_equal(ds[0][0].asnumpy(), imgs[1])
     with pytest.raises(ValueError, match="imglist"):
         ImageListDataset(str(tmp_path), None)
+
+
+# ---- ImageRecordIter (C++) -------------------------------------------------------------------------
+
+def _write_mixed_rec(tmp_path, n=5):
+    """Images of different sizes, alternately PNG and JPEG, with two labels each."""
+    rng = np.random.RandomState(14)
+    rec, idx = str(tmp_path / "m.rec"), str(tmp_path / "m.idx")
+    w = mx.recordio.MXIndexedRecordIO(idx, rec, 'w')
+    imgs = []
+    for i in range(n):
+        img = rng.randint(0, 256, (9 + i, 11, 3)).astype(np.uint8)  # RGB
+        imgs.append(img)
+        w.write_idx(i, mx.recordio.pack_img(mx.recordio.IRHeader(0, [i, 10.0 * i], i, 0),
+                                            img[:, :, ::-1], quality=90,
+                                            img_fmt='.jpg' if i % 2 else '.png'))
+    w.close()
+    return rec, idx, imgs
+
+
+_REC_CONFIGS = [dict(),
+                dict(resize=8, mean_r=10, mean_g=20, mean_b=30, std_r=2, std_g=3, std_b=4,
+                     scale=0.5),
+                dict(mirror=True, pad=2, fill_value=7),
+                dict(data_shape=(1, 6, 7), resize=7, inter_method=2)]
+
+
+def _read_all(it, epochs=2):
+    out = []
+    for _ in range(epochs):
+        for b in it:
+            out.append((b.data[0].asnumpy(), b.label[0].asnumpy(), b.pad))
+        it.reset()
+    return out
+
+
+@needs_mx191
+def test_image_record_iter_matches_mxnet191(tmp_path):
+    rec, _, _ = _write_mixed_rec(tmp_path)
+    code = """
+for cfg, kw in enumerate(%r):
+    args = dict(path_imgrec=%r, data_shape=(3, 6, 7), batch_size=2, label_width=2,
+                preprocess_threads=1)
+    args.update(kw)
+    it = mx.io.ImageRecordIter(**args)
+    k = 0
+    for epoch in range(2):
+        for b in it:
+            out['c%%d_d%%d' %% (cfg, k)] = b.data[0].asnumpy()
+            out['c%%d_l%%d' %% (cfg, k)] = b.label[0].asnumpy()
+            out['c%%d_p%%d' %% (cfg, k)] = np.array(b.pad)
+            k += 1
+        it.reset()
+""" % (_REC_CONFIGS, rec)
+    ref = mx191_eval(tmp_path, code)
+    for cfg, kw in enumerate(_REC_CONFIGS):
+        args = dict(path_imgrec=rec, data_shape=(3, 6, 7), batch_size=2, label_width=2)
+        args.update(kw)
+        got = _read_all(mx.io.ImageRecordIter(**args))
+        assert len(got) == sum(1 for k in ref if k.startswith('c%d_p' % cfg)), cfg
+        for k, (d, l, p) in enumerate(got):
+            key = 'c%d_%%s%d' % (cfg, k)
+            assert p == int(ref[key % 'p']), (cfg, k)
+            np.testing.assert_array_equal(l, ref[key % 'l'])
+            # Same decoders (JPEG included) and resize: equal up to float rounding.
+            np.testing.assert_allclose(d, ref[key % 'd'], rtol=1e-6, atol=1e-5)
+
+
+def test_image_record_iter_against_numpy(tmp_path):
+    rec, idx, imgs = _write_mixed_rec(tmp_path)
+    # PNG images only (even ids) through the index: exact crops and normalization.
+    it = mx.io.ImageRecordIter(path_imgrec=rec, path_imgidx=idx, data_shape=(3, 8, 9),
+                               batch_size=5, label_width=2, mean_r=1, mean_g=2, mean_b=3,
+                               std_r=2, std_g=4, std_b=8, scale=3)
+    assert it.provide_data[0].shape == (5, 3, 8, 9)
+    assert it.provide_label[0].shape == (5, 2)
+    b = it.next()
+    for slot in (0, 2, 4):
+        img = imgs[slot].astype(np.float64)
+        h, w = img.shape[:2]
+        y0, x0 = (h - 8) // 2, (w - 9) // 2
+        crop = img[y0:y0 + 8, x0:x0 + 9]
+        expect = ((crop - [1, 2, 3]) / [2, 4, 8] * 3).transpose(2, 0, 1)
+        np.testing.assert_allclose(b.data[0].asnumpy()[slot], expect, rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(b.label[0].asnumpy()[slot], [slot, 10 * slot])
+    # uint8 variant: raw pixels; shuffle visits every record once per epoch.
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=rec, path_imgidx=idx, data_shape=(3, 8, 9),
+                                    batch_size=5, label_width=2, shuffle=True, seed=3)
+    orders = []
+    for _ in range(3):
+        b = it.next()
+        assert b.data[0].dtype == np.uint8
+        ids = [int(v) for v in b.label[0].asnumpy()[:, 0]]
+        assert sorted(ids) == list(range(5))
+        orders.append(ids)
+        for slot, i in enumerate(ids):
+            if i % 2 == 0:
+                h, w = imgs[i].shape[:2]
+                y0, x0 = (h - 8) // 2, (w - 9) // 2
+                np.testing.assert_array_equal(b.data[0].asnumpy()[slot],
+                                              imgs[i][y0:y0 + 8, x0:x0 + 9].transpose(2, 0, 1))
+        it.reset()
+    assert len(set(map(tuple, orders))) > 1  # reshuffled each epoch
+    # rand_crop / rand_mirror: every output is some crop of its image, maybe mirrored.
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=rec, data_shape=(3, 5, 6), batch_size=5,
+                                    label_width=2, rand_crop=True, rand_mirror=True, seed_aug=1)
+    mirrored = 0
+    for _ in range(4):
+        b = it.next()
+        for slot in (0, 2, 4):
+            out = b.data[0].asnumpy()[slot].transpose(1, 2, 0)
+            img = imgs[slot]
+            found = None
+            for y0 in range(img.shape[0] - 4):
+                for x0 in range(img.shape[1] - 5):
+                    crop = img[y0:y0 + 5, x0:x0 + 6]
+                    if np.array_equal(out, crop):
+                        found = False
+                    elif np.array_equal(out, crop[:, ::-1]):
+                        found = True
+            assert found is not None
+            mirrored += found
+        it.reset()
+    assert 0 < mirrored < 12
+
+
+def test_image_record_iter_errors(tmp_path):
+    rec, idx, _ = _write_mixed_rec(tmp_path)
+    with pytest.raises(mx.MXNetError, match="label_width"):
+        it = mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 6, 7), batch_size=2)
+        it.next()
+    with pytest.raises(NotImplementedError, match="max_rotate_angle"):
+        mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 6, 7), batch_size=2,
+                              label_width=2, max_rotate_angle=10)
+    with pytest.raises(mx.MXNetError, match="smaller than data_shape"):
+        it = mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 60, 7), batch_size=2,
+                                   label_width=2)
+        it.next()
+    with pytest.raises(mx.MXNetError, match="cannot open"):
+        mx.io.ImageRecordIter(path_imgrec=str(tmp_path / "missing.rec"), data_shape=(3, 6, 7),
+                              batch_size=2)
+    with pytest.raises(mx.MXNetError, match="data_shape"):
+        mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(2, 6, 7), batch_size=2)
+    # A record whose image bytes are broken names the record.
+    bad = str(tmp_path / "bad.rec")
+    w = mx.recordio.MXRecordIO(bad, 'w')
+    w.write(mx.recordio.pack(mx.recordio.IRHeader(0, 1.0, 42, 0), b"\xff\xd8\xffjunk"))
+    w.close()
+    with pytest.raises(mx.MXNetError, match="record id 42"):
+        mx.io.ImageRecordIter(path_imgrec=bad, data_shape=(3, 6, 7), batch_size=1).next()
