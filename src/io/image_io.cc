@@ -249,6 +249,10 @@ void ImreadCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 // ---- _cvcopyMakeBorder -------------------------------------------------------------------------
 
 enum BorderType { kConstant = 0, kReplicate = 1, kReflect = 2, kWrap = 3, kReflect101 = 4 };
+/*! \brief OpenCV's BORDER_ISOLATED flag (16) may be or-ed in; it changes nothing for a whole
+ *         image (there is no parent image to read from), so it is dropped. */
+constexpr int kBorderIsolated = 16;
+inline int BorderBase(int type) { return type & ~kBorderIsolated; }
 
 bool MakeBorderShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                      mxnet::ShapeVector* out) {
@@ -263,16 +267,18 @@ bool MakeBorderShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
     MX_THROW(dmlc::ValueError) << "_cvcopyMakeBorder: margins must be >= 0, got top=" << p.top
                                << " bot=" << p.bot << " left=" << p.left << " right=" << p.right;
   }
-  if (p.type < kConstant || p.type > kReflect101) {
+  const int border = BorderBase(p.type);
+  if (border < kConstant || border > kReflect101) {
     MX_THROW(dmlc::ValueError) << "_cvcopyMakeBorder: type must be 0 (constant), 1 (replicate), "
-                               << "2 (reflect), 3 (wrap) or 4 (reflect_101), got " << p.type;
+                               << "2 (reflect), 3 (wrap) or 4 (reflect_101), optionally + 16 "
+                               << "(isolated), got " << p.type;
   }
   if (p.values.ndim() > 4) {
     MX_THROW(dmlc::ValueError) << "_cvcopyMakeBorder: values holds at most 4 channel values, got "
                                << p.values;
   }
   if (!shape_is_known(s)) return false;
-  if (p.type != kConstant && (s[0] == 0 || s[1] == 0)) {
+  if (border != kConstant && (s[0] == 0 || s[1] == 0)) {
     MX_THROW(dmlc::ValueError) << "_cvcopyMakeBorder: an empty image " << s
                                << " can only be padded with type=0 (constant)";
   }
@@ -325,12 +331,13 @@ void MakeBorder(const MakeBorderParam& p, const TBlob& in, const TBlob& out) {
     fill[k] = SaturateRound<DType>(v);
   }
   std::vector<index_t> cols(ow);
-  for (index_t x = 0; x < ow; ++x) cols[x] = BorderIndex(x - p.left, w, p.type);
+  const int border = BorderBase(p.type);
+  for (index_t x = 0; x < ow; ++x) cols[x] = BorderIndex(x - p.left, w, border);
   const DType* src = in.dptr<DType>();
   DType* dst = out.dptr<DType>();
   #pragma omp parallel for
   for (index_t y = 0; y < oh; ++y) {
-    const index_t sy = BorderIndex(y - p.top, h, p.type);
+    const index_t sy = BorderIndex(y - p.top, h, border);
     DType* row = dst + y * ow * c;
     for (index_t x = 0; x < ow; ++x) {
       const index_t sx = cols[x];

@@ -6,3 +6,5 @@ The decoders and resize/border ops are libmxnet operators over libjpeg-turbo and
 """
 from .image import *  # noqa: F401,F403
 from . import image
+from . import detection
+from .detection import *  # noqa: F401,F403

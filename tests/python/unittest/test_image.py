@@ -655,3 +655,128 @@ def test_image_record_iter_errors(tmp_path):
     w.close()
     with pytest.raises(mx.MXNetError, match="record id 42"):
         mx.io.ImageRecordIter(path_imgrec=bad, data_shape=(3, 6, 7), batch_size=1).next()
+
+
+# ---- detection -------------------------------------------------------------------------------------
+
+def _det_label():
+    return np.array([[0, 0.1, 0.2, 0.5, 0.6], [2, 0.4, 0.1, 0.9, 0.95]])
+
+
+def test_det_flip_crop_pad_against_numpy():
+    from mxnet.image import detection as det
+    img_np = np.random.RandomState(15).randint(0, 256, (20, 30, 3)).astype(np.uint8)
+    img = mx.nd.array(img_np, dtype='uint8')
+    out, label = det.DetHorizontalFlipAug(1.0)(img, _det_label())
+    np.testing.assert_array_equal(out.asnumpy(), img_np[:, ::-1])
+    expect = _det_label()
+    expect[:, 1], expect[:, 3] = 1 - _det_label()[:, 3], 1 - _det_label()[:, 1]
+    np.testing.assert_allclose(label, expect)
+
+    crop_aug = det.DetRandomCropAug(min_object_covered=0.1, area_range=(0.3, 1.0))
+    random.seed(11)
+    x, y, w, h, new_label = crop_aug._random_crop_proposal(_det_label(), 20, 30)
+    random.seed(11)
+    out, label = crop_aug(img, _det_label())
+    np.testing.assert_array_equal(out.asnumpy(), img_np[y:y + h, x:x + w])
+    # Kept boxes, in crop coordinates, are the original pixel boxes clipped to the crop.
+    np.testing.assert_allclose(label, new_label)
+    for obj in label:
+        orig = _det_label()[_det_label()[:, 0] == obj[0]][0]
+        px = np.clip(orig[[1, 3]] * 30, x, x + w)
+        py = np.clip(orig[[2, 4]] * 20, y, y + h)
+        np.testing.assert_allclose(obj[[1, 3]], (px - x) / w, atol=1e-6)
+        np.testing.assert_allclose(obj[[2, 4]], (py - y) / h, atol=1e-6)
+
+    pad_aug = det.DetRandomPadAug(area_range=(1.5, 2.5), pad_val=(1, 2, 3))
+    random.seed(12)
+    x, y, w, h, _ = pad_aug._random_pad_proposal(_det_label(), 20, 30)
+    random.seed(12)
+    out, label = pad_aug(img, _det_label())
+    out = out.asnumpy()
+    assert out.shape == (h, w, 3)
+    np.testing.assert_array_equal(out[y:y + 20, x:x + 30], img_np)
+    border = np.ones((h, w), bool)
+    border[y:y + 20, x:x + 30] = False
+    np.testing.assert_array_equal(out[border], np.tile([1, 2, 3], (border.sum(), 1)))
+    np.testing.assert_allclose(label[:, [1, 3]] * w, _det_label()[:, [1, 3]] * 30 + x)
+    np.testing.assert_allclose(label[:, [2, 4]] * h, _det_label()[:, [2, 4]] * 20 + y)
+
+    augs = det.CreateDetAugmenter((3, 16, 16), resize=20, rand_crop=0.5, rand_pad=0.5,
+                                  rand_mirror=True, mean=True, std=True, brightness=0.1)
+    assert [type(a).__name__ for a in augs] == [
+        "DetBorrowAug", "DetRandomSelectAug", "DetHorizontalFlipAug", "DetRandomSelectAug",
+        "DetBorrowAug", "DetBorrowAug", "DetBorrowAug", "DetBorrowAug"]
+    random.seed(1)
+    for _ in range(5):
+        out, label = img, _det_label()
+        for a in augs:
+            out, label = a(out, label)
+        assert out.shape == (16, 16, 3) and out.dtype == np.float32
+        assert label.shape[1] == 5 and np.all(label[:, 1:] >= 0) and np.all(label[:, 1:] <= 1)
+    multi = det.CreateMultiRandCropAugmenter(min_object_covered=[0.1, 0.5], area_range=(0.1, 1))
+    assert len(multi.aug_list) == 2 and multi.aug_list[1].min_object_covered == 0.5
+
+
+def _det_lst(tmp_path):
+    imgs = _make_images(3, h=12, w=10, seed=16)
+    objects = [[[1, 0.1, 0.1, 0.6, 0.7]],
+               [[0, 0.2, 0.3, 0.4, 0.9], [3, 0.5, 0.5, 0.9, 0.8]],
+               [[2, 0.0, 0.0, 1.0, 1.0], [1, 0.3, 0.3, 0.2, 0.9]]]  # 2nd box invalid
+    lines = []
+    for i, (img, objs) in enumerate(zip(imgs, objects)):
+        (tmp_path / ("det%d.png" % i)).write_bytes(png_bytes(img))
+        raw = [2, 5] + [v for o in objs for v in o]
+        lines.append("\t".join([str(i)] + ["%g" % v for v in raw] + ["det%d.png" % i]))
+    (tmp_path / "det.lst").write_text("\n".join(lines) + "\n")
+    return imgs, objects
+
+
+def test_image_det_iter(tmp_path):
+    imgs, objects = _det_lst(tmp_path)
+    it = mx.image.ImageDetIter(batch_size=2, data_shape=(3, 12, 10),
+                               path_imglist=str(tmp_path / "det.lst"), path_root=str(tmp_path))
+    assert it.label_shape == (2, 5)
+    assert it.provide_label[0].shape == (2, 2, 5)
+    b = it.next()
+    np.testing.assert_array_equal(b.data[0].asnumpy()[1], _chw(imgs[1]))
+    label = b.label[0].asnumpy()
+    np.testing.assert_allclose(label[0], [objects[0][0], [-1] * 5])
+    np.testing.assert_allclose(label[1], objects[1])
+    b = it.next()
+    assert b.pad == 1
+    np.testing.assert_allclose(b.label[0].asnumpy()[0], [objects[2][0], [-1] * 5])
+    it.reshape(label_shape=(4, 5))
+    it.reset()
+    assert it.next().label[0].shape == (2, 4, 5)
+    with pytest.raises(ValueError, match="reduce"):
+        it.reshape(label_shape=(1, 5))
+    other = mx.image.ImageDetIter(batch_size=1, data_shape=(3, 12, 10),
+                                  path_imglist=str(tmp_path / "det.lst"), path_root=str(tmp_path))
+    it.sync_label_shape(other)
+    assert other.label_shape == (4, 5)
+
+
+@needs_mx191
+def test_image_det_iter_matches_mxnet191(tmp_path):
+    _det_lst(tmp_path)
+    code = """
+it = mx.image.ImageDetIter(batch_size=2, data_shape=(3, 8, 7), path_imglist=%r, path_root=%r,
+                           mean=True, std=True, inter_method=1)
+k = 0
+for b in it:
+    out['d%%d' %% k] = b.data[0].asnumpy()
+    out['l%%d' %% k] = b.label[0].asnumpy()
+    out['p%%d' %% k] = np.array(b.pad)
+    k += 1
+""" % (str(tmp_path / "det.lst"), str(tmp_path))
+    ref = mx191_eval(tmp_path, code)
+    it = mx.image.ImageDetIter(batch_size=2, data_shape=(3, 8, 7),
+                               path_imglist=str(tmp_path / "det.lst"), path_root=str(tmp_path),
+                               mean=True, std=True, inter_method=1)
+    got = list(it)
+    assert len(got) == len(ref) // 3
+    for k, b in enumerate(got):
+        assert b.pad == int(ref['p%d' % k])
+        np.testing.assert_allclose(b.label[0].asnumpy(), ref['l%d' % k], rtol=1e-6)
+        np.testing.assert_allclose(b.data[0].asnumpy(), ref['d%d' % k], rtol=1e-5, atol=1e-4)
