@@ -670,5 +670,21 @@ MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter)
     .add_arguments(PrefetcherParam::__FIELDS__())
     .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<true>(); });
 
+// 1.9.1 keeps its first-generation implementations under these names; here they are the same.
+MXNET_REGISTER_IO_ITER(ImageRecordIter_v1)
+    .describe("Iterating on image RecordIO files (the same iterator as ImageRecordIter).\n")
+    .add_arguments(ImageRecParserParam::__FIELDS__())
+    .add_arguments(ImageRecAugParam::__FIELDS__())
+    .add_arguments(ImageRecNormParam::__FIELDS__())
+    .add_arguments(PrefetcherParam::__FIELDS__())
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<false>(); });
+
+MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter_v1)
+    .describe("Iterating on image RecordIO files (the same iterator as ImageRecordUInt8Iter).\n")
+    .add_arguments(ImageRecParserParam::__FIELDS__())
+    .add_arguments(ImageRecAugParam::__FIELDS__())
+    .add_arguments(PrefetcherParam::__FIELDS__())
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<true>(); });
+
 }  // namespace io
 }  // namespace mxnet

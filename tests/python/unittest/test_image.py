@@ -780,3 +780,38 @@ for b in it:
         assert b.pad == int(ref['p%d' % k])
         np.testing.assert_allclose(b.label[0].asnumpy(), ref['l%d' % k], rtol=1e-6)
         np.testing.assert_allclose(b.data[0].asnumpy(), ref['d%d' % k], rtol=1e-5, atol=1e-4)
+
+
+def test_im2rec_tool(tmp_path):
+    """tools/im2rec.py: list a class-per-folder tree, pack it, read it back with the iterators."""
+    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+    imgs = _make_images(4, h=7, w=9, seed=17)
+    for i, img in enumerate(imgs):
+        folder = tmp_path / "images" / ("a" if i < 2 else "b")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / ("%d.png" % i)).write_bytes(png_bytes(img))
+    env = dict(os.environ, PYTHONPATH=os.path.join(repo, "python"))
+    tool = os.path.join(repo, "tools", "im2rec.py")
+    prefix, root = str(tmp_path / "data"), str(tmp_path / "images")
+    subprocess.check_call([sys.executable, tool, "--list", "--recursive", "--no-shuffle",
+                           prefix, root], env=env, stdout=subprocess.DEVNULL)
+    lines = (tmp_path / "data.lst").read_text().splitlines()
+    assert [l.split("\t") for l in lines] == [
+        ["0", "0.000000", "a/0.png"], ["1", "0.000000", "a/1.png"],
+        ["2", "1.000000", "b/2.png"], ["3", "1.000000", "b/3.png"]]
+    subprocess.check_call([sys.executable, tool, "--encoding", ".png", prefix, root], env=env,
+                          stdout=subprocess.DEVNULL)
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=prefix + ".rec", path_imgidx=prefix + ".idx",
+                                    data_shape=(3, 7, 9), batch_size=4)
+    b = it.next()
+    np.testing.assert_array_equal(b.label[0].asnumpy(), [0, 0, 1, 1])
+    for i in range(4):
+        np.testing.assert_array_equal(b.data[0].asnumpy()[i], imgs[i].transpose(2, 0, 1))
+    # --resize 4 shrinks the short side to 4 with bilinear resampling.
+    subprocess.check_call([sys.executable, tool, "--encoding", ".png", "--resize", "4", prefix,
+                           root], env=env, stdout=subprocess.DEVNULL)
+    rec = mx.recordio.MXIndexedRecordIO(prefix + ".idx", prefix + ".rec", "r")
+    header, img = mx.recordio.unpack_img(rec.read_idx(3))
+    assert header.label == 1.0 and img.shape == (4, 5, 3)
+    expect = mx.image.imresize(mx.nd.array(imgs[3], dtype='uint8'), 5, 4, interp=1).asnumpy()
+    np.testing.assert_array_equal(img[:, :, ::-1], expect)
