@@ -36,6 +36,20 @@ def png_bytes(img, bit_depth=8):
             + chunk(b'IEND', b''))
 
 
+def png_palette_bytes(indices, palette):
+    """A palette PNG (colour type 3, 8-bit indices) of indices (H, W) into palette (K, 3)."""
+    h, w = indices.shape
+    raw = b''.join(b'\x00' + indices[y].astype('u1').tobytes() for y in range(h))
+
+    def chunk(kind, data):
+        crc = zlib.crc32(kind + data) & 0xffffffff
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', crc)
+    ihdr = struct.pack('>IIBBBBB', w, h, 8, 3, 0, 0, 0)
+    return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr)
+            + chunk(b'PLTE', palette.astype('u1').tobytes())
+            + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+
+
 def jpeg_bytes(rgb, quality=90):
     """JPEG bytes of an RGB image through recordio.pack_img (which takes BGR, like OpenCV)."""
     packed = mx.recordio.pack_img(mx.recordio.IRHeader(0, 0.0, 0, 0), rgb[:, :, ::-1],
@@ -83,6 +97,11 @@ def test_imdecode_png_exact():
                                   np.repeat(grey[:, :, None], 3, 2))
     np.testing.assert_array_equal(mx.image.imdecode(png_bytes(grey), flag=0).asnumpy(),
                                   grey[:, :, None])
+    # Palette images are expanded to their colours.
+    palette = rng.randint(0, 256, (5, 3))
+    indices = rng.randint(0, 5, (4, 3))
+    np.testing.assert_array_equal(mx.image.imdecode(png_palette_bytes(indices, palette)).asnumpy(),
+                                  palette[indices])
     # 16-bit samples keep their high byte.
     deep = rng.randint(0, 65536, (3, 3, 3)).astype(np.uint16)
     np.testing.assert_array_equal(mx.image.imdecode(png_bytes(deep, 16)).asnumpy(),
@@ -142,7 +161,10 @@ def test_decode_matches_mxnet191(tmp_path):
             "jpg_grey": mx.recordio.unpack(mx.recordio.pack_img(
                 mx.recordio.IRHeader(0, 0.0, 0, 0), noisy[..., 0], quality=80))[1],
             "png_rgb": png_bytes(noisy), "png_rgba": png_bytes(rng.randint(0, 256, (4, 5, 4))),
-            "png_grey": png_bytes(noisy[..., 1])}
+            "png_grey": png_bytes(noisy[..., 1]),
+            "png_greyalpha": png_bytes(rng.randint(0, 256, (3, 4, 2))),
+            "png_deep": png_bytes(rng.randint(0, 65536, (3, 5, 3)), 16),
+            "png_palette": png_palette_bytes(rng.randint(0, 6, (4, 5)), rng.randint(0, 256, (6, 3)))}
     arrays = {k: np.frombuffer(v, np.uint8) for k, v in bufs.items()}
     code = """
 for k, v in inp.items():
