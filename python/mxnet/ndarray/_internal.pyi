@@ -5437,7 +5437,7 @@ def _cvcopyMakeBorder(src: Optional[NDArray] = ..., top: Optional[int] = ..., bo
     2 reflect (fedcba|abcdef), 3 wrap, 4 reflect_101 (gfedcb|abcdefg).
 
 
-    Defined in ../src/io/image_io.cc:L405
+    Defined in ../src/io/image_io.cc:L412
 
     Parameters
     ----------
@@ -5478,7 +5478,7 @@ def _cvimdecode(buf: Optional[NDArray] = ..., flag: Optional[int] = ..., to_rgb:
     1 channel when flag is 0, 3 (RGB, or BGR with to_rgb=False) otherwise.
 
 
-    Defined in ../src/io/image_io.cc:L368
+    Defined in ../src/io/image_io.cc:L375
 
     Parameters
     ----------
@@ -5508,7 +5508,7 @@ def _cvimread(filename: Optional[str] = ..., flag: Optional[int] = ..., to_rgb: 
     Reads a JPEG or PNG file into an (height, width, channels) uint8 image, like _cvimdecode.
 
 
-    Defined in ../src/io/image_io.cc:L388
+    Defined in ../src/io/image_io.cc:L395
 
     Parameters
     ----------
