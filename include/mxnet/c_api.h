@@ -702,6 +702,24 @@ MXNET_DLL int MXNDArrayGetAuxNDArray64(NDArrayHandle handle, int64_t i, NDArrayH
 /*! \brief A dense copy of the stored values. */
 MXNET_DLL int MXNDArrayGetDataNDArray(NDArrayHandle handle, NDArrayHandle* out);
 
+/* ---- image codec (src/c_api/c_api_image.cc) */
+/*!
+ * \brief Encode an (height, width, channels) uint8 image as JPEG or PNG (recordio.pack_img).
+ * \param is_rgb 1: the colour channels are RGB; 0: BGR (OpenCV's order).
+ * \param ext ".jpg", ".jpeg" or ".png".
+ * \param quality JPEG quality 1..100, or PNG compression level (clamped to 0..9).
+ * \param out_buf, out_size the encoded bytes, valid until the next call on this thread.
+ */
+MXNET_DLL int MXImageEncode(const void* img, int height, int width, int channels, int is_rgb,
+                            const char* ext, int quality, const char** out_buf, size_t* out_size);
+/*!
+ * \brief Decode JPEG/PNG bytes (recordio.unpack_img). flag: 0 grey, > 0 colour, < 0 as stored
+ *        (grey or colour, alpha dropped). out_pixels is valid until the next call on this thread.
+ */
+MXNET_DLL int MXImageDecode(const void* buf, size_t size, int flag, int to_rgb,
+                            const unsigned char** out_pixels, int* height, int* width,
+                            int* channels);
+
 #ifdef __cplusplus
 }
 #endif

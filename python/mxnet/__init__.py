@@ -50,6 +50,8 @@ from . import monitor
 from . import monitor as mon
 from . import visualization
 from . import visualization as viz
+from . import image
+from . import image as img
 from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
 from .util import is_np_array, np_array, use_np_array, use_np
 

@@ -15,11 +15,6 @@ import numpy as np
 
 from .base import _LIB, RecordIOHandle, check_call, c_str
 
-try:
-    import cv2
-except ImportError:  # OpenCV is optional: only pack_img / unpack_img need it
-    cv2 = None
-
 __all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img",
            "unpack_img"]
 
@@ -237,32 +232,57 @@ def unpack(s):
     return header, s
 
 
-def _require_cv2(fn):
-    if cv2 is None:
-        raise ImportError("recordio.%s needs OpenCV (the cv2 module), which is not installed; "
-                          "install opencv-python or use pack/unpack with encoded bytes" % fn)
+def _decode_bytes(buf, flag, to_rgb):
+    """JPEG/PNG bytes -> (H, W, C) uint8 NumPy array through libmxnet's codec."""
+    buf = bytes(buf)
+    pixels = ctypes.POINTER(ctypes.c_ubyte)()
+    h, w, c = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    check_call(_LIB.MXImageDecode(ctypes.c_char_p(buf), ctypes.c_size_t(len(buf)),
+                                  ctypes.c_int(flag), ctypes.c_int(int(to_rgb)),
+                                  ctypes.byref(pixels), ctypes.byref(h), ctypes.byref(w),
+                                  ctypes.byref(c)))
+    shape = (h.value, w.value, c.value)
+    n = h.value * w.value * c.value
+    return np.ctypeslib.as_array(pixels, shape=(n,)).copy().reshape(shape)
+
+
+def _encode_image(img, img_fmt, quality, is_rgb):
+    """(H, W[, C]) uint8 image -> encoded bytes (.jpg quality 1-100, .png compression 0-9)."""
+    img = np.asarray(img)
+    if img.dtype != np.uint8:
+        raise TypeError("pack_img: the image must be uint8, got %s" % img.dtype)
+    if img.ndim == 2:
+        img = img[:, :, None]
+    if img.ndim != 3:
+        raise ValueError("pack_img: the image must have shape (height, width[, channels]), got %s"
+                         % (img.shape,))
+    img = np.ascontiguousarray(img)
+    h, w, c = img.shape
+    out = ctypes.c_char_p()
+    size = ctypes.c_size_t()
+    check_call(_LIB.MXImageEncode(img.ctypes.data_as(ctypes.c_void_p), ctypes.c_int(h),
+                                  ctypes.c_int(w), ctypes.c_int(c), ctypes.c_int(int(is_rgb)),
+                                  c_str(img_fmt), ctypes.c_int(int(quality)), ctypes.byref(out),
+                                  ctypes.byref(size)))
+    return ctypes.string_at(out, size.value)
 
 
 def unpack_img(s, iscolor=-1):
-    """Unpack a record into (IRHeader, image as a NumPy array) with OpenCV."""
-    _require_cv2("unpack_img")
+    """Unpack a record into (IRHeader, image as a NumPy array), decoded like cv2.imdecode.
+
+    iscolor: -1 as stored (grey or colour), 0 grey, 1 colour. Colour images are BGR (OpenCV's
+    order) and grey ones 2-D (height, width), as cv2.imdecode returns them. JPEG and PNG only.
+    """
     header, s = unpack(s)
-    img = np.frombuffer(s, dtype=np.uint8)
-    img = cv2.imdecode(img, iscolor)
+    img = _decode_bytes(s, iscolor, to_rgb=False)
+    if img.shape[2] == 1:
+        img = img[:, :, 0]
     return header, img
 
 
 def pack_img(header, img, quality=95, img_fmt='.jpg'):
-    """Encode `img` with OpenCV (jpg quality / png compression) and pack it with `header`."""
-    _require_cv2("pack_img")
-    jpg_formats = ['.JPG', '.JPEG']
-    png_formats = ['.PNG']
-    encode_params = None
-    if img_fmt.upper() in jpg_formats:
-        encode_params = [cv2.IMWRITE_JPEG_QUALITY, quality]
-    elif img_fmt.upper() in png_formats:
-        encode_params = [cv2.IMWRITE_PNG_COMPRESSION, quality]
-    ret, buf = cv2.imencode(img_fmt, img, encode_params)
-    if not ret:
-        raise ValueError('failed to encode image')
-    return pack(header, buf.tobytes())
+    """Encode `img` (BGR like OpenCV, or 2-D grey) as JPEG (`quality` 1-100) or PNG (`quality`
+    is the compression level, clamped to 0-9) and pack it with `header`."""
+    if img_fmt.upper() not in ('.JPG', '.JPEG', '.PNG'):
+        raise ValueError("pack_img: img_fmt must be '.jpg', '.jpeg' or '.png', got %r" % (img_fmt,))
+    return pack(header, _encode_image(img, img_fmt, quality, is_rgb=False))

@@ -326,7 +326,7 @@ def resize(data: Optional[NDArray] = ..., size: Optional[Union[int, Tuple[int, .
     (interp=0) and bilinear (interp=1) sampling follow OpenCV's cv::resize.
 
 
-    Defined in ../src/operator/image/resize.cc:L524
+    Defined in ../src/operator/image/resize.cc:L600
 
     Parameters
     ----------

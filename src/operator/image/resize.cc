@@ -515,6 +515,82 @@ void ResizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
 }
 
+// ---- _cvimresize: MXNet 1.9.1's OpenCV resize of one (H, W, C) image to (h, w) ----------------
+
+struct CvResizeParam : public dmlc::Parameter<CvResizeParam> {
+  int w;
+  int h;
+  int interp;
+  DMLC_DECLARE_PARAMETER(CvResizeParam) {
+    DMLC_DECLARE_FIELD(w).set_lower_bound(1).describe("Width of resized image.");
+    DMLC_DECLARE_FIELD(h).set_lower_bound(1).describe("Height of resized image.");
+    DMLC_DECLARE_FIELD(interp).set_default(1)
+        .describe("Interpolation method (default=cv2.INTER_LINEAR).");
+  }
+};
+
+}  // namespace
+
+void ResizeUint8Image(const uint8_t* x, uint8_t* y, int64_t h, int64_t w, int64_t c, int64_t oh,
+                      int64_t ow, int interp) {
+  ResizeImage<uint8_t>(x, y, h, w, c, oh, ow, interp);
+}
+
+namespace {
+}  // namespace
+
+DMLC_REGISTER_PARAMETER(CvResizeParam);
+
+namespace {
+
+bool CvResizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                   mxnet::ShapeVector* out) {
+  const CvResizeParam& p = nnvm::get<CvResizeParam>(attrs.parsed);
+  const mxnet::TShape& s = (*in)[0];
+  if (!ndim_is_known(s)) return false;
+  if (s.ndim() != 3) {
+    MX_THROW(dmlc::ValueError) << "_cvimresize: src must be an image of shape (height, width, "
+                               << "channels), but got " << s;
+  }
+  if (p.interp < 0 || p.interp > 4) {
+    MX_THROW(dmlc::ValueError) << "_cvimresize: interp must be 0 (nearest), 1 (bilinear), "
+                               << "2 (bicubic), 3 (area) or 4 (Lanczos), got " << p.interp;
+  }
+  if (!shape_is_known(s)) return false;
+  if (s[0] == 0 || s[1] == 0) {
+    MX_THROW(dmlc::ValueError) << "_cvimresize: cannot resize an empty image " << s;
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, mxnet::TShape({p.h, p.w, s[2]}));
+  return true;
+}
+
+bool CvResizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
+  const int t = (*in)[0];
+  if (t == -1) return false;
+  if (t != mshadow::kUint8 && t != mshadow::kFloat32 && t != mshadow::kFloat64) {
+    MX_THROW(dmlc::TypeError) << "_cvimresize: src dtype must be uint8, float32 or float64, "
+                              << "but got " << mshadow::dtype_string(t);
+  }
+  TYPE_ASSIGN_CHECK(*out, 0, t);
+  return true;
+}
+
+void CvResizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) MX_THROW(dmlc::ValueError) << "_cvimresize: req='add' is not supported";
+  const int interp = nnvm::get<CvResizeParam>(attrs.parsed).interp;
+  switch (inputs[0].type_flag_) {
+    case mshadow::kUint8: ResizeBatch<uint8_t>(inputs[0], outputs[0], interp); break;
+    case mshadow::kFloat32: ResizeBatch<float>(inputs[0], outputs[0], interp); break;
+    case mshadow::kFloat64: ResizeBatch<double>(inputs[0], outputs[0], interp); break;
+    default:
+      MX_THROW(dmlc::TypeError) << "_cvimresize: unsupported dtype "
+                                << mshadow::dtype_string(inputs[0].type_flag_);
+  }
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(_image_resize)
@@ -534,6 +610,33 @@ NNVM_REGISTER_OP(_image_resize)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "The input.")
 .add_arguments(ResizeParam::__FIELDS__());
+
+}  // namespace image
+}  // namespace op
+}  // namespace mxnet
+
+namespace mxnet {
+namespace op {
+namespace image {
+
+NNVM_REGISTER_OP(_cvimresize)
+.describe(R"code(Resize image with OpenCV.
+
+Resizes an (height, width, channels) image to (h, w, channels) with OpenCV's cv::resize
+conventions; interp: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos.
+)code" ADD_FILELINE)
+.set_num_inputs(1)
+.set_num_outputs(1)
+.set_attr_parser(ParamParser<CvResizeParam>)
+.set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs&) {
+  return std::vector<std::string>{"src"};
+})
+.set_attr<mxnet::FInferShape>("FInferShape", CvResizeShape)
+.set_attr<nnvm::FInferType>("FInferType", CvResizeType)
+.set_attr<FCompute>("FCompute<cpu>", CvResizeCompute)
+.set_attr<bool>("TNonDifferentiable", true)
+.add_argument("src", "NDArray", "source image")
+.add_arguments(CvResizeParam::__FIELDS__());
 
 }  // namespace image
 }  // namespace op

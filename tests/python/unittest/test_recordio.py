@@ -148,13 +148,32 @@ def test_pack_unpack_roundtrip():
         mx.recordio.unpack(b"short")
 
 
-def test_pack_img_without_cv2_is_clear():
-    if mx.recordio.cv2 is not None:
-        pytest.skip("OpenCV installed")
-    with pytest.raises(ImportError, match="OpenCV"):
-        mx.recordio.pack_img(mx.recordio.IRHeader(0, 1.0, 0, 0), np.zeros((2, 2, 3), np.uint8))
-    with pytest.raises(ImportError, match="OpenCV"):
-        mx.recordio.unpack_img(b"\0" * 32)
+def test_pack_img_unpack_img_round_trip():
+    rng = np.random.RandomState(3)
+    bgr = rng.randint(0, 256, (5, 7, 3)).astype(np.uint8)
+    header = mx.recordio.IRHeader(0, [1.0, 2.0], 11, 0)
+    # PNG is lossless: BGR in, BGR out (OpenCV's convention), label kept.
+    h, img = mx.recordio.unpack_img(mx.recordio.pack_img(header, bgr, quality=3, img_fmt='.png'))
+    np.testing.assert_array_equal(img, bgr)
+    np.testing.assert_array_equal(h.label, [1.0, 2.0])
+    assert h.id == 11
+    # Grey images come back 2-D, as cv2.imdecode returns them.
+    grey = rng.randint(0, 256, (4, 6)).astype(np.uint8)
+    _, g = mx.recordio.unpack_img(mx.recordio.pack_img(header, grey, img_fmt='.png'))
+    assert g.shape == (4, 6)
+    np.testing.assert_array_equal(g, grey)
+    # JPEG of a smooth image at quality 100 is close; the channel order survives.
+    smooth = np.zeros((16, 16, 3), np.uint8)
+    smooth[..., 0] = 200
+    smooth[..., 2] = 30
+    _, j = mx.recordio.unpack_img(mx.recordio.pack_img(header, smooth, quality=100))
+    assert np.abs(j.astype(int) - smooth).max() <= 3
+    _, j1 = mx.recordio.unpack_img(mx.recordio.pack_img(header, smooth, quality=100), iscolor=0)
+    assert j1.shape == (16, 16)
+    with pytest.raises(ValueError, match="img_fmt"):
+        mx.recordio.pack_img(header, smooth, img_fmt='.bmp')
+    with pytest.raises(mx.MXNetError, match="unpack_img"):
+        mx.recordio.unpack_img(mx.recordio.pack(header, b"not an image"))
 
 
 def test_errors(tmp_path):

@@ -136,6 +136,21 @@ def ref_spatial_transformer(data, loc, target_shape, **kwargs):
 
 
 # ---- sample builders --------------------------------------------------------------------------
+def ref_copy_make_border(x, top, bot, left, right, type=0, value=0.0, values=()):
+    """cv::copyMakeBorder through np.pad; the constant fill is `values` per channel (missing
+    ones 0), else `value` for every channel."""
+    pad = ((top, bot), (left, right), (0, 0))
+    if type != 0:
+        mode = {1: "edge", 2: "symmetric", 3: "wrap", 4: "reflect"}[type]
+        return np.pad(x, pad, mode=mode)
+    c = x.shape[2]
+    fill = [values[k] if k < len(values) else 0.0 for k in range(c)] if values else [value] * c
+    out = np.empty((x.shape[0] + top + bot, x.shape[1] + left + right, c), x.dtype)
+    out[...] = np.asarray(fill, np.float64).astype(x.dtype)
+    out[top:top + x.shape[0], left:left + x.shape[1]] = x
+    return out
+
+
 def _image(shape, lo=0, hi=255):
     def make(rng, dtype):
         return [rng.uniform(lo, hi, size=shape).astype(dtype)]
@@ -203,6 +218,25 @@ ENTRIES = [
                      Sample(arrays=_image((5, 7, 3)), kwargs=dict(size=(11, 9), interp=1)),
                      Sample(arrays=_image((2, 4, 6, 1)), kwargs=dict(size=(5,), interp=0)),
                      Sample(arrays=_image((6, 5, 3)), kwargs=dict(size=(13, 4), interp=0))]),
+    OpEntry("_internal._cvimresize",
+            ref=lambda x, w, h, interp=1: ref_resize_float(x, (w, h), interp),
+            dtypes=FLOATS, grad=False, rtol=1e-5, atol=1e-3,
+            samples=[Sample(arrays=_image((5, 7, 3)), kwargs=dict(w=4, h=3)),
+                     Sample(arrays=_image((5, 7, 3)), kwargs=dict(w=11, h=9, interp=1)),
+                     Sample(arrays=_image((6, 5, 1)), kwargs=dict(w=13, h=4, interp=0))]),
+    OpEntry("_internal._cvcopyMakeBorder", ref=ref_copy_make_border,
+            dtypes=IMAGE_DTYPES, grad=False,
+            samples=[Sample(arrays=_image((3, 4, 3)), kwargs=dict(top=1, bot=2, left=3, right=0)),
+                     Sample(arrays=_image((3, 4, 3)),
+                            kwargs=dict(top=1, bot=0, left=2, right=1, values=(5.0, 6.0))),
+                     Sample(arrays=_image((2, 3, 2)),
+                            kwargs=dict(top=4, bot=1, left=5, right=4, type=1)),
+                     Sample(arrays=_image((2, 3, 2)),
+                            kwargs=dict(top=4, bot=1, left=5, right=4, type=2)),
+                     Sample(arrays=_image((2, 3, 2)),
+                            kwargs=dict(top=4, bot=1, left=7, right=4, type=3)),
+                     Sample(arrays=_image((2, 3, 2)),
+                            kwargs=dict(top=1, bot=1, left=2, right=2, type=4, value=9.0))]),
     OpEntry("GridGenerator", ref=lambda d, transform_type, target_shape=None:
             ref_grid_affine(d, target_shape) if transform_type == "affine" else ref_grid_warp(d),
             samples=[Sample(arrays=_theta(2), kwargs=dict(transform_type="affine",
@@ -220,6 +254,9 @@ ENTRIES = [
 _RANDOM_REASON = ("random per call (kRandom); seeded determinism, value ranges and statistics "
                   "in test_image_ops.py")
 EXEMPT = {
+    "_cvimdecode": "input is encoded JPEG/PNG bytes and the output shape depends on them; "
+                   "tested against MXNet 1.9.1 and round trips in test_image.py",
+    "_cvimread": "reads a file named by a parameter (no tensor inputs); tested in test_image.py",
     "_image_random_flip_left_right": _RANDOM_REASON,
     "_image_random_flip_top_bottom": _RANDOM_REASON,
     "_image_random_brightness": _RANDOM_REASON,

@@ -1,14 +1,19 @@
-"""MNIST-format image datasets read from local idx files (no downloads)."""
+"""MNIST-format image datasets read from local idx files (no downloads), and image datasets
+over folders, image lists and RecordIO files (decoded with mx.image)."""
 import gzip
+import numbers
 import os
 import struct
+import warnings
 
 import numpy as np
 
 from .... import ndarray as nd
-from ..dataset import Dataset
+from .... import image, recordio
+from ..dataset import Dataset, RecordFileDataset
 
-__all__ = ["MNIST", "FashionMNIST"]
+__all__ = ["MNIST", "FashionMNIST", "ImageRecordDataset", "ImageFolderDataset",
+           "ImageListDataset"]
 
 
 def _read_idx(path):
@@ -70,3 +75,99 @@ class FashionMNIST(MNIST):
     def __init__(self, root=os.path.join("~", ".mxnet", "datasets", "fashion-mnist"),
                  train=True, transform=None):
         super(FashionMNIST, self).__init__(root, train, transform)
+
+
+class ImageRecordDataset(RecordFileDataset):
+    """Images packed in a RecordIO file (with its .idx): samples are (image, label) with the
+    image decoded by mx.image.imdecode (flag 1 colour, 0 grey) and the record header's label,
+    or transform(image, label)."""
+
+    def __init__(self, filename, flag=1, transform=None):
+        super(ImageRecordDataset, self).__init__(filename)
+        self._flag = flag
+        self._transform = transform
+
+    def __getitem__(self, idx):
+        record = super(ImageRecordDataset, self).__getitem__(idx)
+        header, img = recordio.unpack(record)
+        if self._transform is not None:
+            return self._transform(image.imdecode(img, self._flag), header.label)
+        return image.imdecode(img, self._flag), header.label
+
+
+class ImageFolderDataset(Dataset):
+    """Images in `root`/<class folder>/<image>: the label of an image is the index of its folder
+    in sorted order (names in .synsets). Only .jpg, .jpeg and .png files are read."""
+
+    def __init__(self, root, flag=1, transform=None):
+        self._root = os.path.expanduser(root)
+        self._flag = flag
+        self._transform = transform
+        self._exts = ['.jpg', '.jpeg', '.png']
+        self._list_images(self._root)
+
+    def _list_images(self, root):
+        self.synsets = []
+        self.items = []
+        for folder in sorted(os.listdir(root)):
+            path = os.path.join(root, folder)
+            if not os.path.isdir(path):
+                warnings.warn('Ignoring %s, which is not a directory.' % path, stacklevel=3)
+                continue
+            label = len(self.synsets)
+            self.synsets.append(folder)
+            for filename in sorted(os.listdir(path)):
+                filename = os.path.join(path, filename)
+                ext = os.path.splitext(filename)[1]
+                if ext.lower() not in self._exts:
+                    warnings.warn('Ignoring %s of type %s. Only support %s'
+                                  % (filename, ext, ', '.join(self._exts)))
+                    continue
+                self.items.append((filename, label))
+
+    def __getitem__(self, idx):
+        img = image.imread(self.items[idx][0], self._flag)
+        label = self.items[idx][1]
+        if self._transform is not None:
+            return self._transform(img, label)
+        return img, label
+
+    def __len__(self):
+        return len(self.items)
+
+
+class ImageListDataset(Dataset):
+    """Images listed in a .lst file under `root` (``index\tlabel(s)\tpath`` lines) or in a
+    Python list of [label(s)..., path]; samples are (image, float label array)."""
+
+    def __init__(self, root='.', imglist=None, flag=1):
+        self._flag = flag
+        self._root = root
+        self.items = []
+        if isinstance(imglist, str):
+            with open(os.path.join(self._root, imglist), 'rt') as fin:
+                for line in iter(fin.readline, ''):
+                    line = line.strip().split('\t')
+                    if len(line) < 2:
+                        continue
+                    label = np.array(line[1:-1]).astype('float')
+                    self.items.append((os.path.join(self._root, line[-1]), label))
+        elif isinstance(imglist, list):
+            for img in imglist:
+                if len(img) > 2:
+                    label = np.array(img[:-1]).astype('float')
+                elif isinstance(img[0], (numbers.Number, np.generic)):
+                    label = np.array([img[0]]).astype('float')
+                else:
+                    label = np.array(img[0]).astype('float')
+                self.items.append((os.path.join(self._root, img[-1]), label))
+        else:
+            raise ValueError("imglist should be a list or str, got {}".format(type(imglist)))
+
+    def __getitem__(self, idx):
+        img = image.imread(self.items[idx][0], self._flag)
+        label = self.items[idx][1]
+        return img, label
+
+    def __len__(self):
+        return len(self.items)

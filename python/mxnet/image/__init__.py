@@ -1,0 +1,10 @@
+"""Image decoding, resizing, cropping and augmentation (``mx.image`` / ``mx.img``), and ImageIter.
+
+The decoders and resize/border ops are libmxnet operators over libjpeg-turbo and libpng
+(``_cvimdecode``, ``_cvimread``, ``_cvimresize``, ``_cvcopyMakeBorder``); images are
+(height, width, channels) NDArrays, RGB by default.
+"""
+from .image import *  # noqa: F401,F403
+from . import image
+from . import detection
+from .detection import *  # noqa: F401,F403
