@@ -52,6 +52,10 @@ from . import visualization
 from . import visualization as viz
 from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
 from .util import is_np_array, np_array, use_np_array, use_np
+from . import numpy
+from . import numpy as np
+from . import numpy_extension
+from . import numpy_extension as npx
 
 
 def _library_version():
