@@ -1,0 +1,166 @@
+"""Gluon in NumPy mode (npx.set_np()), written like "Dive into Deep Learning" (MXNet edition):
+blocks return mx.np arrays, parameters are mx.np arrays, hybridize works, and a linear
+regression and an MLP train to convergence."""
+import numpy as onp
+import pytest
+
+import mxnet as mx
+from mxnet import np, npx, autograd, gluon, init
+from mxnet.gluon import nn
+
+
+@pytest.fixture(autouse=True)
+def _np_mode():
+    npx.set_np()
+    yield
+    npx.reset_np()
+
+
+def _synthetic_data(w, b, num_examples):
+    X = np.random.normal(0, 1, (num_examples, len(w)))
+    y = np.dot(X, w) + b
+    y += np.random.normal(0, 0.01, y.shape)
+    return X, y.reshape((-1, 1))
+
+
+def test_linear_regression_from_scratch():
+    mx.random.seed(1)
+    true_w = np.array([2, -3.4])
+    true_b = 4.2
+    features, labels = _synthetic_data(true_w, true_b, 1000)
+    w = np.random.normal(0, 0.01, (2, 1))
+    b = np.zeros(1)
+    w.attach_grad()
+    b.attach_grad()
+    batch = 10
+    for _ in range(3):
+        for i in range(0, 1000, batch):
+            X, y = features[i:i + batch], labels[i:i + batch]
+            with autograd.record():
+                l = (np.dot(X, w) + b - y.reshape((-1, 1))) ** 2 / 2
+            l.backward()
+            for param in (w, b):
+                param[:] = param - 0.03 * param.grad / batch
+    assert isinstance(w.grad, np.ndarray)
+    onp.testing.assert_allclose(w.reshape(-1).asnumpy(), [2, -3.4], atol=0.02)
+    assert abs(b.item() - 4.2) < 0.02
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_linear_regression_gluon(hybridize):
+    mx.random.seed(2)
+    features, labels = _synthetic_data(np.array([2, -3.4]), 4.2, 1000)
+    dataset = gluon.data.ArrayDataset(features, labels)
+    loader = gluon.data.DataLoader(dataset, 10, shuffle=True)
+    net = nn.HybridSequential()
+    net.add(nn.Dense(1))
+    net.initialize(init.Normal(sigma=0.01))
+    if hybridize:
+        net.hybridize()
+    loss = gluon.loss.L2Loss()
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.03})
+    for _ in range(3):
+        for X, y in loader:
+            with autograd.record():
+                l = loss(net(X), y)
+            assert isinstance(l, np.ndarray)
+            l.backward()
+            trainer.step(10)
+    w = net[0].weight.data()
+    assert isinstance(w, np.ndarray) and isinstance(net[0].weight.grad(), np.ndarray)
+    onp.testing.assert_allclose(w.reshape(-1).asnumpy(), [2, -3.4], atol=0.02)
+    assert abs(net[0].bias.data().item() - 4.2) < 0.02
+    out = net(features[:3])
+    assert isinstance(out, np.ndarray) and out.shape == (3, 1)
+
+
+def test_mlp_classifier_converges():
+    mx.random.seed(3)
+    onp_rng = onp.random.RandomState(0)
+    # Two Gaussian blobs per class in 2-D: an MLP separates them.
+    centers = onp.array([[2, 2], [-2, -2], [2, -2], [-2, 2]], dtype='float32')
+    cls = onp_rng.randint(0, 4, 800)
+    X = np.array(centers[cls] + 0.5 * onp_rng.randn(800, 2).astype('float32'))
+    y = np.array(cls % 2, dtype='int32')
+    net = nn.HybridSequential()
+    net.add(nn.Dense(16, activation='relu'), nn.Dense(2))
+    net.initialize(init.Xavier())
+    net.hybridize()
+    loss = gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.05})
+    for _ in range(30):
+        for i in range(0, 800, 100):
+            with autograd.record():
+                l = loss(net(X[i:i + 100]), y[i:i + 100]).mean()
+            l.backward()
+            trainer.step(1)
+    pred = net(X).argmax(axis=1)
+    acc = (pred == y.astype('int64')).astype('float32').mean().item()
+    assert acc > 0.97, acc
+
+
+def test_custom_block_with_np_and_npx():
+    class MLP(gluon.Block):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.hidden = nn.Dense(8)
+            self.out = nn.Dense(3)
+
+        def forward(self, x):
+            return npx.softmax(self.out(npx.relu(self.hidden(x))))
+
+    net = MLP()
+    net.initialize()
+    x = np.random.uniform(size=(4, 5))
+    with autograd.record():
+        y = net(x)
+        s = (y * np.arange(3)).sum()
+    s.backward()
+    assert isinstance(y, np.ndarray) and y.shape == (4, 3)
+    onp.testing.assert_allclose(y.sum(axis=1).asnumpy(), onp.ones(4), rtol=1e-5)
+    assert isinstance(net.hidden.weight.grad(), np.ndarray)
+    assert float(np.abs(net.hidden.weight.grad()).sum()) > 0
+
+
+def test_npx_ops():
+    x = np.array([[1.0, -2.0, 3.0], [-1.0, 0.5, 2.0]])
+    onp.testing.assert_allclose(npx.relu(x).asnumpy(), onp.maximum(x.asnumpy(), 0))
+    onp.testing.assert_allclose(npx.sigmoid(x).asnumpy(), 1 / (1 + onp.exp(-x.asnumpy())),
+                                rtol=1e-6)
+    e = onp.exp(x.asnumpy())
+    onp.testing.assert_allclose(npx.softmax(x).asnumpy(), e / e.sum(1, keepdims=True),
+                                rtol=1e-6)
+    onp.testing.assert_allclose(npx.log_softmax(x).asnumpy(),
+                                onp.log(e / e.sum(1, keepdims=True)), rtol=1e-5)
+    idx = np.array([0, 2])
+    onp.testing.assert_allclose(npx.one_hot(idx, 3).asnumpy(), onp.eye(3)[[0, 2]])
+    onp.testing.assert_allclose(npx.pick(x, idx).asnumpy(), [1.0, 2.0])
+    assert isinstance(npx.topk(x, k=2), np.ndarray)
+    assert npx.reshape(np.ones((2, 3, 4)), (-2, -1)).shape == (2, 12)
+    assert npx.reshape(np.ones((2, 3, 4)), (-5, -4)).shape == (6, 4)
+    assert npx.reshape(np.ones((2, 12)), (-2, -6, 3, -1)).shape == (2, 3, 4)
+    mask = npx.sequence_mask(np.ones((3, 2, 1)), np.array([1, 2]), use_sequence_length=True)
+    assert mask.asnumpy()[:, :, 0].tolist() == [[1, 1], [0, 1], [0, 0]]
+    emb = npx.embedding(np.array([0, 2]), np.arange(6).reshape(3, 2), input_dim=3,
+                        output_dim=2)
+    assert emb.asnumpy().tolist() == [[0, 1], [4, 5]]
+    assert isinstance(npx.dropout(x, p=0.5), np.ndarray)
+
+
+def test_np_ops_hybridized_export_names(tmp_path):
+    net = nn.HybridSequential()
+    net.add(nn.Dense(2))
+    net.initialize()
+    net.hybridize()
+    net(np.ones((1, 3)))
+    sym_file, _ = net.export(str(tmp_path / 'net'))
+    text = open(sym_file).read()
+    assert 'FullyConnected' in text
+
+
+def test_registry_has_191_names():
+    from mxnet.base import op_handle
+    for name in ['_np_sum', '_np_max', '_np_min', '_np_prod', '_npi_mean', '_np_reshape',
+                 '_npi_add', '_npi_multiply', '_npi_exp', '_npi_zeros', '_npx_relu',
+                 '_npx_fully_connected', '_npx_convolution', '_npx_batch_norm']:
+        op_handle(name)
