@@ -210,8 +210,9 @@ def test_autograd_gradient_matches_finite_differences(entry, sample):
              for o in outs]
     if entry.name in _FIRST_OUTPUT_GRAD_ONLY:
         heads[1:] = [None] * (len(heads) - 1)
+    # (mx.np.array keeps 0-d heads 0-d; mx.nd.array would make them shape (1,))
     mx.autograd.backward(outs, head_grads=[
-        mx.nd.array(h if h is not None else np.zeros(o.shape), dtype=o.dtype)
+        mx.np.array(h if h is not None else np.zeros(o.shape), dtype=o.dtype).as_nd_ndarray()
         for o, h in zip(outs, heads)])
     def objective(arrays):
         if implied_loss is not None:
