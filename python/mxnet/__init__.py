@@ -56,6 +56,12 @@ from . import numpy
 from . import numpy as np
 from . import numpy_extension
 from . import numpy_extension as npx
+from .symbol import numpy as _sym_np, numpy_extension as _sym_npx
+# F.np / F.npx inside HybridBlock.hybrid_forward (F is mx.nd or mx.sym).
+ndarray.np = numpy
+ndarray.npx = numpy_extension
+symbol.np = _sym_np
+symbol.npx = _sym_npx
 
 
 def _library_version():

@@ -164,3 +164,85 @@ def test_registry_has_191_names():
                  '_npi_add', '_npi_multiply', '_npi_exp', '_npi_zeros', '_npx_relu',
                  '_npx_fully_connected', '_npx_convolution', '_npx_batch_norm']:
         op_handle(name)
+
+
+def test_d2l_idioms():
+    y_hat = np.array([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    y = np.array([0, 2])      # float32 labels index like integers (as in MXNet 1.9.1)
+    ce = -np.log(y_hat[range(len(y_hat)), y])
+    onp.testing.assert_allclose(ce.asnumpy(), -onp.log([0.1, 0.5]), rtol=1e-6)
+    acc = float((y_hat.argmax(axis=1).astype(y.dtype) == y).astype(y.dtype).sum())
+    assert acc == 1.0
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = np.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i: i + h, j: j + w] * K).sum()
+        return Y
+    got = corr2d(np.arange(9).reshape(3, 3), np.array([[0.0, 1.0], [2.0, 3.0]]))
+    assert got.tolist() == [[19.0, 25.0], [37.0, 43.0]]
+    # gradient through an integer-array index
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+    x.attach_grad()
+    with autograd.record():
+        z = (x[[0, 1], [1, 0]] * np.array([10.0, 20.0])).sum()
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [[0.0, 10.0], [20.0, 0.0]]
+
+
+def test_lenet_layers_return_np_arrays():
+    net = nn.Sequential()
+    net.add(nn.Conv2D(channels=6, kernel_size=5, padding=2, activation='sigmoid'),
+            nn.AvgPool2D(pool_size=2, strides=2),
+            nn.Conv2D(channels=16, kernel_size=5, activation='sigmoid'),
+            nn.MaxPool2D(pool_size=2, strides=2),
+            nn.Dense(120, activation='sigmoid'), nn.BatchNorm(), nn.Dropout(0.5), nn.Dense(10))
+    net.initialize()
+    X = np.random.uniform(size=(1, 1, 28, 28))
+    shapes = []
+    for layer in net:
+        X = layer(X)
+        assert isinstance(X, np.ndarray)
+        shapes.append(X.shape)
+    assert shapes == [(1, 6, 28, 28), (1, 6, 14, 14), (1, 16, 10, 10), (1, 16, 5, 5),
+                      (1, 120), (1, 120), (1, 120), (1, 10)]
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_hybrid_forward_with_F_np_and_npx(hybridize):
+    class HybridNet(nn.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.hidden = nn.Dense(4)
+            self.output = nn.Dense(2)
+
+        def hybrid_forward(self, F, x):
+            h = F.npx.relu(self.hidden(x))
+            h = F.np.tanh(h) + F.np.sum(h, axis=1, keepdims=True)
+            return F.npx.softmax(self.output(F.np.reshape(h, (-1, 4))))
+
+    net = HybridNet()
+    net.initialize()
+    x = np.random.normal(size=(3, 5))
+    ref = net(x).asnumpy()
+    if hybridize:
+        net.hybridize()
+    x.attach_grad()
+    with autograd.record():
+        out = net(x)
+        loss = (out * np.array([1.0, -1.0])).sum()
+    loss.backward()
+    assert isinstance(out, np.ndarray) and out.shape == (3, 2)
+    onp.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+    assert float(np.abs(x.grad).sum()) > 0
+
+
+def test_symbol_np_records_numpy_ops():
+    x = mx.sym.var('x')
+    s = mx.sym.np.sum(mx.sym.np.reshape(x, (-1,)))
+    assert '_np_sum' in s.tojson() and '_np_reshape' in s.tojson()
+    ex = s.bind(mx.cpu(), {'x': mx.nd.ones((2, 3))})
+    out = ex.forward()[0]
+    assert out.shape == () and out.asnumpy().item() == 6.0

@@ -329,3 +329,30 @@ def test_errors_are_clear():
         np.ones((2, 3))[5]
     with pytest.raises(IndexError):
         np.array(1.0)[0]
+
+
+def test_composed_functions():
+    a = onp.arange(12, dtype='float32').reshape(3, 4) - 5
+    x = np.array(a)
+    _check(np.any(x > 5, axis=1), onp.any(a > 5, axis=1))
+    assert bool(np.all(x > -6)) and not bool(np.all(x > 0))
+    _check(np.isnan(np.array([1.0, onp.nan])), [False, True])
+    _check(np.isinf(np.array([1.0, onp.inf, -onp.inf])), [False, True, True])
+    _check(np.isfinite(np.array([1.0, onp.inf, onp.nan])), [True, False, False])
+    _check(np.flip(x, 1), onp.flip(a, 1))
+    _check(np.flip(x), onp.flip(a))
+    _check(np.hstack([x, x]), onp.hstack([a, a]))
+    _check(np.vstack([x[0], x[1]]), onp.vstack([a[0], a[1]]))
+    _check(np.column_stack([x[0], x[1]]), onp.column_stack([a[0], a[1]]))
+    _check(np.tile(x, (2, 1)), onp.tile(a, (2, 1)))
+    _check(np.repeat(x, 2, axis=1), onp.repeat(a, 2, axis=1))
+    _check(np.moveaxis(np.ones((2, 3, 4)), 0, -1), onp.moveaxis(onp.ones((2, 3, 4)), 0, -1))
+    _check(np.outer(x[0], x[1]), onp.outer(a[0], a[1]))
+    _check(np.inner(x, x), onp.inner(a, a))
+    _check(np.vdot(x, x), onp.vdot(a, a))
+    _check(np.trace(x), onp.trace(a))
+    _check(np.trace(x, offset=1), onp.trace(a, offset=1))
+    y = np.array([[1.0, -1.0], [0.0, 2.0]])
+    xx = np.array([[1.0, 1.0], [-1.0, 0.5]])
+    _check(np.arctan2(y, xx), onp.arctan2(y.asnumpy(), xx.asnumpy()), rtol=1e-5)
+    assert np.allclose(x, a) and np.array_equal(x, a)
