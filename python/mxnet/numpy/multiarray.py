@@ -177,6 +177,11 @@ class ndarray(NDArray):
 
     __hash__ = NDArray.__hash__
 
+    @property
+    def dtype(self):
+        """Element type as a numpy.dtype (mx.nd.NDArray gives the scalar type instead)."""
+        return _onp.dtype(NDArray.dtype.fget(self))
+
     def __reduce__(self):
         return ndarray, (None,), self.__getstate__()
 
