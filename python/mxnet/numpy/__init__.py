@@ -4,8 +4,10 @@ Use with `npx.set_np()` (or the `mx.util.use_np` decorator) so that Gluon blocks
 mx.np.ndarray and zero-size / 0-d shapes have their NumPy meaning.
 """
 from .multiarray import *  # pylint: disable=wildcard-import
-from .multiarray import ndarray
+from .multiarray import ndarray  # noqa: F401  (mx.np.ndarray)
+from .function_base import *  # pylint: disable=wildcard-import
+from . import multiarray, function_base
 from . import random
 from . import linalg
 
-__all__ = multiarray.__all__ + ['random', 'linalg']  # pylint: disable=undefined-variable
+__all__ = multiarray.__all__ + function_base.__all__ + ['random', 'linalg']  # pylint: disable=undefined-variable

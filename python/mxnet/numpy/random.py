@@ -8,7 +8,7 @@ from ..context import current_context
 from ..ndarray import _internal as _ndi
 from ..ndarray.ndarray import NDArray
 from .. import random as _mx_random
-from .multiarray import _nd, _as_array, _to_shape, array, reshape, take_along_first_axis
+from .multiarray import _nd, _as_array, _to_shape, array, take_along_first_axis
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'choice', 'shuffle', 'seed']
 
