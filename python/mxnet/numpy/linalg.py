@@ -1,9 +1,14 @@
-"""mx.np.linalg (the subset this build provides: norm)."""
+"""mx.np.linalg: norm, and the factorisations/solvers the classic linalg operators provide
+(inv, det, slogdet, cholesky, eigh, solve, matrix_power, multi_dot)."""
+# pylint: disable=invalid-name
 import numpy as _onp
 
-from .multiarray import _as_array, sqrt, sum as _sum, absolute, max as _max
+from ..ndarray import linalg as _ndla
+from .multiarray import (_as_array, _nd, sqrt, sum as _sum, absolute, max as _max, matmul,
+                         eye, reshape, transpose, broadcast_to)
 
-__all__ = ['norm']
+__all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'eigh', 'solve', 'matrix_power',
+           'multi_dot']
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-builtin
@@ -18,3 +23,66 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
         return _max(absolute(x), axis=axis, keepdims=keepdims)
     raise NotImplementedError('norm: ord=%r with axis=%r for an array of shape %s is not '
                               'supported' % (ord, axis, x.shape))
+
+
+def inv(a):
+    return _nd(_ndla.inverse, _as_array(a))
+
+
+def det(a):
+    a = _as_array(a)
+    return reshape(_nd(_ndla.det, a), a.shape[:-2])
+
+
+def slogdet(a):
+    a = _as_array(a)
+    sign, logabsdet = _nd(_ndla.slogdet, a)
+    return reshape(sign, a.shape[:-2]), reshape(logabsdet, a.shape[:-2])
+
+
+def cholesky(a):
+    """The lower-triangular L with a = L L^T."""
+    return _nd(_ndla.potrf, _as_array(a))
+
+
+def eigh(a, UPLO='L'):  # pylint: disable=unused-argument
+    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix."""
+    vecs_rows, vals = _nd(_ndla.syevd, _as_array(a))
+    axes = list(range(vecs_rows.ndim))
+    axes[-1], axes[-2] = axes[-2], axes[-1]
+    return vals, transpose(vecs_rows, axes)
+
+
+def solve(a, b):
+    a = _as_array(a)
+    b = _as_array(b)
+    vector = b.ndim == a.ndim - 1
+    if vector:
+        b = reshape(b, b.shape + (1,))
+    x = matmul(inv(a), b)
+    return reshape(x, x.shape[:-1]) if vector else x
+
+
+def matrix_power(a, n):
+    a = _as_array(a)
+    if n < 0:
+        a = inv(a)
+        n = -n
+    result = eye(a.shape[-1], dtype=a.dtype, ctx=a.context)
+    if a.ndim > 2:
+        result = broadcast_to(result, a.shape)
+    base = a
+    while n:
+        if n & 1:
+            result = matmul(result, base)
+        base = matmul(base, base)
+        n >>= 1
+    return result
+
+
+def multi_dot(arrays):
+    arrays = [_as_array(x) for x in arrays]
+    res = arrays[0]
+    for x in arrays[1:]:
+        res = matmul(res, x)
+    return res

@@ -121,3 +121,103 @@ def shuffle(x):
     """Shuffle x in place along its first axis."""
     res = _nd(_ndi._shuffle, x)
     x[...] = res
+
+
+# ---- more distributions: classic samplers, or transforms of uniform/normal draws (so the
+# results are differentiable w.r.t. array parameters and governed by mx.random.seed)
+
+
+def _finish_sample(res, out):
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def _shape_of(size, *params):
+    if size is not None:
+        return _to_shape(size)
+    shapes = [p.shape for p in params if isinstance(p, NDArray)]
+    return _onp.broadcast_shapes(*shapes) if shapes else ()
+
+
+def _open_uniform(shape, ctx):
+    """Uniform samples in (0, 1) (never exactly 0, so logs stay finite)."""
+    u = uniform(0.0, 1.0, size=shape, ctx=ctx)
+    return u * (1.0 - 2e-7) + 1e-7
+
+
+def exponential(scale=1.0, size=None, ctx=None, out=None):
+    shape = _shape_of(size, scale)
+    from . import multiarray as _mnp
+    return _finish_sample(-_mnp.log(_open_uniform(shape, ctx)) * scale, out)
+
+
+def gamma(shape, scale=1.0, size=None, ctx=None, out=None, dtype=None):  # pylint: disable=redefined-outer-name
+    if isinstance(shape, NDArray) or isinstance(scale, NDArray):
+        raise NotImplementedError('np.random.gamma: array-valued shape/scale are not supported')
+    res = _nd(_ndi._random_gamma, alpha=float(shape), beta=float(scale),
+              shape=_to_shape(size), dtype='float32' if dtype is None else
+              _onp.dtype(dtype).name, ctx=_ctx(ctx))
+    return _finish_sample(res, out)
+
+
+def chisquare(df, size=None, ctx=None, out=None):
+    return gamma(float(df) / 2.0, 2.0, size=size, ctx=ctx, out=out)
+
+
+def beta(a, b, size=None, ctx=None, out=None):
+    x = gamma(a, 1.0, size=size, ctx=ctx)
+    y = gamma(b, 1.0, size=size, ctx=ctx)
+    return _finish_sample(x / (x + y), out)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, ctx=None, out=None):
+    from . import multiarray as _mnp
+    return _finish_sample(_mnp.exp(normal(mean, sigma, size=size, ctx=ctx)), out)
+
+
+def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    from . import multiarray as _mnp
+    u = _open_uniform(_shape_of(size, loc, scale), ctx)
+    return _finish_sample(loc + scale * _mnp.log(u / (1.0 - u)), out)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    from . import multiarray as _mnp
+    u = _open_uniform(_shape_of(size, loc, scale), ctx)
+    return _finish_sample(loc - scale * _mnp.log(-_mnp.log(u)), out)
+
+
+def weibull(a, size=None, ctx=None, out=None):
+    from . import multiarray as _mnp
+    u = _open_uniform(_shape_of(size, a), ctx)
+    return _finish_sample((-_mnp.log(u)) ** (1.0 / a), out)
+
+
+def pareto(a, size=None, ctx=None, out=None):
+    u = _open_uniform(_shape_of(size, a), ctx)
+    return _finish_sample(u ** (-1.0 / a) - 1.0, out)
+
+
+def rayleigh(scale=1.0, size=None, ctx=None, out=None):
+    from . import multiarray as _mnp
+    u = _open_uniform(_shape_of(size, scale), ctx)
+    return _finish_sample(scale * _mnp.sqrt(-2.0 * _mnp.log(u)), out)
+
+
+def power(a, size=None, ctx=None, out=None):
+    u = _open_uniform(_shape_of(size, a), ctx)
+    return _finish_sample(u ** (1.0 / a), out)
+
+
+def multinomial(n, pvals, size=None):
+    """Counts of n draws over len(pvals) categories (host sampler seeded from mx's)."""
+    state = int(randint(0, 2 ** 31 - 1, size=()).item())
+    pv = pvals.asnumpy() if isinstance(pvals, NDArray) else _onp.asarray(pvals)
+    res = _onp.random.RandomState(state).multinomial(int(n), pv, size=size)
+    return array(res, dtype='int64')
+
+
+__all__ += ['exponential', 'gamma', 'chisquare', 'beta', 'lognormal', 'logistic', 'gumbel',
+            'weibull', 'pareto', 'rayleigh', 'power', 'multinomial']

@@ -356,3 +356,48 @@ def test_composed_functions():
     xx = np.array([[1.0, 1.0], [-1.0, 0.5]])
     _check(np.arctan2(y, xx), onp.arctan2(y.asnumpy(), xx.asnumpy()), rtol=1e-5)
     assert np.allclose(x, a) and np.array_equal(x, a)
+
+
+def test_more_random_distributions():
+    mx.random.seed(11)
+    n = 20000
+    checks = [
+        (np.random.exponential(2.0, size=n), 2.0, 2.0),
+        (np.random.gamma(3.0, 2.0, size=n), 6.0, onp.sqrt(12.0)),
+        (np.random.chisquare(4, size=n), 4.0, onp.sqrt(8.0)),
+        (np.random.beta(2.0, 3.0, size=n), 0.4, onp.sqrt(0.04)),
+        (np.random.lognormal(0.0, 0.5, size=n), onp.exp(0.125),
+         onp.sqrt((onp.exp(0.25) - 1) * onp.exp(0.25))),
+        (np.random.logistic(1.0, 2.0, size=n), 1.0, 2.0 * onp.pi / onp.sqrt(3)),
+        (np.random.gumbel(0.0, 1.0, size=n), 0.5772, onp.pi / onp.sqrt(6)),
+        (np.random.rayleigh(1.0, size=n), onp.sqrt(onp.pi / 2), onp.sqrt((4 - onp.pi) / 2)),
+        (np.random.power(3.0, size=n), 0.75, onp.sqrt(3.0 / 80)),
+    ]
+    for sample, mean, std in checks:
+        v = sample.asnumpy()
+        assert abs(v.mean() - mean) < 0.05 * max(1.0, abs(mean)), (mean, v.mean())
+        assert abs(v.std() - std) < 0.06 * max(1.0, std), (std, v.std())
+    counts = np.random.multinomial(100, [0.2, 0.8], size=3)
+    assert counts.shape == (3, 2) and (counts.sum(axis=1).asnumpy() == 100).all()
+
+
+def test_linalg():
+    rng = onp.random.RandomState(5)
+    m = rng.uniform(-1, 1, (3, 3)).astype('float64')
+    spd = m @ m.T + 3 * onp.eye(3)
+    a = np.array(spd, dtype='float64')
+    _check(np.linalg.inv(a), onp.linalg.inv(spd), rtol=1e-6)
+    _check(np.linalg.det(a), onp.linalg.det(spd), rtol=1e-6)
+    sign, logdet = np.linalg.slogdet(a)
+    assert sign.item() == 1.0 and abs(logdet.item() - onp.linalg.slogdet(spd)[1]) < 1e-6
+    _check(np.linalg.cholesky(a), onp.linalg.cholesky(spd), rtol=1e-6, atol=1e-9)
+    vals, vecs = np.linalg.eigh(a)
+    rvals, _ = onp.linalg.eigh(spd)
+    _check(vals, rvals, rtol=1e-6)
+    onp.testing.assert_allclose(spd @ vecs.asnumpy(), vecs.asnumpy() * vals.asnumpy(),
+                                rtol=1e-6, atol=1e-9)
+    b = rng.uniform(-1, 1, (3,))
+    _check(np.linalg.solve(a, np.array(b, dtype='float64')), onp.linalg.solve(spd, b),
+           rtol=1e-6)
+    _check(np.linalg.matrix_power(a, 3), onp.linalg.matrix_power(spd, 3), rtol=1e-6)
+    _check(np.linalg.multi_dot([a, a, a]), spd @ spd @ spd, rtol=1e-6)
