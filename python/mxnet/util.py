@@ -100,11 +100,14 @@ def use_np_shape(func):
 
 
 _NP_ARRAY_STATE = threading.local()
+# The last state set by any thread: threads that never set it themselves (DataLoader workers,
+# ...) follow it.
+_NP_ARRAY_GLOBAL = [False]
 
 
 def is_np_array():
     """Whether NumPy array semantics (mx.np arrays from Gluon and mx.sym.np) are on."""
-    return getattr(_NP_ARRAY_STATE, 'active', False)
+    return getattr(_NP_ARRAY_STATE, 'active', _NP_ARRAY_GLOBAL[0])
 
 
 def set_np_array(active):
@@ -112,6 +115,7 @@ def set_np_array(active):
     previous state."""
     prev = is_np_array()
     _NP_ARRAY_STATE.active = bool(active)
+    _NP_ARRAY_GLOBAL[0] = bool(active)
     return prev
 
 

@@ -246,3 +246,16 @@ def test_symbol_np_records_numpy_ops():
     ex = s.bind(mx.cpu(), {'x': mx.nd.ones((2, 3))})
     out = ex.forward()[0]
     assert out.shape == () and out.asnumpy().item() == 6.0
+
+
+@pytest.mark.parametrize('num_workers', [0, 2])
+def test_dataloader_batches_are_np_arrays(num_workers):
+    X = onp.arange(20, dtype='float32').reshape(10, 2)
+    y = list(range(10))
+    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(X, y), 4, num_workers=num_workers)
+    batches = list(loader)
+    assert len(batches) == 3
+    for data, label in batches:
+        assert isinstance(data, np.ndarray) and isinstance(label, np.ndarray)
+    assert batches[0][1].dtype == onp.int64
+    onp.testing.assert_allclose(batches[1][0].asnumpy(), X[4:8])
