@@ -259,3 +259,59 @@ def test_dataloader_batches_are_np_arrays(num_workers):
         assert isinstance(data, np.ndarray) and isinstance(label, np.ndarray)
     assert batches[0][1].dtype == onp.int64
     onp.testing.assert_allclose(batches[1][0].asnumpy(), X[4:8])
+
+
+def test_rnn_layer_and_cell_states_are_np_arrays():
+    layer = gluon.rnn.RNN(8)
+    layer.initialize()
+    state = layer.begin_state(batch_size=2, ctx=npx.cpu())
+    assert isinstance(state[0], np.ndarray) and state[0].shape == (1, 2, 8)
+    out, new_state = layer(np.random.uniform(size=(5, 2, 4)), state)
+    assert isinstance(out, np.ndarray) and out.shape == (5, 2, 8)
+    assert isinstance(new_state[0], np.ndarray)
+    cell = gluon.rnn.LSTMCell(6)
+    cell.initialize()
+    states = cell.begin_state(batch_size=3)
+    assert all(isinstance(s, np.ndarray) for s in states)
+    out, _ = cell(np.ones((3, 4)), states)
+    assert isinstance(out, np.ndarray) and out.shape == (3, 6)
+
+
+def test_d2l_training_idioms():
+    # conv kernel learned with data()[:] -= lr * grad() (d2l 6.2)
+    X = np.ones((6, 8))
+    X[:, 2:6] = 0
+    K = np.array([[1.0, -1.0]])
+    Y = np.zeros((6, 7))
+    for i in range(6):
+        for j in range(7):
+            Y[i, j] = (X[i, j:j + 2] * K).sum()
+    conv2d = nn.Conv2D(1, kernel_size=(1, 2), use_bias=False)
+    conv2d.initialize()
+    X, Y = X.reshape(1, 1, 6, 8), Y.reshape(1, 1, 6, 7)
+    for _ in range(30):
+        with autograd.record():
+            l = (conv2d(X) - Y) ** 2
+        l.backward()
+        conv2d.weight.data()[:] -= 3e-2 * conv2d.weight.grad()
+    onp.testing.assert_allclose(conv2d.weight.data().reshape((1, 2)).asnumpy(), [[1, -1]],
+                                atol=0.05)
+    # gradient clipping by global norm (d2l 8.5)
+    params = [np.ones((2, 2)), np.ones(3)]
+    for p in params:
+        p.attach_grad()
+    with autograd.record():
+        s = sum((p * p).sum() for p in params)
+    s.backward()
+    import math
+    norm = math.sqrt(sum((p.grad ** 2).sum() for p in params))
+    assert abs(norm - math.sqrt(28.0)) < 1e-5
+    for p in params:
+        p.grad[:] *= 1.0 / norm
+    assert abs(float(np.linalg.norm(params[1].grad)) - math.sqrt(12.0) / norm) < 1e-5
+    # save / load of arrays (d2l 5.5)
+    import tempfile, os
+    path = os.path.join(tempfile.mkdtemp(), 'mydict')
+    npx.save(path, {'x': np.arange(4), 'y': np.zeros(2)})
+    loaded = npx.load(path)
+    assert isinstance(loaded['x'], np.ndarray) and loaded['x'].tolist() == [0, 1, 2, 3]
