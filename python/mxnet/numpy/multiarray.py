@@ -816,7 +816,7 @@ def around(x, decimals=0, out=None):
 round = around
 
 
-def _binary(x1, x2, out, nd_op, scalar_op, rscalar_op, true_div=False, compare=False):
+def _binary(x1, x2, out, nd_op, scalar_op, rscalar_op, true_div=False):
     """A broadcasting binary operator with MXNet 1.9.1's dtype rules."""
     x1_scalar = isinstance(x1, _SCALARS) and not isinstance(x1, NDArray)
     x2_scalar = isinstance(x2, _SCALARS) and not isinstance(x2, NDArray)
@@ -840,8 +840,6 @@ def _binary(x1, x2, out, nd_op, scalar_op, rscalar_op, true_div=False, compare=F
         if true_div and not _is_float(dtype):
             dtype = _onp.dtype(_onp.float32)
         res = _nd(getattr(_ndop, nd_op), _cast(x1, dtype), _cast(x2, dtype))
-    if compare:
-        res = _cast(res, _onp.bool_)
     if out is not None:
         if out is x1 or out is x2 or res.shape == out.shape:
             NDArray.__setitem__(out, slice(None), res) if out.shape else out._sync_copyfrom(  # pylint: disable=protected-access,expression-not-assigned
@@ -856,10 +854,7 @@ _REF = {'broadcast_add': _onp.add, 'broadcast_sub': _onp.subtract,
         'broadcast_mul': _onp.multiply, 'broadcast_div': _onp.true_divide,
         'broadcast_mod': _onp.mod, 'broadcast_power': _onp.power,
         'broadcast_maximum': _onp.maximum, 'broadcast_minimum': _onp.minimum,
-        'broadcast_hypot': _onp.hypot, 'broadcast_equal': _onp.equal,
-        'broadcast_not_equal': _onp.not_equal, 'broadcast_greater': _onp.greater,
-        'broadcast_greater_equal': _onp.greater_equal, 'broadcast_lesser': _onp.less,
-        'broadcast_lesser_equal': _onp.less_equal}
+        'broadcast_hypot': _onp.hypot}
 
 
 def add(x1, x2, out=None, **kwargs):  # pylint: disable=unused-argument
@@ -904,34 +899,47 @@ def hypot(x1, x2, out=None, **kwargs):  # pylint: disable=unused-argument
     return _binary(x1, x2, out, 'broadcast_hypot', '_hypot_scalar', '_hypot_scalar')
 
 
+def _compare(x1, x2, out, op_name, reflected):
+    """A broadcasting comparison (`_npi_<op_name>` / `_npi_<op_name>_scalar`): bool result.
+    `reflected` is the comparison with the operands swapped (for scalar < array)."""
+    x1_scalar = isinstance(x1, _SCALARS) and not isinstance(x1, NDArray)
+    x2_scalar = isinstance(x2, _SCALARS) and not isinstance(x2, NDArray)
+    if x1_scalar and x2_scalar:
+        return array(getattr(_onp, op_name)(x1, x2))
+    if x2_scalar or x1_scalar:
+        arr, scalar, name = (x1, x2, op_name) if x2_scalar else (x2, x1, reflected)
+        res = _invoke('_npi_%s_scalar' % name, [_as_array(arr)], scalar=float(scalar),
+                      is_int=False)
+    else:
+        x1 = _as_array(x1)
+        x2 = _as_array(x2)
+        dtype = _result_type(x1.dtype, x2.dtype)
+        res = _invoke('_npi_' + op_name, [_cast(x1, dtype), _cast(x2, dtype)])
+    return _finish(res, out)
+
+
 def equal(x1, x2, out=None):
-    return _binary(x1, x2, out, 'broadcast_equal', '_equal_scalar', '_equal_scalar',
-                   compare=True)
+    return _compare(x1, x2, out, 'equal', 'equal')
 
 
 def not_equal(x1, x2, out=None):
-    return _binary(x1, x2, out, 'broadcast_not_equal', '_not_equal_scalar',
-                   '_not_equal_scalar', compare=True)
+    return _compare(x1, x2, out, 'not_equal', 'not_equal')
 
 
 def greater(x1, x2, out=None):
-    return _binary(x1, x2, out, 'broadcast_greater', '_greater_scalar', '_lesser_scalar',
-                   compare=True)
+    return _compare(x1, x2, out, 'greater', 'less')
 
 
 def greater_equal(x1, x2, out=None):
-    return _binary(x1, x2, out, 'broadcast_greater_equal', '_greater_equal_scalar',
-                   '_lesser_equal_scalar', compare=True)
+    return _compare(x1, x2, out, 'greater_equal', 'less_equal')
 
 
 def less(x1, x2, out=None):
-    return _binary(x1, x2, out, 'broadcast_lesser', '_lesser_scalar', '_greater_scalar',
-                   compare=True)
+    return _compare(x1, x2, out, 'less', 'greater')
 
 
 def less_equal(x1, x2, out=None):
-    return _binary(x1, x2, out, 'broadcast_lesser_equal', '_lesser_equal_scalar',
-                   '_greater_equal_scalar', compare=True)
+    return _compare(x1, x2, out, 'less_equal', 'greater_equal')
 
 
 def clip(a, a_min, a_max, out=None):

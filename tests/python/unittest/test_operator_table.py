@@ -273,8 +273,8 @@ def test_executor_gradient_matches_autograd(entry, sample):
     with mx.autograd.record():
         outs = _resolve(entry.name)(*nd_in, **sample.kwargs)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-    heads = [mx.nd.array(rng.uniform(-1, 1, size=o.shape) if np.dtype(o.dtype).kind == "f"
-                         else np.zeros(o.shape), dtype=o.dtype) for o in outs]
+    heads = [mx.np.array(rng.uniform(-1, 1, size=o.shape) if np.dtype(o.dtype).kind == "f"
+                         else np.zeros(o.shape), dtype=o.dtype).as_nd_ndarray() for o in outs]
     mx.autograd.backward(outs, head_grads=heads)
     # executor
     variables = [mx.sym.var("in%d" % i) for i in range(len(inputs))]

@@ -67,19 +67,25 @@ def minimum(x1, x2):
     return _binary(x1, x2, 'broadcast_minimum', '_minimum_scalar', '_minimum_scalar')
 
 
-def _compare(array_op, scalar_op, rscalar_op):
+def _compare(op_name, reflected):
     def function(x1, x2):
-        return _op.Cast(_binary(x1, x2, array_op, scalar_op, rscalar_op), dtype='bool')
+        if _is_scalar(x2):
+            return getattr(_internal, '_npi_%s_scalar' % op_name)(x1, scalar=float(x2),
+                                                                  is_int=False)
+        if _is_scalar(x1):
+            return getattr(_internal, '_npi_%s_scalar' % reflected)(x2, scalar=float(x1),
+                                                                    is_int=False)
+        return getattr(_internal, '_npi_' + op_name)(x1, x2)
+    function.__name__ = op_name
     return function
 
 
-equal = _compare('broadcast_equal', '_equal_scalar', '_equal_scalar')
-not_equal = _compare('broadcast_not_equal', '_not_equal_scalar', '_not_equal_scalar')
-greater = _compare('broadcast_greater', '_greater_scalar', '_lesser_scalar')
-less = _compare('broadcast_lesser', '_lesser_scalar', '_greater_scalar')
-greater_equal = _compare('broadcast_greater_equal', '_greater_equal_scalar',
-                         '_lesser_equal_scalar')
-less_equal = _compare('broadcast_lesser_equal', '_lesser_equal_scalar', '_greater_equal_scalar')
+equal = _compare('equal', 'equal')
+not_equal = _compare('not_equal', 'not_equal')
+greater = _compare('greater', 'less')
+less = _compare('less', 'greater')
+greater_equal = _compare('greater_equal', 'less_equal')
+less_equal = _compare('less_equal', 'greater_equal')
 
 exp = _op.exp
 log = _op.log

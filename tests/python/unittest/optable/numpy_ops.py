@@ -3,7 +3,7 @@ reductions over every axis give 0-d arrays. The `_npi_*`/`_npx_*` aliases of cla
 are covered by those operators' entries."""
 import numpy as np
 
-from . import OpEntry, Sample
+from . import OpEntry, Sample, ALL_NUMERIC
 
 _P = "numpy._internal."
 
@@ -32,5 +32,27 @@ ENTRIES = [
                      Sample([(1,)], {"newshape": ()}),
                      Sample([(6,)], {"newshape": (3, 2)})]),
 ]
+
+
+def _comparison_entries():
+    entries = []
+    pairs = [("equal", np.equal, np.equal), ("not_equal", np.not_equal, np.not_equal),
+             ("greater", np.greater, np.less), ("greater_equal", np.greater_equal,
+                                                 np.less_equal),
+             ("less", np.less, np.greater), ("less_equal", np.less_equal, np.greater_equal)]
+    for name, fn, _ in pairs:
+        entries.append(OpEntry(
+            _P + "_npi_" + name, ref=fn, grad=False, dtypes=ALL_NUMERIC, low=-2, high=2,
+            samples=[Sample([(2, 3), (2, 3)]), Sample([(2, 1, 3), (4, 1)]),
+                     Sample([(), (3,)]), Sample([(0, 3), (3,)])]))
+        entries.append(OpEntry(
+            _P + "_npi_" + name + "_scalar", grad=False, dtypes=ALL_NUMERIC, low=-2, high=2,
+            ref=lambda x, scalar, is_int=False, fn=fn: fn(x, scalar),
+            samples=[Sample([(2, 3)], {"scalar": 1.0}), Sample([(4,)], {"scalar": -0.5}),
+                     Sample([(0, 2)], {"scalar": 0.0})]))
+    return entries
+
+
+ENTRIES += _comparison_entries()
 
 EXEMPT = {}
