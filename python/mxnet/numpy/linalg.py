@@ -86,3 +86,39 @@ def multi_dot(arrays):
     for x in arrays[1:]:
         res = matmul(res, x)
     return res
+
+
+def eigvalsh(a, UPLO='L'):
+    return eigh(a, UPLO)[0]
+
+
+def qr(a, mode='reduced'):
+    """Q (m x n, orthonormal columns) and upper-triangular R (n x n) of an m x n matrix with
+    m >= n, from the LQ factorisation (gelqf) of its transpose."""
+    if mode != 'reduced':
+        raise NotImplementedError("qr: only mode='reduced' is supported")
+    a = _as_array(a)
+    if a.ndim != 2 or a.shape[0] < a.shape[1]:
+        raise NotImplementedError('qr: only 2-D matrices with rows >= columns are supported, '
+                                  'got shape %s' % (a.shape,))
+    q_rows, lower = _nd(_ndla.gelqf, transpose(a))
+    return transpose(q_rows), transpose(lower)
+
+
+def pinv(a, rcond=1e-15, hermitian=False):  # pylint: disable=unused-argument
+    """Pseudo-inverse of a full-column-rank (or, transposed, full-row-rank) matrix."""
+    a = _as_array(a)
+    if a.shape[-2] >= a.shape[-1]:
+        at = transpose(a, list(range(a.ndim - 2)) + [a.ndim - 1, a.ndim - 2])
+        return matmul(inv(matmul(at, a)), at)
+    at = transpose(a, list(range(a.ndim - 2)) + [a.ndim - 1, a.ndim - 2])
+    return matmul(at, inv(matmul(a, at)))
+
+
+def lstsq(a, b, rcond='warn'):  # pylint: disable=unused-argument
+    """Least-squares solution of a x = b for a full-column-rank a (x only; the residuals,
+    rank and singular values NumPy also returns are not computed)."""
+    return matmul(pinv(a), _as_array(b)), None, None, None
+
+
+__all__ += ['eigvalsh', 'qr', 'pinv', 'lstsq']

@@ -221,3 +221,18 @@ def multinomial(n, pvals, size=None):
 
 __all__ += ['exponential', 'gamma', 'chisquare', 'beta', 'lognormal', 'logistic', 'gumbel',
             'weibull', 'pareto', 'rayleigh', 'power', 'multinomial']
+
+
+def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):  # pylint: disable=unused-argument
+    """Samples of N(mean, cov): mean + L z with cov = L L^T (Cholesky), z standard normal."""
+    from . import multiarray as _mnp
+    from .linalg import cholesky
+    mean = _as_array(mean)
+    cov = _as_array(cov)
+    shape = _to_shape(size) + mean.shape
+    z = normal(0.0, 1.0, size=shape, dtype=mean.dtype)
+    lower = cholesky(cov)
+    return mean + _mnp.matmul(z, _mnp.transpose(lower))
+
+
+__all__ += ['multivariate_normal']

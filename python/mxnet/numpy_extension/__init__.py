@@ -27,6 +27,9 @@ _OPS = {
     'erfinv': 'erfinv', 'smooth_l1': 'smooth_l1', 'arange_like': '_contrib_arange_like',
     'reshape_like': 'reshape_like', 'shape_array': 'shape_array', 'slice': 'slice',
     'gather_nd': 'gather_nd', 'rnn': 'RNN', 'roi_pooling': 'ROIPooling',
+    'cast': 'Cast', 'multibox_prior': '_contrib_MultiBoxPrior',
+    'multibox_target': '_contrib_MultiBoxTarget',
+    'multibox_detection': '_contrib_MultiBoxDetection',
 }
 
 
@@ -131,3 +134,13 @@ def load(file):
     if isinstance(res, dict):
         return {k: v.as_np_ndarray() for k, v in res.items()}
     return [v.as_np_ndarray() for v in res]
+
+
+def nonzero(a):
+    """Indices of the non-zero elements, one row per element (shape (N, a.ndim), int64)."""
+    import numpy as onp
+    from ..numpy.multiarray import array
+    return array(onp.argwhere(_as_array(a).asnumpy()), dtype='int64')
+
+
+__all__.append('nonzero')
