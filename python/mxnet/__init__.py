@@ -54,6 +54,16 @@ from . import image
 from . import image as img
 from .util import is_np_shape, set_np_shape, np_shape, use_np_shape
 from .util import is_np_array, np_array, use_np_array, use_np
+from . import numpy
+from . import numpy as np
+from . import numpy_extension
+from . import numpy_extension as npx
+from .symbol import numpy as _sym_np, numpy_extension as _sym_npx
+# F.np / F.npx inside HybridBlock.hybrid_forward (F is mx.nd or mx.sym).
+ndarray.np = numpy
+ndarray.npx = numpy_extension
+symbol.np = _sym_np
+symbol.npx = _sym_npx
 
 
 def _library_version():

@@ -1,8 +1,7 @@
 """NumPy-semantics switches, environment access and small helpers (MXNet 1.9.1 names).
 
-This build implements MXNet's classic (legacy) shape semantics only: `is_np_shape()` and
-`is_np_array()` are False, and switching NumPy semantics on raises NotImplementedError, while
-switching them off (or scoping with active=False) works.
+`set_np()` (npx.set_np) switches on NumPy shape semantics (the library's flag, per thread)
+and NumPy array semantics (Gluon blocks and parameters give mx.np.ndarray), as MXNet 1.9.1.
 """
 import ctypes
 import functools
@@ -101,20 +100,22 @@ def use_np_shape(func):
 
 
 _NP_ARRAY_STATE = threading.local()
+# The last state set by any thread: threads that never set it themselves (DataLoader workers,
+# ...) follow it.
+_NP_ARRAY_GLOBAL = [False]
 
 
 def is_np_array():
     """Whether NumPy array semantics (mx.np arrays from Gluon and mx.sym.np) are on."""
-    return getattr(_NP_ARRAY_STATE, 'active', False)
+    return getattr(_NP_ARRAY_STATE, 'active', _NP_ARRAY_GLOBAL[0])
 
 
 def set_np_array(active):
-    """Turn NumPy array semantics on/off; returns the previous state."""
-    if active:
-        raise NotImplementedError('NumPy array semantics (mx.np) are not supported by this '
-                                  'build; only the classic mx.nd/mx.sym semantics are')
+    """Turn NumPy array semantics on/off (Gluon then returns mx.np arrays); returns the
+    previous state."""
     prev = is_np_array()
-    _NP_ARRAY_STATE.active = False
+    _NP_ARRAY_STATE.active = bool(active)
+    _NP_ARRAY_GLOBAL[0] = bool(active)
     return prev
 
 

@@ -1,4 +1,5 @@
 // Global C API functions: version, features.
+#include <atomic>
 #include <mxnet/base.h>
 #include <mxnet/c_api.h>
 
@@ -175,17 +176,42 @@ int MXKVStoreIsWorkerNode(int* ret) {
   API_END();
 }
 
+namespace {
+// NumPy shape semantics (mx.np): 1 = on for this thread, 2 = on for every thread (MXNet's
+// GlobalOn). The core always uses NumPy shapes; the flag only tells the front end which
+// conventions it asked for (the C API reports a none array as ndim -1 while it is on).
+thread_local int tls_np_shape = -1;   // -1: not set in this thread, use the global value
+std::atomic<int> global_np_shape{0};
+}  // namespace
+
+namespace mxnet {
+namespace c_api {
+bool IsNumpyShape() {
+  const int v = tls_np_shape >= 0 ? tls_np_shape : global_np_shape.load();
+  return v != 0;
+}
+}  // namespace c_api
+}  // namespace mxnet
+
 int MXIsNumpyShape(int* curr) {
   API_BEGIN();
-  *curr = 0;
+  *curr = tls_np_shape >= 0 ? tls_np_shape : global_np_shape.load();
   API_END();
 }
 
 int MXSetIsNumpyShape(int is_np_shape, int* prev) {
   API_BEGIN();
-  if (is_np_shape != 0) {
-    throw mxnet::NotImplementedError("numpy shape semantics (mx.np) are not supported");
+  if (is_np_shape < 0 || is_np_shape > 2) {
+    throw mxnet::ValueError("MXSetIsNumpyShape: expected 0 (off), 1 (thread-local on) or 2 "
+                            "(global on), got " + std::to_string(is_np_shape));
   }
-  *prev = 0;
+  *prev = tls_np_shape >= 0 ? tls_np_shape : global_np_shape.load();
+  if (is_np_shape == 2) {
+    global_np_shape.store(2);
+    tls_np_shape = -1;
+  } else {
+    if (is_np_shape == 0 && global_np_shape.load() == 2) global_np_shape.store(0);
+    tls_np_shape = is_np_shape;
+  }
   API_END();
 }

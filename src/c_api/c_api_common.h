@@ -41,6 +41,9 @@ struct ThreadLocalReturn {
 };
 ThreadLocalReturn* GetThreadLocalReturn();
 
+/*! \brief Whether the front end switched NumPy shape semantics on (MXSetIsNumpyShape). */
+bool IsNumpyShape();
+
 }  // namespace c_api
 }  // namespace mxnet
 

@@ -53,8 +53,8 @@ int CreateArray(const TShape& shape, int dev_type, int dev_id, int delay_alloc, 
 }
 
 void ReturnShape(const NDArray& arr, int* out_dim) {
-  // Legacy shape mode: a none array has ndim 0.
-  *out_dim = arr.is_none() ? 0 : arr.shape().ndim();
+  // A none array has ndim 0 in legacy shape mode, -1 in NumPy shape mode.
+  *out_dim = arr.is_none() ? (mxnet::c_api::IsNumpyShape() ? -1 : 0) : arr.shape().ndim();
 }
 
 }  // namespace

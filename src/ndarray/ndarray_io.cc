@@ -14,6 +14,11 @@
 #include <ostream>
 
 namespace mxnet {
+namespace c_api {
+// Whether the front end switched NumPy shape semantics on (defined in src/c_api/c_api.cc):
+// the saved format follows it, as MXNet 1.9.1's does.
+bool IsNumpyShape();
+}  // namespace c_api
 
 namespace {
 
@@ -143,10 +148,13 @@ void NDArray::Save(std::ostream* strm) const {
     for (size_t i = 0; i < num_aux(); ++i) WriteRaw(strm, sparse_aux(i));
     return;
   }
-  WritePod<uint32_t>(strm, kMagicV2);
+  // NumPy shape mode writes V3 (a none array is ndim -1, so ndim 0 is a 0-d array); a 0-d
+  // array needs V3 in any mode (V2 would read back as a none array).
+  const bool np_format = mxnet::c_api::IsNumpyShape() || (!is_none() && shape_.ndim() == 0);
+  WritePod<uint32_t>(strm, np_format ? kMagicV3 : kMagicV2);
   WritePod<int32_t>(strm, kDefaultStorage);
   if (is_none()) {
-    WritePod<int32_t>(strm, 0);  // legacy mode: a none array is a 0-dim shape
+    WritePod<int32_t>(strm, np_format ? -1 : 0);  // legacy mode: a none array is ndim 0
     return;
   }
   WritePod<int32_t>(strm, static_cast<int32_t>(shape_.ndim()));

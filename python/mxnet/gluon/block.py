@@ -19,6 +19,7 @@ from ..base import MXNetError, op_handle
 from ..ndarray import NDArray
 from ..ndarray._invoke import imperative_invoke
 from ..symbol import Symbol
+from ..util import is_np_array
 from .parameter import Parameter, ParameterDict, DeferredInitializationError
 from .utils import _indent, _brief_print_list
 
@@ -120,6 +121,15 @@ def _regroup(args, fmt):
         ret.append(res)
     return ret, args
 
+
+
+def _as_np_outputs(out):
+    """Block outputs as mx.np.ndarray (NumPy array semantics are on: npx.set_np())."""
+    if type(out) is NDArray:  # pylint: disable=unidiomatic-typecheck
+        return out.as_np_ndarray()
+    if isinstance(out, (list, tuple)):
+        return type(out)(_as_np_outputs(o) for o in out)
+    return out
 
 class Block(object):
     """Base class of all layers and models.
@@ -326,6 +336,8 @@ class Block(object):
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
         out = self.forward(*args)
+        if is_np_array():
+            out = _as_np_outputs(out)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
         return out

@@ -6,6 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from ..util import is_np_array
 from .. import autograd
 from .. import context as _context
 from .. import initializer
@@ -242,6 +243,9 @@ class Parameter(object):
         for i, ctx in enumerate(self._ctx_list):
             self._ctx_map.setdefault((ctx.device_typeid, ctx.device_id), i)
         self._data = [data.copyto(ctx) for ctx in self._ctx_list]
+        if is_np_array():
+            # NumPy array semantics (npx.set_np()): values and gradients are mx.np arrays.
+            self._data = [d.as_np_ndarray() for d in self._data]
         self._init_grad()
 
     def _init_grad(self):
@@ -250,6 +254,8 @@ class Parameter(object):
             return
         self._grad = [nd.zeros(i.shape, dtype=i.dtype, ctx=i.context, stype=self._grad_stype)
                       for i in self._data]
+        if is_np_array() and self._grad_stype == "default":
+            self._grad = [g.as_np_ndarray() for g in self._grad]
         autograd.mark_variables(self._check_and_get(self._data, list), self._grad,
                                 self.grad_req)
 

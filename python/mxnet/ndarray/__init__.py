@@ -19,6 +19,7 @@ from .utils import load, load_frombuffer, save, zeros, empty, array  # noqa: F40
 from .sparse import _ndarray_cls  # noqa: F401,E402
 from .sparse import CSRNDArray, RowSparseNDArray, BaseSparseNDArray  # noqa: F401,E402
 from .cached_op import CachedOp  # noqa: F401,E402
+from . import numpy  # noqa: F401,E402  (the _np_/_npi_/_npx_ operators, after registration)
 
 __all__ = op.__all__ + ndarray.__all__ + ["load", "load_frombuffer", "save", "CSRNDArray",
                                           "RowSparseNDArray", "BaseSparseNDArray"]

@@ -373,6 +373,14 @@ class NDArray(NDArrayBase):
         """This array (already a legacy NDArray)."""
         return self
 
+    def as_np_ndarray(self):
+        """An mx.np.ndarray sharing this array's data (and autograd history)."""
+        from ..numpy.multiarray import ndarray as _np_ndarray, _shallow
+        if self.stype != "default":
+            raise ValueError("as_np_ndarray: only dense arrays convert, got stype=%s"
+                             % self.stype)
+        return _shallow(self, _np_ndarray)
+
     def tostype(self, stype):
         """A copy with storage type `stype` ('default', 'row_sparse', 'csr')."""
         if stype == "csr" and len(self.shape) != 2:

@@ -53,6 +53,17 @@ def _str_list(func, handle):
     return [py_str(arr[i]) for i in range(size.value)]
 
 
+
+# Symbol operators under NumPy array semantics: the broadcasting operators mx.np uses.
+_NP_BROADCAST_OPS = {"_Plus": "broadcast_add", "_Minus": "broadcast_sub",
+                     "_Mul": "broadcast_mul", "_Div": "broadcast_div", "_Mod": "broadcast_mod",
+                     "_Power": "broadcast_power"}
+
+
+def _is_np_array():
+    from ..util import is_np_array
+    return is_np_array()
+
 class Symbol(object):
     """A symbolic graph (one or more outputs). Build with mx.sym.var and the operator
     functions; run with bind/simple_bind/eval."""
@@ -170,6 +181,10 @@ class Symbol(object):
     # ---------------------------------------------------------------- arithmetic
     def _binary(self, other, op_sym, op_scalar, reverse=False):
         if isinstance(other, Symbol):
+            if op_sym in _NP_BROADCAST_OPS and _is_np_array():
+                # NumPy array semantics (npx.set_np()): operators broadcast as in mx.np.
+                fn = getattr(_op_module, _NP_BROADCAST_OPS[op_sym])
+                return fn(other, self) if reverse else fn(self, other)
             return getattr(_internal, op_sym)(other, self) if reverse else \
                 getattr(_internal, op_sym)(self, other)
         if isinstance(other, numeric_types):

@@ -212,8 +212,9 @@ def test_autograd_gradient_matches_finite_differences(entry, sample):
              for o in outs]
     if entry.name in _FIRST_OUTPUT_GRAD_ONLY:
         heads[1:] = [None] * (len(heads) - 1)
+    # (mx.np.array keeps 0-d heads 0-d; mx.nd.array would make them shape (1,))
     mx.autograd.backward(outs, head_grads=[
-        mx.nd.array(h if h is not None else np.zeros(o.shape), dtype=o.dtype)
+        mx.np.array(h if h is not None else np.zeros(o.shape), dtype=o.dtype).as_nd_ndarray()
         for o, h in zip(outs, heads)])
     def objective(arrays):
         if implied_loss is not None:
@@ -274,8 +275,8 @@ def test_executor_gradient_matches_autograd(entry, sample):
     with mx.autograd.record():
         outs = _resolve(entry.name)(*nd_in, **sample.kwargs)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-    heads = [mx.nd.array(rng.uniform(-1, 1, size=o.shape) if np.dtype(o.dtype).kind == "f"
-                         else np.zeros(o.shape), dtype=o.dtype) for o in outs]
+    heads = [mx.np.array(rng.uniform(-1, 1, size=o.shape) if np.dtype(o.dtype).kind == "f"
+                         else np.zeros(o.shape), dtype=o.dtype).as_nd_ndarray() for o in outs]
     mx.autograd.backward(outs, head_grads=heads)
     # executor
     variables = [mx.sym.var("in%d" % i) for i in range(len(inputs))]

@@ -54,21 +54,24 @@ def test_np_shape_switches():
     assert mx.util.set_np_shape(False) is False
     with mx.util.np_shape(False):
         assert not mx.util.is_np_shape()
-    with pytest.raises(NotImplementedError):
-        mx.util.set_np_shape(True)
-    with pytest.raises(NotImplementedError):
-        with mx.util.np_array(True):
-            pass
+    # NumPy semantics switch on and off (scoped, and restored on exit).
+    with mx.util.np_shape(True):
+        assert mx.util.is_np_shape()
+    assert not mx.util.is_np_shape()
+    with mx.util.np_array(True):
+        assert mx.util.is_np_array()
     assert mx.util.is_np_array() is False
+    assert mx.util.set_np_shape(True) is False
+    assert mx.util.set_np_shape(False) is True
     mx.util.reset_np()
     with pytest.raises(ValueError):
         mx.util.set_np(shape=False, array=True)
 
     @mx.util.use_np_shape
     def shaped():
-        return 1
-    with pytest.raises(NotImplementedError):
-        shaped()
+        return mx.util.is_np_shape()
+    assert shaped() is True
+    assert mx.util.is_np_shape() is False
 
 
 def test_error_module():

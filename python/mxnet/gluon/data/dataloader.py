@@ -14,12 +14,18 @@ def default_batchify_fn(data):
     """Stacks a list of samples: NDArrays with nd.stack, tuples element-wise, anything else
     through numpy (keeping its dtype)."""
     if isinstance(data[0], nd.NDArray):
-        return nd.stack(*data)
+        return _as_np_if_np_mode(nd.stack(*data))
     if isinstance(data[0], tuple):
         data = zip(*data)
         return [default_batchify_fn(i) for i in data]
     data = np.asarray(data)
-    return nd.array(data, dtype=data.dtype)
+    return _as_np_if_np_mode(nd.array(data, dtype=data.dtype))
+
+
+def _as_np_if_np_mode(batch):
+    """Batches are mx.np arrays under NumPy array semantics (npx.set_np())."""
+    from ...util import is_np_array
+    return batch.as_np_ndarray() if is_np_array() else batch
 
 
 default_mp_batchify_fn = default_batchify_fn

@@ -201,7 +201,7 @@ class RecurrentCell(Block):
                 info = kwargs
             states.append(func(name="%sbegin_state_%d" % (self._prefix, self._init_counter),
                                **info))
-        return states
+        return _np_states(states)
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
                valid_length=None):
@@ -746,3 +746,12 @@ class BidirectionalCell(HybridRecurrentCell):
                                                      merge_outputs)
         states = l_states + r_states
         return outputs, states
+
+
+def _np_states(states):
+    """Initial states as mx.np arrays under NumPy array semantics (npx.set_np())."""
+    from ...util import is_np_array
+    if not is_np_array():
+        return states
+    return [s.as_np_ndarray() if type(s) is ndarray.NDArray else s  # pylint: disable=unidiomatic-typecheck
+            for s in states]

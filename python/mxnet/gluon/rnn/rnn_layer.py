@@ -138,7 +138,7 @@ class _RNNLayer(HybridBlock):
             else:
                 info = kwargs
             states.append(func(name="%sh0_%d" % (self.prefix, i), **info))
-        return states
+        return _np_states(states)
 
     def infer_shape(self, inputs, *args):
         """Deferred parameter shapes from the input's feature size (as 1.9.1)."""
@@ -395,3 +395,12 @@ class GRU(_RNNLayer):
     def state_info(self, batch_size=0):
         return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
                  "__layout__": "LNC", "dtype": self._dtype}]
+
+
+def _np_states(states):
+    """Initial states as mx.np arrays under NumPy array semantics (npx.set_np())."""
+    from ...util import is_np_array
+    if not is_np_array():
+        return states
+    return [s.as_np_ndarray() if type(s) is ndarray.NDArray else s  # pylint: disable=unidiomatic-typecheck
+            for s in states]

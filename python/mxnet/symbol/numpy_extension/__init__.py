@@ -1,0 +1,41 @@
+"""mx.sym.npx: the npx operators for Symbols (`F.npx` in a hybridized hybrid_forward)."""
+from .. import op as _op
+from .. import contrib as _contrib
+from ...numpy_extension import _OPS
+
+__all__ = ['reshape']
+
+
+def _make(npx_name, op_name):
+    def function(*args, **kwargs):
+        if op_name.startswith('_contrib_'):
+            return getattr(_contrib, op_name[len('_contrib_'):])(*args, **kwargs)
+        return getattr(_op, op_name)(*args, **kwargs)
+    function.__name__ = npx_name
+    function.__doc__ = 'npx.%s for Symbols: records operator %s.' % (npx_name, op_name)
+    return function
+
+
+for _name, _op_name in _OPS.items():
+    if _op_name is not None:
+        globals()[_name] = _make(_name, _op_name)
+        __all__.append(_name)
+
+# npx.reshape's special values in terms of the classic Reshape's (-3, drop a size-1 dim, has
+# no classic equivalent).
+_RESHAPE_CODES = {-1: -1, -2: 0, -4: -2, -5: -3, -6: -4}
+
+
+def reshape(a, newshape, reverse=False, order='C'):  # pylint: disable=unused-argument
+    if isinstance(newshape, int):
+        newshape = (newshape,)
+    codes = []
+    for v in newshape:
+        if v >= 0:
+            codes.append(v)
+        elif v in _RESHAPE_CODES:
+            codes.append(_RESHAPE_CODES[v])
+        else:
+            raise NotImplementedError('mx.sym.npx.reshape: value %d is not supported for '
+                                      'Symbols' % v)
+    return _op.Reshape(a, shape=tuple(codes), reverse=reverse)
