@@ -34,12 +34,14 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../blas_gemm.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
 #include "../random/sampler.h"
+#include "./rnn_fast.h"
 
 namespace mxnet {
 namespace op {
@@ -360,6 +362,13 @@ struct RNNCellClip {
   }
 };
 
+/*! \brief Whether the vectorized float32 gate kernels (rnn_fast.h) run: float32 without LSTM
+ *         state clipping, unless MXNET_RNN_FAST=0 asks for the plain loops. */
+template <typename DType>
+inline bool RNNUseFastKernels(const RNNCellClip& clip) {
+  return std::is_same<DType, float>::value && !clip.on && rnn_fast::Enabled();
+}
+
 template <typename DType>
 inline void RNNAssignReq(DType* dst, const DType* src, index_t n, OpReqType req) {
   if (req == kNullOp) return;
@@ -378,7 +387,7 @@ template <typename DType>
 void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t layer, index_t dir,
                         const DType* x, const DType* params, const DType* h0, const DType* c0,
                         const std::vector<index_t>& len, DType* reserve, DType* hy, DType* cy,
-                        DType* work) {
+                        DType* work, bool fast) {
   const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
   const DType* wi = params + dm.WeightOffset(layer, dir);
   const DType* wh = wi + GH * In;
@@ -436,6 +445,12 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
           }
         } else if (dm.mode == rnn_enum::kLstm) {
           DType* craw = extra + (t * N + b) * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {
+              rnn_fast::LstmForwardRow(H, g, hr, cprev + b * H, craw, yo);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType gi = RNNSigmoid(g[j] + hr[j]);
             const DType gf = RNNSigmoid(g[H + j] + hr[H + j]);
@@ -450,6 +465,12 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
           }
         } else {  // GRU
           DType* hn = extra + (t * N + b) * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {
+              rnn_fast::GruForwardRow(H, g, hr, bh + 2 * H, hp, hn, yo);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType r = RNNSigmoid(g[j] + hr[j]);
             const DType z = RNNSigmoid(g[H + j] + hr[H + j]);
@@ -487,6 +508,7 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
   const RNNDims dm(param, inputs[idx.data].shape_);
   const RNNCellClip clip(param);
   const std::vector<index_t> len = RNNLengths(param, idx, inputs, dm);
+  const bool fast = RNNUseFastKernels<DType>(clip);
   const int nvis = RNNNumVisibleOutputs(param);
   DType* reserve = outputs[nvis].dptr<DType>();
   const DType* params = inputs[idx.params].dptr<DType>();
@@ -508,7 +530,7 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
       RNNLayerDirForward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                 c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve,
                                 hy_all + ld * NH, c0 != nullptr ? cy_all + ld * NH : nullptr,
-                                work);
+                                work, fast);
     }
     if (dm.dropout && l + 1 < dm.L) {
       const index_t n = dm.TN() * dm.D * dm.H;
@@ -562,7 +584,7 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
                          const DType* c0, const std::vector<index_t>& len,
                          const DType* reserve, const DType* dy, const DType* dhy,
                          const DType* dcy, DType* dx, bool accumulate_dx, DType* dparams,
-                         DType* dh0, DType* dc0, DType* work) {
+                         DType* dh0, DType* dc0, DType* work, bool fast) {
   const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
   const index_t TN = dm.TN();
   const DType* wi = params + dm.WeightOffset(layer, dir);
@@ -627,6 +649,13 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
           const DType* craw = extra + (t * N + b) * H;
           const index_t pt = RNNPrevStep(t, dir, len[b]);
           DType* dcb = dc + b * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {  // no clipping on the fast path: c_{t-1} is the stored cell state
+              const DType* cprev = pt >= 0 ? extra + (pt * N + b) * H : c0 + b * H;
+              rnn_fast::LstmBackwardRow(H, g, craw, cprev, dyr, dhb, dcb, gi_);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType gradh = dyr[j] + dhb[j];
             const DType gi = g[j], gf = g[H + j], gg = g[2 * H + j], go = g[3 * H + j];
@@ -643,6 +672,12 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
         } else {  // GRU
           const DType* hn = extra + (t * N + b) * H;
           const DType* hp = hprev + (t * N + b) * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {
+              rnn_fast::GruBackwardRow(H, g, hn, hp, dyr, dhb, gi_, gh_, dhz + b * H);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType gradh = dyr[j] + dhb[j];
             const DType r = g[j], z = g[H + j], n = g[2 * H + j];
@@ -702,6 +737,7 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
   const RNNDims dm(param, fwd_in[idx.data].shape_);
   const RNNCellClip clip(param);
   const std::vector<index_t> len = RNNLengths(param, idx, fwd_in, dm);
+  const bool fast = RNNUseFastKernels<DType>(clip);
   const DType* reserve = inputs.back().dptr<DType>();
   const DType* params = fwd_in[idx.params].dptr<DType>();
   const DType* h0 = fwd_in[idx.state].dptr<DType>();
@@ -735,7 +771,7 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
                                  dhy != nullptr ? dhy + ld * NH : nullptr,
                                  dcy != nullptr ? dcy + ld * NH : nullptr, dx, d > 0, dparams,
                                  dh0 + ld * NH, c0 != nullptr ? dc0 + ld * NH : nullptr,
-                                 dir_scratch);
+                                 dir_scratch, fast);
     }
     if (l > 0) {
       const index_t n = TN * DH;
