@@ -369,6 +369,25 @@ inline bool RNNUseFastKernels(const RNNCellClip& clip) {
   return std::is_same<DType, float>::value && !clip.on && rnn_fast::Enabled();
 }
 
+/*!
+ * \brief One step's recurrent product C(M, cols) = A(M, K) * op(W), op(W) = W^T (W is (cols, K))
+ *        with trans_w, else W (K, cols). With `packed` (float32 on AVX2: op(W) packed once per
+ *        layer by rnn_fast::PackB) it runs the packed GEMM instead of BLAS, which would repack
+ *        the same weight at every step.
+ */
+template <typename DType>
+inline void RNNStepGemm(index_t M, index_t cols, index_t K, const DType* A, const DType* w,
+                        bool trans_w, const float* packed, DType* C) {
+  if constexpr (std::is_same<DType, float>::value) {
+    if (packed != nullptr) {
+      rnn_fast::GemmPacked(M, cols, K, A, K, packed, C, cols);
+      return;
+    }
+  }
+  BlasGemm<DType>(false, trans_w, M, cols, K, DType(1), A, K, w, trans_w ? K : cols, DType(0), C,
+                  cols);
+}
+
 template <typename DType>
 inline void RNNAssignReq(DType* dst, const DType* src, index_t n, OpReqType req) {
   if (req == kNullOp) return;
@@ -387,7 +406,7 @@ template <typename DType>
 void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t layer, index_t dir,
                         const DType* x, const DType* params, const DType* h0, const DType* c0,
                         const std::vector<index_t>& len, DType* reserve, DType* hy, DType* cy,
-                        DType* work, bool fast) {
+                        DType* work, bool fast, float* packed) {
   const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
   const DType* wi = params + dm.WeightOffset(layer, dir);
   const DType* wh = wi + GH * In;
@@ -400,6 +419,9 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
   DType* cprev = work + N * H;                              // (N, H)
   DType* hh = work + 2 * N * H;                             // (N, GH)
 
+  if constexpr (std::is_same<DType, float>::value) {
+    if (packed != nullptr) rnn_fast::PackB(wh, H, true, H, GH, packed);
+  }
   // Input projection of the whole sequence, plus the biases (GRU's b_hn goes inside r * (.)).
   BlasGemm<DType>(false, true, dm.TN(), GH, In, DType(1), x, In, wi, In, DType(0), gates, GH);
   const bool gru = dm.mode == rnn_enum::kGru;
@@ -426,8 +448,7 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
           }
         }
       }
-      BlasGemm<DType>(false, true, b1 - b0, GH, H, DType(1), hprev + b0 * H, H, wh, H, DType(0),
-                      hh + b0 * GH, GH);
+      RNNStepGemm<DType>(b1 - b0, GH, H, hprev + b0 * H, wh, true, packed, hh + b0 * GH);
       for (index_t b = b0; b < b1; ++b) {
         DType* yo = y + (t * N + b) * DH;
         if (t >= len[b]) {
@@ -509,6 +530,7 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
   const RNNCellClip clip(param);
   const std::vector<index_t> len = RNNLengths(param, idx, inputs, dm);
   const bool fast = RNNUseFastKernels<DType>(clip);
+  const bool use_packed = fast && rnn_fast::PackedGemmAvailable();
   const int nvis = RNNNumVisibleOutputs(param);
   DType* reserve = outputs[nvis].dptr<DType>();
   const DType* params = inputs[idx.params].dptr<DType>();
@@ -516,10 +538,12 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
   const DType* c0 = idx.state_cell >= 0 ? inputs[idx.state_cell].dptr<DType>() : nullptr;
   const index_t NH = dm.N * dm.H;
   // hy / cy straight into the outputs when they are plain writes, else into scratch.
+  const index_t packed_size = use_packed ? rnn_fast::PackedSize(dm.H, dm.GH()) : 0;
   DType* work = ctx.requested[0].get_space_typed_ptr<DType>(
-      2 * NH + dm.N * dm.GH() + 2 * dm.L * dm.D * NH);
+      2 * NH + dm.N * dm.GH() + 2 * dm.L * dm.D * NH + packed_size);
   DType* hy_all = work + 2 * NH + dm.N * dm.GH();
   DType* cy_all = hy_all + dm.L * dm.D * NH;
+  float* packed = use_packed ? reinterpret_cast<float*>(cy_all + dm.L * dm.D * NH) : nullptr;
 
   for (index_t l = 0; l < dm.L; ++l) {
     const DType* x = l == 0 ? inputs[idx.data].dptr<DType>()
@@ -530,7 +554,7 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
       RNNLayerDirForward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                 c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve,
                                 hy_all + ld * NH, c0 != nullptr ? cy_all + ld * NH : nullptr,
-                                work, fast);
+                                work, fast, packed);
     }
     if (dm.dropout && l + 1 < dm.L) {
       const index_t n = dm.TN() * dm.D * dm.H;
@@ -584,7 +608,7 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
                          const DType* c0, const std::vector<index_t>& len,
                          const DType* reserve, const DType* dy, const DType* dhy,
                          const DType* dcy, DType* dx, bool accumulate_dx, DType* dparams,
-                         DType* dh0, DType* dc0, DType* work, bool fast) {
+                         DType* dh0, DType* dc0, DType* work, bool fast, float* packed) {
   const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
   const index_t TN = dm.TN();
   const DType* wi = params + dm.WeightOffset(layer, dir);
@@ -606,6 +630,9 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
   DType* dhm = dc + N * H;                            // (N, H) GEMM result
   DType* dhz = dhm + N * H;                           // (N, H) GRU's direct z * dh term
 
+  if constexpr (std::is_same<DType, float>::value) {
+    if (packed != nullptr) rnn_fast::PackB(wh, H, false, GH, H, packed);
+  }
   // h_{t-1} of every valid step (zeros elsewhere).
   for (index_t t = 0; t < dm.T; ++t) {
     for (index_t b = 0; b < N; ++b) {
@@ -694,8 +721,8 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
           }
         }
       }
-      BlasGemm<DType>(false, false, b1 - b0, H, GH, DType(1), dgh + (t * N + b0) * GH, GH, wh, H,
-                      DType(0), dhm + b0 * H, H);
+      RNNStepGemm<DType>(b1 - b0, H, GH, dgh + (t * N + b0) * GH, wh, false, packed,
+                         dhm + b0 * H);
       for (index_t b = b0; b < b1; ++b) {
         if (t >= len[b]) continue;  // the carried gradient skips padded steps
         for (index_t j = 0; j < H; ++j) {
@@ -738,6 +765,7 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
   const RNNCellClip clip(param);
   const std::vector<index_t> len = RNNLengths(param, idx, fwd_in, dm);
   const bool fast = RNNUseFastKernels<DType>(clip);
+  const bool use_packed = fast && rnn_fast::PackedGemmAvailable();
   const DType* reserve = inputs.back().dptr<DType>();
   const DType* params = fwd_in[idx.params].dptr<DType>();
   const DType* h0 = fwd_in[idx.state].dptr<DType>();
@@ -750,14 +778,16 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
   const index_t in_max = std::max(dm.I, DH);
   const bool gru = dm.mode == rnn_enum::kGru;
   const index_t dir_work = (gru ? 2 : 1) * TN * dm.GH() + TN * dm.H + 4 * NH;
+  const index_t packed_size = use_packed ? rnn_fast::PackedSize(dm.GH(), dm.H) : 0;
   const index_t total = dm.ParamSize() + 2 * dm.L * dm.D * NH + 2 * TN * in_max + TN * DH +
-                        dir_work;
+                        dir_work + packed_size;
   DType* dparams = ctx.requested[0].get_space_typed_ptr<DType>(total);
   DType* dh0 = dparams + dm.ParamSize();
   DType* dc0 = dh0 + dm.L * dm.D * NH;
   DType* dx = dc0 + dm.L * dm.D * NH;  // (TN, in_max): gradient of the current layer's input
   DType* dy_buf = dx + TN * in_max;    // (TN, DH): gradient of the layer below's output
   DType* dir_scratch = dy_buf + TN * DH + TN * in_max;
+  float* packed = use_packed ? reinterpret_cast<float*>(dir_scratch + dir_work) : nullptr;
 
   const DType* dy = dout;
   for (index_t l = dm.L - 1; l >= 0; --l) {
@@ -771,7 +801,7 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
                                  dhy != nullptr ? dhy + ld * NH : nullptr,
                                  dcy != nullptr ? dcy + ld * NH : nullptr, dx, d > 0, dparams,
                                  dh0 + ld * NH, c0 != nullptr ? dc0 + ld * NH : nullptr,
-                                 dir_scratch, fast);
+                                 dir_scratch, fast, packed);
     }
     if (l > 0) {
       const index_t n = TN * DH;

@@ -14,6 +14,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace mxnet {
 namespace op {
 namespace rnn_fast {
@@ -227,6 +231,144 @@ void GruBackwardRow(index_t H, const float* g, const float* hn, const float* hp,
     GruBackwardRowAvx2(H, g, hn, hp, dy, dh, dgi, dgh, dhz);
   } else {
     GruBackwardRowBase(H, g, hn, hp, dy, dh, dgi, dgh, dhz);
+  }
+}
+
+// ---------------------------------------------------------------- packed GEMM
+
+namespace {
+constexpr index_t kPanel = 16;  // columns per packed panel: two 8-float AVX registers
+constexpr int kRowBlock = 6;    // rows per micro-kernel call: 12 accumulators
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*! \brief Stores one row's two accumulators into C (ncols <= 16 columns). */
+__attribute__((target("avx2,fma"))) inline void StoreRow(float* c, __m256 lo, __m256 hi,
+                                                          index_t ncols) {
+  if (ncols == kPanel) {
+    _mm256_storeu_ps(c, lo);
+    _mm256_storeu_ps(c + 8, hi);
+  } else {
+    float tmp[kPanel];
+    _mm256_storeu_ps(tmp, lo);
+    _mm256_storeu_ps(tmp + 8, hi);
+    std::memcpy(c, tmp, ncols * sizeof(float));
+  }
+}
+
+/*! \brief C(MR, ncols <= 16) = A(MR, K) * panel(K, 16). The accumulators are named variables
+ *         (an array would be kept in memory by GCC) and rows past MR compile away. */
+template <int MR>
+__attribute__((target("avx2,fma"))) void MicroKernel(index_t K, const float* A, index_t lda,
+                                                      const float* panel, float* C, index_t ldc,
+                                                      index_t ncols) {
+  __m256 l0 = _mm256_setzero_ps(), h0 = l0, l1 = l0, h1 = l0, l2 = l0, h2 = l0;
+  __m256 l3 = l0, h3 = l0, l4 = l0, h4 = l0, l5 = l0, h5 = l0;
+  const float* a0 = A;
+  const float* a1 = MR > 1 ? A + 1 * lda : A;  // rows past MR are never read
+  const float* a2 = MR > 2 ? A + 2 * lda : A;
+  const float* a3 = MR > 3 ? A + 3 * lda : A;
+  const float* a4 = MR > 4 ? A + 4 * lda : A;
+  const float* a5 = MR > 5 ? A + 5 * lda : A;
+  for (index_t k = 0; k < K; ++k) {
+    const __m256 b0 = _mm256_loadu_ps(panel + k * kPanel);
+    const __m256 b1 = _mm256_loadu_ps(panel + k * kPanel + 8);
+    __m256 a = _mm256_broadcast_ss(a0 + k);
+    l0 = _mm256_fmadd_ps(a, b0, l0);
+    h0 = _mm256_fmadd_ps(a, b1, h0);
+    if constexpr (MR > 1) {
+      a = _mm256_broadcast_ss(a1 + k);
+      l1 = _mm256_fmadd_ps(a, b0, l1);
+      h1 = _mm256_fmadd_ps(a, b1, h1);
+    }
+    if constexpr (MR > 2) {
+      a = _mm256_broadcast_ss(a2 + k);
+      l2 = _mm256_fmadd_ps(a, b0, l2);
+      h2 = _mm256_fmadd_ps(a, b1, h2);
+    }
+    if constexpr (MR > 3) {
+      a = _mm256_broadcast_ss(a3 + k);
+      l3 = _mm256_fmadd_ps(a, b0, l3);
+      h3 = _mm256_fmadd_ps(a, b1, h3);
+    }
+    if constexpr (MR > 4) {
+      a = _mm256_broadcast_ss(a4 + k);
+      l4 = _mm256_fmadd_ps(a, b0, l4);
+      h4 = _mm256_fmadd_ps(a, b1, h4);
+    }
+    if constexpr (MR > 5) {
+      a = _mm256_broadcast_ss(a5 + k);
+      l5 = _mm256_fmadd_ps(a, b0, l5);
+      h5 = _mm256_fmadd_ps(a, b1, h5);
+    }
+  }
+  StoreRow(C, l0, h0, ncols);
+  if constexpr (MR > 1) StoreRow(C + ldc, l1, h1, ncols);
+  if constexpr (MR > 2) StoreRow(C + 2 * ldc, l2, h2, ncols);
+  if constexpr (MR > 3) StoreRow(C + 3 * ldc, l3, h3, ncols);
+  if constexpr (MR > 4) StoreRow(C + 4 * ldc, l4, h4, ncols);
+  if constexpr (MR > 5) StoreRow(C + 5 * ldc, l5, h5, ncols);
+}
+
+__attribute__((target("avx2,fma"))) void GemmPackedAvx2(index_t M, index_t cols, index_t K,
+                                                         const float* A, index_t lda,
+                                                         const float* packed, float* C,
+                                                         index_t ldc) {
+  for (index_t c0 = 0; c0 < cols; c0 += kPanel) {
+    const float* panel = packed + c0 * K;  // panel c0 / kPanel: (K, kPanel)
+    const index_t nc = std::min(kPanel, cols - c0);
+    index_t r0 = 0;
+    for (; r0 + kRowBlock <= M; r0 += kRowBlock) {
+      MicroKernel<kRowBlock>(K, A + r0 * lda, lda, panel, C + r0 * ldc + c0, ldc, nc);
+    }
+    const float* a = A + r0 * lda;
+    float* c = C + r0 * ldc + c0;
+    switch (M - r0) {
+      case 5: MicroKernel<5>(K, a, lda, panel, c, ldc, nc); break;
+      case 4: MicroKernel<4>(K, a, lda, panel, c, ldc, nc); break;
+      case 3: MicroKernel<3>(K, a, lda, panel, c, ldc, nc); break;
+      case 2: MicroKernel<2>(K, a, lda, panel, c, ldc, nc); break;
+      case 1: MicroKernel<1>(K, a, lda, panel, c, ldc, nc); break;
+      default: break;
+    }
+  }
+}
+#endif
+}  // namespace
+
+bool PackedGemmAvailable() { return kHasAvx2 && Enabled(); }
+
+index_t PackedSize(index_t K, index_t cols) {
+  return (cols + kPanel - 1) / kPanel * kPanel * K;
+}
+
+void PackB(const float* src, index_t ld, bool trans, index_t K, index_t cols, float* packed) {
+  for (index_t c0 = 0; c0 < cols; c0 += kPanel) {
+    float* panel = packed + c0 * K;
+    for (index_t k = 0; k < K; ++k) {
+      for (index_t c = 0; c < kPanel; ++c) {
+        const index_t col = c0 + c;
+        panel[k * kPanel + c] = col >= cols ? 0.0f : (trans ? src[col * ld + k] : src[k * ld + col]);
+      }
+    }
+  }
+}
+
+void GemmPacked(index_t M, index_t cols, index_t K, const float* A, index_t lda,
+                const float* packed, float* C, index_t ldc) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kHasAvx2) {
+    GemmPackedAvx2(M, cols, K, A, lda, packed, C, ldc);
+    return;
+  }
+#endif
+  // Portable path (only reached if a caller skipped PackedGemmAvailable()).
+  for (index_t r = 0; r < M; ++r) {
+    for (index_t col = 0; col < cols; ++col) {
+      const float* panel = packed + col / kPanel * kPanel * K;
+      float acc = 0.0f;
+      for (index_t k = 0; k < K; ++k) acc += A[r * lda + k] * panel[k * kPanel + col % kPanel];
+      C[r * ldc + col] = acc;
+    }
   }
 }
 

@@ -53,6 +53,25 @@ void LstmBackwardRow(index_t H, const float* g, const float* craw, const float* 
 void GruBackwardRow(index_t H, const float* g, const float* hn, const float* hp, const float* dy,
                     const float* dh, float* dgi, float* dgh, float* dhz);
 
+// ---- GEMM with a weight matrix packed once per call, for the per-step recurrent products
+// (the same h2h weight times 35 different h_{t-1}: BLAS would repack it at every step).
+
+/*! \brief Whether the packed GEMM below can run (AVX2 + FMA, and MXNET_RNN_FAST not 0). */
+bool PackedGemmAvailable();
+
+/*! \brief Floats needed to pack a (K, cols) right-hand matrix (cols rounded up to panels). */
+index_t PackedSize(index_t K, index_t cols);
+
+/*!
+ * \brief Packs B (K, cols) for GemmPacked: with trans, B = src^T where src is (cols, K)
+ *        row-major with row stride ld; else src is (K, cols) row-major with row stride ld.
+ */
+void PackB(const float* src, index_t ld, bool trans, index_t K, index_t cols, float* packed);
+
+/*! \brief C(M, cols) = A(M, K) * B, B packed by PackB; row strides lda and ldc. */
+void GemmPacked(index_t M, index_t cols, index_t K, const float* A, index_t lda,
+                const float* packed, float* C, index_t ldc);
+
 }  // namespace rnn_fast
 }  // namespace op
 }  // namespace mxnet
