@@ -6,6 +6,11 @@
 Each case (cell, forward-only or forward+backward) runs in the interpreter named by --python
 (default: this one; several may be given, comma-separated, and are then run alternately, --rounds
 times, because the machine is shared and noisy). Prints the median ms per step of every run.
+An interpreter may carry its own environment: `python3@MXNET_RNN_FAST=0` runs this build's plain
+fallback (the implementation before the fast kernels), e.g.
+
+    python3 benchmark/python/rnn_speed.py \
+        --python python3,python3@MXNET_RNN_FAST=0,/tmp/mxbench-refs/mx191/bin/python
 Default shape: hidden 256, 2 layers, T=35, N=32, input 256 (the word language model's).
 --env NAME=VALUE (repeatable) sets variables for the child runs, e.g. MXNET_USE_DNNL_RNN=0 for
 this build's plain fallback path.
@@ -55,9 +60,11 @@ print(json.dumps({'ms': float(np.median(times)), 'steps': len(times)}))
 '''
 
 
-def run(python, env_extra, pythonpath, args, cell, mode):
+def run(spec, env_extra, pythonpath, args, cell, mode):
+    python, *own_env = spec.split('@')
     env = dict(os.environ)
     env.update(env_extra)
+    env.update(kv.split('=', 1) for kv in own_env)
     if pythonpath:
         env['PYTHONPATH'] = pythonpath
     else:
@@ -106,8 +113,10 @@ def main():
                                           cell, mode))
             for p in pythons:
                 label = 'mx191' if 'mx191' in p else 'this build'
+                if '@' in p:
+                    label += ' ' + ' '.join(p.split('@')[1:])
                 vals = ', '.join(v if isinstance(v, str) else '%.1f' % v for v in results[p])
-                print('%-5s %-7s %-10s ms/step: %s' % (cell, mode, label, vals))
+                print('%-5s %-7s %-28s ms/step: %s' % (cell, mode, label, vals))
 
 
 if __name__ == '__main__':
