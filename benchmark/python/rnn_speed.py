@@ -1,7 +1,8 @@
 """Speed of the fused RNN operator through gluon.rnn.LSTM / GRU layers (float32, CPU).
 
     PYTHONPATH=python python3 benchmark/python/rnn_speed.py [--cells lstm,gru] [--seconds 3]
-    PYTHONPATH=python python3 benchmark/python/rnn_speed.py --python /tmp/mxbench-refs/mx191/bin/python
+    PYTHONPATH=python python3 benchmark/python/rnn_speed.py \
+        --python python3,/tmp/mxbench-refs/mx191/bin/python
 
 Each case (cell, forward-only or forward+backward) runs in the interpreter named by --python
 (default: this one; several may be given, comma-separated, and are then run alternately, --rounds

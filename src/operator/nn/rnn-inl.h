@@ -599,7 +599,8 @@ void RNNCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 
 /*!
  * \brief Backward of one layer and direction. dy: gradient of this layer's output (row stride
- *        D*H); adds to dx (beta) the gradient of the layer input; writes this direction's
+ *        D*H); adds to dx (beta) the gradient of the layer input (skipped when dx is null:
+ *        the data gradient nobody asked for); writes this direction's
  *        weight/bias gradients into dparams and the initial-state gradients into dh0 / dc0.
  */
 template <typename DType>
@@ -746,8 +747,10 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
       dbh[j] += dgh[r * GH + j];
     }
   }
-  BlasGemm<DType>(false, false, TN, In, GH, DType(1), dgi, GH, wi, In,
-                  accumulate_dx ? DType(1) : DType(0), dx, In);
+  if (dx != nullptr) {
+    BlasGemm<DType>(false, false, TN, In, GH, DType(1), dgi, GH, wi, In,
+                    accumulate_dx ? DType(1) : DType(0), dx, In);
+  }
 }
 
 /*!
@@ -799,7 +802,8 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
       RNNLayerDirBackward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                  c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve, dy,
                                  dhy != nullptr ? dhy + ld * NH : nullptr,
-                                 dcy != nullptr ? dcy + ld * NH : nullptr, dx, d > 0, dparams,
+                                 dcy != nullptr ? dcy + ld * NH : nullptr,
+                                 l > 0 || req[idx.data] != kNullOp ? dx : nullptr, d > 0, dparams,
                                  dh0 + ld * NH, c0 != nullptr ? dc0 + ld * NH : nullptr,
                                  dir_scratch, fast, packed);
     }

@@ -347,7 +347,8 @@ void PackB(const float* src, index_t ld, bool trans, index_t K, index_t cols, fl
     for (index_t k = 0; k < K; ++k) {
       for (index_t c = 0; c < kPanel; ++c) {
         const index_t col = c0 + c;
-        panel[k * kPanel + c] = col >= cols ? 0.0f : (trans ? src[col * ld + k] : src[k * ld + col]);
+        const float v = col >= cols ? 0.0f : (trans ? src[col * ld + k] : src[k * ld + col]);
+        panel[k * kPanel + c] = v;
       }
     }
   }
