@@ -18,6 +18,12 @@
  * and, with dropout, the masks and the dropped inputs of the next layers. The backward
  * (`_backward_RNN`) therefore never re-runs the forward.
  *
+ * float32 fast path (rnn_fast.h, on unless MXNET_RNN_FAST=0; not with LSTM state clipping): the
+ * LSTM/GRU gate math runs in vectorized kernels (polynomial exp/tanh), and on AVX2 machines the
+ * per-step recurrent GEMMs use the h2h weight packed once per layer and direction instead of
+ * BLAS, which repacks it at every step. The plain loops stay the float64 path and the oracle of
+ * test_rnn_fast.py.
+ *
  * sequence_length (use_sequence_length=True) gives each batch element its own length len_b:
  * steps t >= len_b output zeros and leave the state untouched, so the forward direction ends at
  * len_b - 1 and the reverse direction starts there.
