@@ -309,6 +309,20 @@ __attribute__((target("avx2,fma"))) void MicroKernel(index_t K, const float* A, 
   if constexpr (MR > 5) StoreRow(C + 5 * ldc, l5, h5, ncols);
 }
 
+__attribute__((target("avx2,fma"))) void MicroKernelRows(index_t rows, index_t K,
+                                                          const float* A, index_t lda,
+                                                          const float* panel, float* C,
+                                                          index_t ldc, index_t nc) {
+  switch (rows) {
+    case 6: MicroKernel<6>(K, A, lda, panel, C, ldc, nc); break;
+    case 5: MicroKernel<5>(K, A, lda, panel, C, ldc, nc); break;
+    case 4: MicroKernel<4>(K, A, lda, panel, C, ldc, nc); break;
+    case 3: MicroKernel<3>(K, A, lda, panel, C, ldc, nc); break;
+    case 2: MicroKernel<2>(K, A, lda, panel, C, ldc, nc); break;
+    default: MicroKernel<1>(K, A, lda, panel, C, ldc, nc); break;
+  }
+}
+
 __attribute__((target("avx2,fma"))) void GemmPackedAvx2(index_t M, index_t cols, index_t K,
                                                          const float* A, index_t lda,
                                                          const float* packed, float* C,
@@ -317,18 +331,14 @@ __attribute__((target("avx2,fma"))) void GemmPackedAvx2(index_t M, index_t cols,
     const float* panel = packed + c0 * K;  // panel c0 / kPanel: (K, kPanel)
     const index_t nc = std::min(kPanel, cols - c0);
     index_t r0 = 0;
-    for (; r0 + kRowBlock <= M; r0 += kRowBlock) {
-      MicroKernel<kRowBlock>(K, A + r0 * lda, lda, panel, C + r0 * ldc + c0, ldc, nc);
-    }
-    const float* a = A + r0 * lda;
-    float* c = C + r0 * ldc + c0;
-    switch (M - r0) {
-      case 5: MicroKernel<5>(K, a, lda, panel, c, ldc, nc); break;
-      case 4: MicroKernel<4>(K, a, lda, panel, c, ldc, nc); break;
-      case 3: MicroKernel<3>(K, a, lda, panel, c, ldc, nc); break;
-      case 2: MicroKernel<2>(K, a, lda, panel, c, ldc, nc); break;
-      case 1: MicroKernel<1>(K, a, lda, panel, c, ldc, nc); break;
-      default: break;
+    while (r0 < M) {
+      // Full 6-row blocks; the last 7..11 rows go in two near-equal blocks (8 = 4 + 4, not
+      // 6 + 2: a 2-row block waits on its loads more than on its FMAs).
+      const index_t left = M - r0;
+      const index_t rows = left <= kRowBlock ? left
+                           : (left < 2 * kRowBlock ? (left + 1) / 2 : kRowBlock);
+      MicroKernelRows(rows, K, A + r0 * lda, lda, panel, C + r0 * ldc + c0, ldc, nc);
+      r0 += rows;
     }
   }
 }
