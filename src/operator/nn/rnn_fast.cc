@@ -182,9 +182,17 @@ RNN_FAST_INLINE void GruBackwardRowImpl(index_t H, const float* __restrict g,
 RNN_FAST_DEFINE(Base, )
 #if defined(__x86_64__) && defined(__GNUC__)
 RNN_FAST_DEFINE(Avx2, __attribute__((target("avx2,fma"))))
-const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+/*! \brief AVX2 + FMA present. __builtin_cpu_init first: this may run during static
+ *         initialization, before libgcc's own CPU detection. */
+bool HasAvx2() {
+  static const bool has = []() {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return has;
+}
 #else
-const bool kHasAvx2 = false;
+bool HasAvx2() { return false; }
 #define LstmForwardRowAvx2 LstmForwardRowBase
 #define GruForwardRowAvx2 GruForwardRowBase
 #define LstmBackwardRowAvx2 LstmBackwardRowBase
@@ -200,7 +208,7 @@ bool Enabled() {
 
 void LstmForwardRow(index_t H, float* g, const float* hr, const float* cprev, float* craw,
                     float* y) {
-  if (kHasAvx2) {
+  if (HasAvx2()) {
     LstmForwardRowAvx2(H, g, hr, cprev, craw, y);
   } else {
     LstmForwardRowBase(H, g, hr, cprev, craw, y);
@@ -209,7 +217,7 @@ void LstmForwardRow(index_t H, float* g, const float* hr, const float* cprev, fl
 
 void GruForwardRow(index_t H, float* g, const float* hr, const float* bhn, const float* hp,
                    float* hn, float* y) {
-  if (kHasAvx2) {
+  if (HasAvx2()) {
     GruForwardRowAvx2(H, g, hr, bhn, hp, hn, y);
   } else {
     GruForwardRowBase(H, g, hr, bhn, hp, hn, y);
@@ -218,7 +226,7 @@ void GruForwardRow(index_t H, float* g, const float* hr, const float* bhn, const
 
 void LstmBackwardRow(index_t H, const float* g, const float* craw, const float* cprev,
                      const float* dy, const float* dh, float* dc, float* dg) {
-  if (kHasAvx2) {
+  if (HasAvx2()) {
     LstmBackwardRowAvx2(H, g, craw, cprev, dy, dh, dc, dg);
   } else {
     LstmBackwardRowBase(H, g, craw, cprev, dy, dh, dc, dg);
@@ -227,7 +235,7 @@ void LstmBackwardRow(index_t H, const float* g, const float* craw, const float* 
 
 void GruBackwardRow(index_t H, const float* g, const float* hn, const float* hp, const float* dy,
                     const float* dh, float* dgi, float* dgh, float* dhz) {
-  if (kHasAvx2) {
+  if (HasAvx2()) {
     GruBackwardRowAvx2(H, g, hn, hp, dy, dh, dgi, dgh, dhz);
   } else {
     GruBackwardRowBase(H, g, hn, hp, dy, dh, dgi, dgh, dhz);
@@ -345,7 +353,7 @@ __attribute__((target("avx2,fma"))) void GemmPackedAvx2(index_t M, index_t cols,
 #endif
 }  // namespace
 
-bool PackedGemmAvailable() { return kHasAvx2 && Enabled(); }
+bool PackedGemmAvailable() { return HasAvx2() && Enabled(); }
 
 index_t PackedSize(index_t K, index_t cols) {
   return (cols + kPanel - 1) / kPanel * kPanel * K;
@@ -367,7 +375,7 @@ void PackB(const float* src, index_t ld, bool trans, index_t K, index_t cols, fl
 void GemmPacked(index_t M, index_t cols, index_t K, const float* A, index_t lda,
                 const float* packed, float* C, index_t ldc) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (kHasAvx2) {
+  if (HasAvx2()) {
     GemmPackedAvx2(M, cols, K, A, lda, packed, C, ldc);
     return;
   }
