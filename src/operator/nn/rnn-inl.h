@@ -281,7 +281,7 @@ constexpr index_t kRNNStepParallelFlops = 1 << 18;
 template <typename Fn>
 inline void RNNParallelRows(index_t rows, index_t flops, Fn fn) {
 #if MXNET_USE_OPENMP
-  const int nt = flops >= kRNNStepParallelFlops && rows > 1
+  const int nt = flops >= kRNNStepParallelFlops && rows > 1 && !omp_in_parallel()
                      ? static_cast<int>(std::min<index_t>(mxnet_op::MaxOmpThreads(), rows))
                      : 1;
   if (nt > 1) {
@@ -294,6 +294,40 @@ inline void RNNParallelRows(index_t rows, index_t flops, Fn fn) {
   }
 #endif
   fn(0, rows);
+}
+
+/*!
+ * \brief Part of one layer and direction to run. kAll: everything. The fast path of a
+ *        bidirectional layer on 2-3 threads runs the two directions' recurrences on one thread
+ *        each (kRecurrence: no synchronisation per step, which costs most when other processes
+ *        share the cores) and the BLAS parts (kBlas: input projection; weight and input
+ *        gradients) outside that region, where BLAS may use every core.
+ */
+enum class RNNPhase { kAll, kBlas, kRecurrence };
+
+/*! \brief Whether the two directions' recurrences run on one thread each (see RNNPhase). */
+inline bool RNNDirectionsInParallel(const RNNDims& dm, bool fast) {
+#if MXNET_USE_OPENMP
+  const int nt = mxnet_op::MaxOmpThreads();
+  return fast && dm.D == 2 && nt >= 2 && nt < 4 && !omp_in_parallel() &&
+         dm.T * dm.N * dm.GH() * dm.H >= kRNNStepParallelFlops;
+#else
+  return false;
+#endif
+}
+
+/*! \brief Runs fn(dir) for both directions, one OpenMP thread each (fewer threads loop). */
+template <typename Fn>
+inline void RNNForBothDirections(Fn fn) {
+#if MXNET_USE_OPENMP
+#pragma omp parallel num_threads(2)
+  {
+    for (index_t d = omp_get_thread_num(); d < 2; d += omp_get_num_threads()) fn(d);
+  }
+#else
+  fn(0);
+  fn(1);
+#endif
 }
 
 template <typename DType>
@@ -412,7 +446,7 @@ template <typename DType>
 void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t layer, index_t dir,
                         const DType* x, const DType* params, const DType* h0, const DType* c0,
                         const std::vector<index_t>& len, DType* reserve, DType* hy, DType* cy,
-                        DType* work, bool fast, float* packed) {
+                        DType* work, bool fast, float* packed, RNNPhase phase) {
   const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
   const DType* wi = params + dm.WeightOffset(layer, dir);
   const DType* wh = wi + GH * In;
@@ -425,16 +459,19 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
   DType* cprev = work + N * H;                              // (N, H)
   DType* hh = work + 2 * N * H;                             // (N, GH)
 
+  if (phase != RNNPhase::kRecurrence) {
+    // Input projection of the whole sequence, plus the biases (GRU's b_hn goes inside r*(.)).
+    BlasGemm<DType>(false, true, dm.TN(), GH, In, DType(1), x, In, wi, In, DType(0), gates, GH);
+    const bool gru = dm.mode == rnn_enum::kGru;
+#pragma omp parallel for if (dm.TN() * GH >= mxnet_op::kOmpThreshold)
+    for (index_t r = 0; r < dm.TN(); ++r) {
+      DType* g = gates + r * GH;
+      for (index_t j = 0; j < GH; ++j) g[j] += bi[j] + (gru && j >= 2 * H ? DType(0) : bh[j]);
+    }
+  }
+  if (phase == RNNPhase::kBlas) return;
   if constexpr (std::is_same<DType, float>::value) {
     if (packed != nullptr) rnn_fast::PackB(wh, H, true, H, GH, packed);
-  }
-  // Input projection of the whole sequence, plus the biases (GRU's b_hn goes inside r * (.)).
-  BlasGemm<DType>(false, true, dm.TN(), GH, In, DType(1), x, In, wi, In, DType(0), gates, GH);
-  const bool gru = dm.mode == rnn_enum::kGru;
-#pragma omp parallel for if (dm.TN() * GH >= mxnet_op::kOmpThreshold)
-  for (index_t r = 0; r < dm.TN(); ++r) {
-    DType* g = gates + r * GH;
-    for (index_t j = 0; j < GH; ++j) g[j] += bi[j] + (gru && j >= 2 * H ? DType(0) : bh[j]);
   }
 
   for (index_t s = 0; s < dm.T; ++s) {
@@ -544,10 +581,13 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
   const DType* c0 = idx.state_cell >= 0 ? inputs[idx.state_cell].dptr<DType>() : nullptr;
   const index_t NH = dm.N * dm.H;
   // hy / cy straight into the outputs when they are plain writes, else into scratch.
+  const bool dir_parallel = RNNDirectionsInParallel(dm, fast);
+  const index_t copies = dir_parallel ? 2 : 1;  // per-direction scratch when run concurrently
+  const index_t step_work = 2 * NH + dm.N * dm.GH();
   const index_t packed_size = use_packed ? rnn_fast::PackedSize(dm.H, dm.GH()) : 0;
   DType* work = ctx.requested[0].get_space_typed_ptr<DType>(
-      2 * NH + dm.N * dm.GH() + 2 * dm.L * dm.D * NH + packed_size);
-  DType* hy_all = work + 2 * NH + dm.N * dm.GH();
+      copies * step_work + 2 * dm.L * dm.D * NH + copies * packed_size);
+  DType* hy_all = work + copies * step_work;
   DType* cy_all = hy_all + dm.L * dm.D * NH;
   float* packed = use_packed ? reinterpret_cast<float*>(cy_all + dm.L * dm.D * NH) : nullptr;
 
@@ -555,12 +595,20 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
     const DType* x = l == 0 ? inputs[idx.data].dptr<DType>()
                             : reserve + (dm.dropout ? dm.DroppedOffset(l - 1)
                                                     : dm.LayerOutOffset(l - 1));
-    for (index_t d = 0; d < dm.D; ++d) {
+    auto run = [&](index_t d, RNNPhase phase) {
       const index_t ld = l * dm.D + d;
+      const index_t copy = dir_parallel ? d : 0;
       RNNLayerDirForward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                 c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve,
                                 hy_all + ld * NH, c0 != nullptr ? cy_all + ld * NH : nullptr,
-                                work, fast, packed);
+                                work + copy * step_work, fast,
+                                packed != nullptr ? packed + copy * packed_size : nullptr, phase);
+    };
+    if (dir_parallel) {
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kBlas);
+      RNNForBothDirections([&](index_t d) { run(d, RNNPhase::kRecurrence); });
+    } else {
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kAll);
     }
     if (dm.dropout && l + 1 < dm.L) {
       const index_t n = dm.TN() * dm.D * dm.H;
@@ -604,31 +652,18 @@ void RNNCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 }
 
 /*!
- * \brief Backward of one layer and direction. dy: gradient of this layer's output (row stride
- *        D*H); adds to dx (beta) the gradient of the layer input (skipped when dx is null:
- *        the data gradient nobody asked for); writes this direction's
- *        weight/bias gradients into dparams and the initial-state gradients into dh0 / dc0.
+ * \brief The recurrent part of RNNLayerDirBackward: fills the gate gradients dgi / dgh and
+ *        h_{t-1} of every step in `work` (layout below), and writes dh0 / dc0.
  */
 template <typename DType>
-void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t layer,
-                         index_t dir, const DType* x, const DType* params, const DType* h0,
-                         const DType* c0, const std::vector<index_t>& len,
-                         const DType* reserve, const DType* dy, const DType* dhy,
-                         const DType* dcy, DType* dx, bool accumulate_dx, DType* dparams,
-                         DType* dh0, DType* dc0, DType* work, bool fast, float* packed) {
-  const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
-  const index_t TN = dm.TN();
-  const DType* wi = params + dm.WeightOffset(layer, dir);
-  const DType* wh = wi + GH * In;
-  DType* dwi = dparams + dm.WeightOffset(layer, dir);
-  DType* dwh = dwi + GH * In;
-  DType* dbi = dparams + dm.BiasOffset(layer, dir);
-  DType* dbh = dbi + GH;
-  const DType* gates = reserve + dm.GatesOffset(layer, dir);
-  const DType* extra = dm.HasExtra() ? reserve + dm.ExtraOffset(layer, dir) : nullptr;
-  const DType* y = reserve + dm.LayerOutOffset(layer) + dir * H;
+void RNNLayerDirRecurrenceBackward(const RNNDims& dm, const RNNCellClip& clip, index_t dir,
+                                   const DType* wh, const DType* h0, const DType* c0,
+                                   const std::vector<index_t>& len, const DType* gates,
+                                   const DType* extra, const DType* y, const DType* dy,
+                                   const DType* dhy, const DType* dcy, DType* dh0, DType* dc0,
+                                   DType* work, bool fast, float* packed) {
+  const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, TN = dm.TN();
   const bool gru = dm.mode == rnn_enum::kGru;
-
   DType* dgi = work;                                  // (TN, GH) gate gradients, i2h side
   DType* dgh = gru ? dgi + TN * GH : dgi;              // GRU's h2h side differs in the n gate
   DType* hprev = dgi + (gru ? 2 : 1) * TN * GH;       // (TN, H) h_{t-1} of every step
@@ -740,7 +775,44 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
   }
   std::memcpy(dh0, dh, N * H * sizeof(DType));
   if (dc0 != nullptr) std::memcpy(dc0, dc, N * H * sizeof(DType));
+}
 
+/*!
+ * \brief Backward of one layer and direction. dy: gradient of this layer's output (row stride
+ *        D*H); adds to dx (beta) the gradient of the layer input (skipped when dx is null:
+ *        the data gradient nobody asked for); writes this direction's
+ *        weight/bias gradients into dparams and the initial-state gradients into dh0 / dc0.
+ *        `work` holds the recurrence's results between the two phases (see RNNPhase).
+ */
+template <typename DType>
+void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t layer,
+                         index_t dir, const DType* x, const DType* params, const DType* h0,
+                         const DType* c0, const std::vector<index_t>& len,
+                         const DType* reserve, const DType* dy, const DType* dhy,
+                         const DType* dcy, DType* dx, bool accumulate_dx, DType* dparams,
+                         DType* dh0, DType* dc0, DType* work, bool fast, float* packed,
+                         RNNPhase phase) {
+  const index_t H = dm.H, GH = dm.GH(), In = dm.InputSize(layer), TN = dm.TN();
+  const DType* wi = params + dm.WeightOffset(layer, dir);
+  const DType* wh = wi + GH * In;
+  DType* dwi = dparams + dm.WeightOffset(layer, dir);
+  DType* dwh = dwi + GH * In;
+  DType* dbi = dparams + dm.BiasOffset(layer, dir);
+  DType* dbh = dbi + GH;
+  const DType* gates = reserve + dm.GatesOffset(layer, dir);
+  const DType* extra = dm.HasExtra() ? reserve + dm.ExtraOffset(layer, dir) : nullptr;
+  const DType* y = reserve + dm.LayerOutOffset(layer) + dir * H;
+  const bool gru = dm.mode == rnn_enum::kGru;
+
+  const DType* dgi = work;  // filled by the recurrence, laid out as described there
+  const DType* dgh = gru ? dgi + TN * GH : dgi;
+  const DType* hprev = dgi + (gru ? 2 : 1) * TN * GH;
+
+  if (phase != RNNPhase::kBlas) {
+    RNNLayerDirRecurrenceBackward(dm, clip, dir, wh, h0, c0, len, gates, extra, y, dy, dhy, dcy,
+                                  dh0, dc0, work, fast, packed);
+  }
+  if (phase == RNNPhase::kRecurrence) return;
   BlasGemm<DType>(true, false, GH, In, TN, DType(1), dgi, GH, x, In, DType(0), dwi, In);
   BlasGemm<DType>(true, false, GH, H, TN, DType(1), dgh, GH, hprev, H, DType(0), dwh, H);
   for (index_t j = 0; j < GH; ++j) {
@@ -758,6 +830,7 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
                     accumulate_dx ? DType(1) : DType(0), dx, In);
   }
 }
+
 
 /*!
  * \brief _backward_RNN. inputs: the visible output gradients (out, [hy, [cy]]), the forward
@@ -788,30 +861,41 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
   const bool gru = dm.mode == rnn_enum::kGru;
   const index_t dir_work = (gru ? 2 : 1) * TN * dm.GH() + TN * dm.H + 4 * NH;
   const index_t packed_size = use_packed ? rnn_fast::PackedSize(dm.GH(), dm.H) : 0;
+  const bool dir_parallel = RNNDirectionsInParallel(dm, fast);
+  const index_t copies = dir_parallel ? 2 : 1;  // per-direction scratch when run concurrently
   const index_t total = dm.ParamSize() + 2 * dm.L * dm.D * NH + 2 * TN * in_max + TN * DH +
-                        dir_work + packed_size;
+                        copies * (dir_work + packed_size);
   DType* dparams = ctx.requested[0].get_space_typed_ptr<DType>(total);
   DType* dh0 = dparams + dm.ParamSize();
   DType* dc0 = dh0 + dm.L * dm.D * NH;
   DType* dx = dc0 + dm.L * dm.D * NH;  // (TN, in_max): gradient of the current layer's input
   DType* dy_buf = dx + TN * in_max;    // (TN, DH): gradient of the layer below's output
   DType* dir_scratch = dy_buf + TN * DH + TN * in_max;
-  float* packed = use_packed ? reinterpret_cast<float*>(dir_scratch + dir_work) : nullptr;
+  float* packed =
+      use_packed ? reinterpret_cast<float*>(dir_scratch + copies * dir_work) : nullptr;
 
   const DType* dy = dout;
   for (index_t l = dm.L - 1; l >= 0; --l) {
     const DType* x = l == 0 ? fwd_in[idx.data].dptr<DType>()
                             : reserve + (dm.dropout ? dm.DroppedOffset(l - 1)
                                                     : dm.LayerOutOffset(l - 1));
-    for (index_t d = 0; d < dm.D; ++d) {
+    auto run = [&](index_t d, RNNPhase phase) {
       const index_t ld = l * dm.D + d;
+      const index_t copy = dir_parallel ? d : 0;
       RNNLayerDirBackward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                  c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve, dy,
                                  dhy != nullptr ? dhy + ld * NH : nullptr,
                                  dcy != nullptr ? dcy + ld * NH : nullptr,
                                  l > 0 || req[idx.data] != kNullOp ? dx : nullptr, d > 0, dparams,
                                  dh0 + ld * NH, c0 != nullptr ? dc0 + ld * NH : nullptr,
-                                 dir_scratch, fast, packed);
+                                 dir_scratch + copy * dir_work, fast,
+                                 packed != nullptr ? packed + copy * packed_size : nullptr, phase);
+    };
+    if (dir_parallel) {
+      RNNForBothDirections([&](index_t d) { run(d, RNNPhase::kRecurrence); });
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kBlas);
+    } else {
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kAll);
     }
     if (l > 0) {
       const index_t n = TN * DH;

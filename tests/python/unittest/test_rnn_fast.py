@@ -69,7 +69,8 @@ def assert_same(got, want, rtol=2e-4, atol=2e-5):
 
 # (mode, layers, bidirectional, T, N, I, H): H not a multiple of 16 exercises the packed GEMM's
 # partial panels, N not a multiple of 6 its remainder rows, N * gates * H * H >= 2^18 the steps
-# split across threads.
+# split across threads, and bidirectional T * N * gates * H * H >= 2^18 on 2-3 threads the two
+# directions running concurrently.
 CASES = [
     ("lstm", 1, False, 5, 3, 7, 16),
     ("lstm", 2, True, 6, 13, 10, 20),
@@ -102,7 +103,7 @@ def test_fast_path_matches_fallback(case):
 @pytest.mark.parametrize("mode", ["lstm", "gru"])
 def test_fast_path_grad_req_add(mode):
     """grad_req='add' over two backward passes gives twice the fallback's single pass."""
-    layers, bidi, T, N, I, H = 2, True, 5, 9, 6, 24
+    layers, bidi, T, N, I, H = 2, True, 5, 25, 6, 32  # big enough for concurrent directions
     arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=3)
     twice = run_rnn(arrays, heads, mode, layers, bidi, H, fast=True, grad_req="add", repeat=2)
     once = run_rnn(arrays, heads, mode, layers, bidi, H, fast=False)
@@ -114,7 +115,7 @@ def test_fast_path_grad_req_add(mode):
 @pytest.mark.parametrize("mode", ["lstm", "gru"])
 def test_fast_path_sequence_length_and_dropout(mode):
     """Per-element sequence lengths and dropout between layers (same seed, same masks)."""
-    layers, bidi, T, N, I, H = 3, True, 6, 8, 5, 20
+    layers, bidi, T, N, I, H = 3, True, 6, 8, 5, 48  # big enough for concurrent directions
     arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=4)
     lengths = np.array([6, 1, 3, 0, 6, 2, 5, 4])
     fast = run_rnn(arrays, heads, mode, layers, bidi, H, fast=True, seq_len=lengths, p=0.3,
@@ -203,3 +204,24 @@ def test_no_data_gradient_keeps_other_gradients(fast):
     assert "dx" not in partial
     full.pop("dx")
     assert_same(partial, full, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_concurrent_directions_match_serial_in_subprocess(threads, tmp_path):
+    """A bidirectional layer with OMP_NUM_THREADS=2 (directions on one thread each) and =1
+    (serial) give the fallback's results: run in fresh processes, as OpenMP reads it once."""
+    import subprocess
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, numpy as np\n"
+        "sys.path.insert(0, %r)\n"
+        "import test_rnn_fast as t\n"
+        "for mode in ('lstm', 'gru'):\n"
+        "    a, h = t.make_inputs(mode, 2, True, 6, 20, 9, 40, seed=12)\n"
+        "    fast = t.run_rnn(a, h, mode, 2, True, 40, fast=True)\n"
+        "    plain = t.run_rnn(a, h, mode, 2, True, 40, fast=False)\n"
+        "    t.assert_same(fast, plain)\n"
+        "print('ok')\n" % os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, OMP_NUM_THREADS=threads)
+    out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-2000:]
