@@ -18,6 +18,12 @@
  * and, with dropout, the masks and the dropped inputs of the next layers. The backward
  * (`_backward_RNN`) therefore never re-runs the forward.
  *
+ * float32 fast path (rnn_fast.h, on unless MXNET_RNN_FAST=0; not with LSTM state clipping): the
+ * LSTM/GRU gate math runs in vectorized kernels (polynomial exp/tanh), and on AVX2 machines the
+ * per-step recurrent GEMMs use the h2h weight packed once per layer and direction instead of
+ * BLAS, which repacks it at every step. The plain loops stay the float64 path and the oracle of
+ * test_rnn_fast.py.
+ *
  * sequence_length (use_sequence_length=True) gives each batch element its own length len_b:
  * steps t >= len_b output zeros and leave the state untouched, so the forward direction ends at
  * len_b - 1 and the reverse direction starts there.
@@ -34,12 +40,14 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../blas_gemm.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
 #include "../random/sampler.h"
+#include "./rnn_fast.h"
 
 namespace mxnet {
 namespace op {
@@ -273,7 +281,7 @@ constexpr index_t kRNNStepParallelFlops = 1 << 18;
 template <typename Fn>
 inline void RNNParallelRows(index_t rows, index_t flops, Fn fn) {
 #if MXNET_USE_OPENMP
-  const int nt = flops >= kRNNStepParallelFlops && rows > 1
+  const int nt = flops >= kRNNStepParallelFlops && rows > 1 && !omp_in_parallel()
                      ? static_cast<int>(std::min<index_t>(mxnet_op::MaxOmpThreads(), rows))
                      : 1;
   if (nt > 1) {
@@ -286,6 +294,40 @@ inline void RNNParallelRows(index_t rows, index_t flops, Fn fn) {
   }
 #endif
   fn(0, rows);
+}
+
+/*!
+ * \brief Part of one layer and direction to run. kAll: everything. The fast path of a
+ *        bidirectional layer on 2-3 threads runs the two directions' recurrences on one thread
+ *        each (kRecurrence: no synchronisation per step, which costs most when other processes
+ *        share the cores) and the BLAS parts (kBlas: input projection; weight and input
+ *        gradients) outside that region, where BLAS may use every core.
+ */
+enum class RNNPhase { kAll, kBlas, kRecurrence };
+
+/*! \brief Whether the two directions' recurrences run on one thread each (see RNNPhase). */
+inline bool RNNDirectionsInParallel(const RNNDims& dm, bool fast) {
+#if MXNET_USE_OPENMP
+  const int nt = mxnet_op::MaxOmpThreads();
+  return fast && dm.D == 2 && nt >= 2 && nt < 4 && !omp_in_parallel() &&
+         dm.T * dm.N * dm.GH() * dm.H >= kRNNStepParallelFlops;
+#else
+  return false;
+#endif
+}
+
+/*! \brief Runs fn(dir) for both directions, one OpenMP thread each (fewer threads loop). */
+template <typename Fn>
+inline void RNNForBothDirections(Fn fn) {
+#if MXNET_USE_OPENMP
+#pragma omp parallel num_threads(2)
+  {
+    for (index_t d = omp_get_thread_num(); d < 2; d += omp_get_num_threads()) fn(d);
+  }
+#else
+  fn(0);
+  fn(1);
+#endif
 }
 
 template <typename DType>
@@ -360,6 +402,32 @@ struct RNNCellClip {
   }
 };
 
+/*! \brief Whether the vectorized float32 gate kernels (rnn_fast.h) run: float32 without LSTM
+ *         state clipping, unless MXNET_RNN_FAST=0 asks for the plain loops. */
+template <typename DType>
+inline bool RNNUseFastKernels(const RNNCellClip& clip) {
+  return std::is_same<DType, float>::value && !clip.on && rnn_fast::Enabled();
+}
+
+/*!
+ * \brief One step's recurrent product C(M, cols) = A(M, K) * op(W), op(W) = W^T (W is (cols, K))
+ *        with trans_w, else W (K, cols). With `packed` (float32 on AVX2: op(W) packed once per
+ *        layer by rnn_fast::PackB) it runs the packed GEMM instead of BLAS, which would repack
+ *        the same weight at every step.
+ */
+template <typename DType>
+inline void RNNStepGemm(index_t M, index_t cols, index_t K, const DType* A, const DType* w,
+                        bool trans_w, const float* packed, DType* C) {
+  if constexpr (std::is_same<DType, float>::value) {
+    if (packed != nullptr) {
+      rnn_fast::GemmPacked(M, cols, K, A, K, packed, C, cols);
+      return;
+    }
+  }
+  BlasGemm<DType>(false, trans_w, M, cols, K, DType(1), A, K, w, trans_w ? K : cols, DType(0), C,
+                  cols);
+}
+
 template <typename DType>
 inline void RNNAssignReq(DType* dst, const DType* src, index_t n, OpReqType req) {
   if (req == kNullOp) return;
@@ -378,7 +446,7 @@ template <typename DType>
 void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t layer, index_t dir,
                         const DType* x, const DType* params, const DType* h0, const DType* c0,
                         const std::vector<index_t>& len, DType* reserve, DType* hy, DType* cy,
-                        DType* work) {
+                        DType* work, bool fast, float* packed, RNNPhase phase) {
   const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
   const DType* wi = params + dm.WeightOffset(layer, dir);
   const DType* wh = wi + GH * In;
@@ -391,13 +459,19 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
   DType* cprev = work + N * H;                              // (N, H)
   DType* hh = work + 2 * N * H;                             // (N, GH)
 
-  // Input projection of the whole sequence, plus the biases (GRU's b_hn goes inside r * (.)).
-  BlasGemm<DType>(false, true, dm.TN(), GH, In, DType(1), x, In, wi, In, DType(0), gates, GH);
-  const bool gru = dm.mode == rnn_enum::kGru;
+  if (phase != RNNPhase::kRecurrence) {
+    // Input projection of the whole sequence, plus the biases (GRU's b_hn goes inside r*(.)).
+    BlasGemm<DType>(false, true, dm.TN(), GH, In, DType(1), x, In, wi, In, DType(0), gates, GH);
+    const bool gru = dm.mode == rnn_enum::kGru;
 #pragma omp parallel for if (dm.TN() * GH >= mxnet_op::kOmpThreshold)
-  for (index_t r = 0; r < dm.TN(); ++r) {
-    DType* g = gates + r * GH;
-    for (index_t j = 0; j < GH; ++j) g[j] += bi[j] + (gru && j >= 2 * H ? DType(0) : bh[j]);
+    for (index_t r = 0; r < dm.TN(); ++r) {
+      DType* g = gates + r * GH;
+      for (index_t j = 0; j < GH; ++j) g[j] += bi[j] + (gru && j >= 2 * H ? DType(0) : bh[j]);
+    }
+  }
+  if (phase == RNNPhase::kBlas) return;
+  if constexpr (std::is_same<DType, float>::value) {
+    if (packed != nullptr) rnn_fast::PackB(wh, H, true, H, GH, packed);
   }
 
   for (index_t s = 0; s < dm.T; ++s) {
@@ -417,8 +491,7 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
           }
         }
       }
-      BlasGemm<DType>(false, true, b1 - b0, GH, H, DType(1), hprev + b0 * H, H, wh, H, DType(0),
-                      hh + b0 * GH, GH);
+      RNNStepGemm<DType>(b1 - b0, GH, H, hprev + b0 * H, wh, true, packed, hh + b0 * GH);
       for (index_t b = b0; b < b1; ++b) {
         DType* yo = y + (t * N + b) * DH;
         if (t >= len[b]) {
@@ -436,6 +509,12 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
           }
         } else if (dm.mode == rnn_enum::kLstm) {
           DType* craw = extra + (t * N + b) * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {
+              rnn_fast::LstmForwardRow(H, g, hr, cprev + b * H, craw, yo);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType gi = RNNSigmoid(g[j] + hr[j]);
             const DType gf = RNNSigmoid(g[H + j] + hr[H + j]);
@@ -450,6 +529,12 @@ void RNNLayerDirForward(const RNNDims& dm, const RNNCellClip& clip, index_t laye
           }
         } else {  // GRU
           DType* hn = extra + (t * N + b) * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {
+              rnn_fast::GruForwardRow(H, g, hr, bh + 2 * H, hp, hn, yo);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType r = RNNSigmoid(g[j] + hr[j]);
             const DType z = RNNSigmoid(g[H + j] + hr[H + j]);
@@ -487,6 +572,8 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
   const RNNDims dm(param, inputs[idx.data].shape_);
   const RNNCellClip clip(param);
   const std::vector<index_t> len = RNNLengths(param, idx, inputs, dm);
+  const bool fast = RNNUseFastKernels<DType>(clip);
+  const bool use_packed = fast && rnn_fast::PackedGemmAvailable();
   const int nvis = RNNNumVisibleOutputs(param);
   DType* reserve = outputs[nvis].dptr<DType>();
   const DType* params = inputs[idx.params].dptr<DType>();
@@ -494,21 +581,34 @@ void RNNForwardImpl(const RNNParam& param, const OpContext& ctx, const std::vect
   const DType* c0 = idx.state_cell >= 0 ? inputs[idx.state_cell].dptr<DType>() : nullptr;
   const index_t NH = dm.N * dm.H;
   // hy / cy straight into the outputs when they are plain writes, else into scratch.
+  const bool dir_parallel = RNNDirectionsInParallel(dm, fast);
+  const index_t copies = dir_parallel ? 2 : 1;  // per-direction scratch when run concurrently
+  const index_t step_work = 2 * NH + dm.N * dm.GH();
+  const index_t packed_size = use_packed ? rnn_fast::PackedSize(dm.H, dm.GH()) : 0;
   DType* work = ctx.requested[0].get_space_typed_ptr<DType>(
-      2 * NH + dm.N * dm.GH() + 2 * dm.L * dm.D * NH);
-  DType* hy_all = work + 2 * NH + dm.N * dm.GH();
+      copies * step_work + 2 * dm.L * dm.D * NH + copies * packed_size);
+  DType* hy_all = work + copies * step_work;
   DType* cy_all = hy_all + dm.L * dm.D * NH;
+  float* packed = use_packed ? reinterpret_cast<float*>(cy_all + dm.L * dm.D * NH) : nullptr;
 
   for (index_t l = 0; l < dm.L; ++l) {
     const DType* x = l == 0 ? inputs[idx.data].dptr<DType>()
                             : reserve + (dm.dropout ? dm.DroppedOffset(l - 1)
                                                     : dm.LayerOutOffset(l - 1));
-    for (index_t d = 0; d < dm.D; ++d) {
+    auto run = [&](index_t d, RNNPhase phase) {
       const index_t ld = l * dm.D + d;
+      const index_t copy = dir_parallel ? d : 0;
       RNNLayerDirForward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                 c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve,
                                 hy_all + ld * NH, c0 != nullptr ? cy_all + ld * NH : nullptr,
-                                work);
+                                work + copy * step_work, fast,
+                                packed != nullptr ? packed + copy * packed_size : nullptr, phase);
+    };
+    if (dir_parallel) {
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kBlas);
+      RNNForBothDirections([&](index_t d) { run(d, RNNPhase::kRecurrence); });
+    } else {
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kAll);
     }
     if (dm.dropout && l + 1 < dm.L) {
       const index_t n = dm.TN() * dm.D * dm.H;
@@ -552,30 +652,18 @@ void RNNCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 }
 
 /*!
- * \brief Backward of one layer and direction. dy: gradient of this layer's output (row stride
- *        D*H); adds to dx (beta) the gradient of the layer input; writes this direction's
- *        weight/bias gradients into dparams and the initial-state gradients into dh0 / dc0.
+ * \brief The recurrent part of RNNLayerDirBackward: fills the gate gradients dgi / dgh and
+ *        h_{t-1} of every step in `work` (layout below), and writes dh0 / dc0.
  */
 template <typename DType>
-void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t layer,
-                         index_t dir, const DType* x, const DType* params, const DType* h0,
-                         const DType* c0, const std::vector<index_t>& len,
-                         const DType* reserve, const DType* dy, const DType* dhy,
-                         const DType* dcy, DType* dx, bool accumulate_dx, DType* dparams,
-                         DType* dh0, DType* dc0, DType* work) {
-  const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, In = dm.InputSize(layer);
-  const index_t TN = dm.TN();
-  const DType* wi = params + dm.WeightOffset(layer, dir);
-  const DType* wh = wi + GH * In;
-  DType* dwi = dparams + dm.WeightOffset(layer, dir);
-  DType* dwh = dwi + GH * In;
-  DType* dbi = dparams + dm.BiasOffset(layer, dir);
-  DType* dbh = dbi + GH;
-  const DType* gates = reserve + dm.GatesOffset(layer, dir);
-  const DType* extra = dm.HasExtra() ? reserve + dm.ExtraOffset(layer, dir) : nullptr;
-  const DType* y = reserve + dm.LayerOutOffset(layer) + dir * H;
+void RNNLayerDirRecurrenceBackward(const RNNDims& dm, const RNNCellClip& clip, index_t dir,
+                                   const DType* wh, const DType* h0, const DType* c0,
+                                   const std::vector<index_t>& len, const DType* gates,
+                                   const DType* extra, const DType* y, const DType* dy,
+                                   const DType* dhy, const DType* dcy, DType* dh0, DType* dc0,
+                                   DType* work, bool fast, float* packed) {
+  const index_t N = dm.N, H = dm.H, GH = dm.GH(), DH = dm.D * H, TN = dm.TN();
   const bool gru = dm.mode == rnn_enum::kGru;
-
   DType* dgi = work;                                  // (TN, GH) gate gradients, i2h side
   DType* dgh = gru ? dgi + TN * GH : dgi;              // GRU's h2h side differs in the n gate
   DType* hprev = dgi + (gru ? 2 : 1) * TN * GH;       // (TN, H) h_{t-1} of every step
@@ -584,6 +672,9 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
   DType* dhm = dc + N * H;                            // (N, H) GEMM result
   DType* dhz = dhm + N * H;                           // (N, H) GRU's direct z * dh term
 
+  if constexpr (std::is_same<DType, float>::value) {
+    if (packed != nullptr) rnn_fast::PackB(wh, H, false, GH, H, packed);
+  }
   // h_{t-1} of every valid step (zeros elsewhere).
   for (index_t t = 0; t < dm.T; ++t) {
     for (index_t b = 0; b < N; ++b) {
@@ -627,6 +718,13 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
           const DType* craw = extra + (t * N + b) * H;
           const index_t pt = RNNPrevStep(t, dir, len[b]);
           DType* dcb = dc + b * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {  // no clipping on the fast path: c_{t-1} is the stored cell state
+              const DType* cprev = pt >= 0 ? extra + (pt * N + b) * H : c0 + b * H;
+              rnn_fast::LstmBackwardRow(H, g, craw, cprev, dyr, dhb, dcb, gi_);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType gradh = dyr[j] + dhb[j];
             const DType gi = g[j], gf = g[H + j], gg = g[2 * H + j], go = g[3 * H + j];
@@ -643,6 +741,12 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
         } else {  // GRU
           const DType* hn = extra + (t * N + b) * H;
           const DType* hp = hprev + (t * N + b) * H;
+          if constexpr (std::is_same<DType, float>::value) {
+            if (fast) {
+              rnn_fast::GruBackwardRow(H, g, hn, hp, dyr, dhb, gi_, gh_, dhz + b * H);
+              continue;
+            }
+          }
           for (index_t j = 0; j < H; ++j) {
             const DType gradh = dyr[j] + dhb[j];
             const DType r = g[j], z = g[H + j], n = g[2 * H + j];
@@ -659,8 +763,8 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
           }
         }
       }
-      BlasGemm<DType>(false, false, b1 - b0, H, GH, DType(1), dgh + (t * N + b0) * GH, GH, wh, H,
-                      DType(0), dhm + b0 * H, H);
+      RNNStepGemm<DType>(b1 - b0, H, GH, dgh + (t * N + b0) * GH, wh, false, packed,
+                         dhm + b0 * H);
       for (index_t b = b0; b < b1; ++b) {
         if (t >= len[b]) continue;  // the carried gradient skips padded steps
         for (index_t j = 0; j < H; ++j) {
@@ -671,7 +775,44 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
   }
   std::memcpy(dh0, dh, N * H * sizeof(DType));
   if (dc0 != nullptr) std::memcpy(dc0, dc, N * H * sizeof(DType));
+}
 
+/*!
+ * \brief Backward of one layer and direction. dy: gradient of this layer's output (row stride
+ *        D*H); adds to dx (beta) the gradient of the layer input (skipped when dx is null:
+ *        the data gradient nobody asked for); writes this direction's
+ *        weight/bias gradients into dparams and the initial-state gradients into dh0 / dc0.
+ *        `work` holds the recurrence's results between the two phases (see RNNPhase).
+ */
+template <typename DType>
+void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t layer,
+                         index_t dir, const DType* x, const DType* params, const DType* h0,
+                         const DType* c0, const std::vector<index_t>& len,
+                         const DType* reserve, const DType* dy, const DType* dhy,
+                         const DType* dcy, DType* dx, bool accumulate_dx, DType* dparams,
+                         DType* dh0, DType* dc0, DType* work, bool fast, float* packed,
+                         RNNPhase phase) {
+  const index_t H = dm.H, GH = dm.GH(), In = dm.InputSize(layer), TN = dm.TN();
+  const DType* wi = params + dm.WeightOffset(layer, dir);
+  const DType* wh = wi + GH * In;
+  DType* dwi = dparams + dm.WeightOffset(layer, dir);
+  DType* dwh = dwi + GH * In;
+  DType* dbi = dparams + dm.BiasOffset(layer, dir);
+  DType* dbh = dbi + GH;
+  const DType* gates = reserve + dm.GatesOffset(layer, dir);
+  const DType* extra = dm.HasExtra() ? reserve + dm.ExtraOffset(layer, dir) : nullptr;
+  const DType* y = reserve + dm.LayerOutOffset(layer) + dir * H;
+  const bool gru = dm.mode == rnn_enum::kGru;
+
+  const DType* dgi = work;  // filled by the recurrence, laid out as described there
+  const DType* dgh = gru ? dgi + TN * GH : dgi;
+  const DType* hprev = dgi + (gru ? 2 : 1) * TN * GH;
+
+  if (phase != RNNPhase::kBlas) {
+    RNNLayerDirRecurrenceBackward(dm, clip, dir, wh, h0, c0, len, gates, extra, y, dy, dhy, dcy,
+                                  dh0, dc0, work, fast, packed);
+  }
+  if (phase == RNNPhase::kRecurrence) return;
   BlasGemm<DType>(true, false, GH, In, TN, DType(1), dgi, GH, x, In, DType(0), dwi, In);
   BlasGemm<DType>(true, false, GH, H, TN, DType(1), dgh, GH, hprev, H, DType(0), dwh, H);
   for (index_t j = 0; j < GH; ++j) {
@@ -684,9 +825,12 @@ void RNNLayerDirBackward(const RNNDims& dm, const RNNCellClip& clip, index_t lay
       dbh[j] += dgh[r * GH + j];
     }
   }
-  BlasGemm<DType>(false, false, TN, In, GH, DType(1), dgi, GH, wi, In,
-                  accumulate_dx ? DType(1) : DType(0), dx, In);
+  if (dx != nullptr) {
+    BlasGemm<DType>(false, false, TN, In, GH, DType(1), dgi, GH, wi, In,
+                    accumulate_dx ? DType(1) : DType(0), dx, In);
+  }
 }
+
 
 /*!
  * \brief _backward_RNN. inputs: the visible output gradients (out, [hy, [cy]]), the forward
@@ -702,6 +846,8 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
   const RNNDims dm(param, fwd_in[idx.data].shape_);
   const RNNCellClip clip(param);
   const std::vector<index_t> len = RNNLengths(param, idx, fwd_in, dm);
+  const bool fast = RNNUseFastKernels<DType>(clip);
+  const bool use_packed = fast && rnn_fast::PackedGemmAvailable();
   const DType* reserve = inputs.back().dptr<DType>();
   const DType* params = fwd_in[idx.params].dptr<DType>();
   const DType* h0 = fwd_in[idx.state].dptr<DType>();
@@ -714,28 +860,42 @@ void RNNBackwardImpl(const RNNParam& param, const OpContext& ctx,
   const index_t in_max = std::max(dm.I, DH);
   const bool gru = dm.mode == rnn_enum::kGru;
   const index_t dir_work = (gru ? 2 : 1) * TN * dm.GH() + TN * dm.H + 4 * NH;
+  const index_t packed_size = use_packed ? rnn_fast::PackedSize(dm.GH(), dm.H) : 0;
+  const bool dir_parallel = RNNDirectionsInParallel(dm, fast);
+  const index_t copies = dir_parallel ? 2 : 1;  // per-direction scratch when run concurrently
   const index_t total = dm.ParamSize() + 2 * dm.L * dm.D * NH + 2 * TN * in_max + TN * DH +
-                        dir_work;
+                        copies * (dir_work + packed_size);
   DType* dparams = ctx.requested[0].get_space_typed_ptr<DType>(total);
   DType* dh0 = dparams + dm.ParamSize();
   DType* dc0 = dh0 + dm.L * dm.D * NH;
   DType* dx = dc0 + dm.L * dm.D * NH;  // (TN, in_max): gradient of the current layer's input
   DType* dy_buf = dx + TN * in_max;    // (TN, DH): gradient of the layer below's output
   DType* dir_scratch = dy_buf + TN * DH + TN * in_max;
+  float* packed =
+      use_packed ? reinterpret_cast<float*>(dir_scratch + copies * dir_work) : nullptr;
 
   const DType* dy = dout;
   for (index_t l = dm.L - 1; l >= 0; --l) {
     const DType* x = l == 0 ? fwd_in[idx.data].dptr<DType>()
                             : reserve + (dm.dropout ? dm.DroppedOffset(l - 1)
                                                     : dm.LayerOutOffset(l - 1));
-    for (index_t d = 0; d < dm.D; ++d) {
+    auto run = [&](index_t d, RNNPhase phase) {
       const index_t ld = l * dm.D + d;
+      const index_t copy = dir_parallel ? d : 0;
       RNNLayerDirBackward<DType>(dm, clip, l, d, x, params, h0 + ld * NH,
                                  c0 != nullptr ? c0 + ld * NH : nullptr, len, reserve, dy,
                                  dhy != nullptr ? dhy + ld * NH : nullptr,
-                                 dcy != nullptr ? dcy + ld * NH : nullptr, dx, d > 0, dparams,
+                                 dcy != nullptr ? dcy + ld * NH : nullptr,
+                                 l > 0 || req[idx.data] != kNullOp ? dx : nullptr, d > 0, dparams,
                                  dh0 + ld * NH, c0 != nullptr ? dc0 + ld * NH : nullptr,
-                                 dir_scratch);
+                                 dir_scratch + copy * dir_work, fast,
+                                 packed != nullptr ? packed + copy * packed_size : nullptr, phase);
+    };
+    if (dir_parallel) {
+      RNNForBothDirections([&](index_t d) { run(d, RNNPhase::kRecurrence); });
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kBlas);
+    } else {
+      for (index_t d = 0; d < dm.D; ++d) run(d, RNNPhase::kAll);
     }
     if (l > 0) {
       const index_t n = TN * DH;
