@@ -23,6 +23,7 @@ from ..name import NameManager
 from ..ndarray import NDArray, _DTYPE_NP_TO_MX, _DTYPE_MX_TO_NP, _GRAD_REQ_MAP
 from ..ndarray.ndarray import _FLUENT_METHODS
 from ..executor import Executor
+from ..ndarray._sparse import _ndarray_cls
 from . import _internal
 from . import op as _op_module
 
@@ -610,11 +611,11 @@ class Symbol(object):
         if shared_buffer is not None:
             for i in range(buf_len.value):
                 k = py_str(upd_names[i])
-                shared_buffer[k] = NDArray(NDArrayHandle(upd_handles[i]))
-        args = [NDArray(NDArrayHandle(in_h[i])) for i in range(num_in.value)]
-        grads = [NDArray(NDArrayHandle(grad_h[i])) if grad_h[i] else None
+                shared_buffer[k] = _ndarray_cls(NDArrayHandle(upd_handles[i]))
+        args = [_ndarray_cls(NDArrayHandle(in_h[i])) for i in range(num_in.value)]
+        grads = [_ndarray_cls(NDArrayHandle(grad_h[i])) if grad_h[i] else None
                  for i in range(num_in.value)]
-        aux = [NDArray(NDArrayHandle(aux_h[i])) for i in range(num_aux.value)]
+        aux = [_ndarray_cls(NDArrayHandle(aux_h[i])) for i in range(num_aux.value)]
         ex = Executor(handle, self, ctx, grad_req, group2ctx)
         ex.arg_arrays = args
         ex.grad_arrays = grads

@@ -1,0 +1,150 @@
+/*!
+ * \file sparse_dot_reduce.cc
+ * \brief Sparse kernels used by the symbolic path: the backward of dot(csr, dense|row_sparse)
+ *        (row_sparse gradient of the dense/row_sparse weight, as MXNet 1.9.1) and sum/mean of a
+ *        csr matrix over axis 0 or 1 (dense result).
+ */
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "../tensor/broadcast_reduce_op-inl.h"
+#include "../tensor/dot-inl.h"
+#include "./sparse_ops-inl.h"
+
+namespace mxnet {
+namespace op {
+
+namespace {
+
+// ------------------------------------------------------------------ _backward_dot with csr lhs
+
+bool DotBackwardStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode,
+                      std::vector<int>* in, std::vector<int>* out) {
+  const DotParam& p = nnvm::get<DotParam>(attrs.parsed);
+  const int ograd = (*in)[0], lhs = (*in)[1], rhs = (*in)[2];
+  if (p.transpose_b || lhs != kCSRStorage || ograd != kDefaultStorage) return false;
+  if (rhs != kDefaultStorage && rhs != kRowSparseStorage) return false;
+  // no transpose: d rhs = dot(csr.T, ograd) is row_sparse; transpose_a: d rhs = dot(csr, ograd)
+  // is dense. d lhs is dense in both cases.
+  const int rhs_grad = p.transpose_a ? kDefaultStorage : kRowSparseStorage;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kDefaultStorage) return false;
+  if ((*out)[1] != kUndefinedStorage && (*out)[1] != rhs_grad) return false;
+  (*out)[0] = kDefaultStorage;
+  (*out)[1] = rhs_grad;
+  *mode = DispatchMode::kFComputeEx;
+  return true;
+}
+
+/*!
+ * \brief c (req) = a * b.T for dense a (m, n), b (k, n) when a_t is false, or b * a.T written
+ *        as (k, m) when a_t is true (c then is (k, m)).
+ */
+template <typename DType>
+void GemmABt(const DType* a, const DType* b, int64_t m, int64_t k, int64_t n, OpReqType req,
+             DType* c) {
+#pragma omp parallel for if (m * k * n > 65536)
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < k; ++j) {
+      DType acc = 0;
+      for (int64_t t = 0; t < n; ++t) acc += a[i * n + t] * b[j * n + t];
+      c[i * k + j] = req == kAddTo ? DType(c[i * k + j] + acc) : acc;
+    }
+  }
+}
+
+void DotBackwardComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                          const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                          const std::vector<NDArray>& out) {
+  const DotParam& p = nnvm::get<DotParam>(attrs.parsed);
+  const NDArray& csr = in[1];
+  csr.CheckSparseFormat(false);
+  const TBlob ograd = in[0].data();
+  NDArray rhs = in[2];
+  if (rhs.is_sparse()) {
+    NDArray d = NewPart(rhs.shape(), rhs.dtype());
+    CastStorageInto(rhs, d);
+    rhs = d;
+  }
+  // Gradient of the weight.
+  CsrDotDenseInto(csr, ograd, !p.transpose_a, req[1], out[1]);
+  if (req[0] == kNullOp) return;
+  // Gradient of the csr input, dense: ograd (m, n) * rhs.T with rhs (k, n) -> (m, k); with
+  // transpose_a: rhs (k, n) * ograd.T -> (k, m).
+  const TBlob r = rhs.data(), o = out[0].data();
+  const int64_t n = ograd.shape_.ndim() == 1 ? 1 : ograd.Size() / ograd.shape_[0];
+  MSHADOW_REAL_TYPE_SWITCH(o.type_flag_, DType, {
+    if (!p.transpose_a) {
+      GemmABt<DType>(ograd.dptr<DType>(), r.dptr<DType>(), ograd.shape_[0], r.shape_[0], n,
+                     req[0], o.dptr<DType>());
+    } else {
+      GemmABt<DType>(r.dptr<DType>(), ograd.dptr<DType>(), r.shape_[0], ograd.shape_[0], n,
+                     req[0], o.dptr<DType>());
+    }
+  });
+}
+
+// ---------------------------------------------------------------- sum / mean of csr, axis 0|1
+
+/*! \brief The single reduced axis (0 or 1) of a csr reduction, or -1 when not supported. */
+int CsrReduceAxis(const ReduceAxesParam& p) {
+  if (p.exclude || !p.axis.has_value() || p.axis.value().ndim() != 1) return -1;
+  int64_t a = p.axis.value()[0];
+  if (a < 0) a += 2;
+  return a == 0 || a == 1 ? static_cast<int>(a) : -1;
+}
+
+bool CsrReduceStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode,
+                    std::vector<int>* in, std::vector<int>* out) {
+  const ReduceAxesParam& p = nnvm::get<ReduceAxesParam>(attrs.parsed);
+  if ((*in)[0] != kCSRStorage || CsrReduceAxis(p) < 0) return false;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kDefaultStorage) return false;
+  return DispatchEx(out, mode, kDefaultStorage);
+}
+
+template <bool kMean>
+void CsrReduceComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                        const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                        const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  const ReduceAxesParam& p = nnvm::get<ReduceAxesParam>(attrs.parsed);
+  const int axis = CsrReduceAxis(p);
+  const NDArray& csr = in[0];
+  csr.CheckSparseFormat(false);
+  const int64_t nrow = csr.shape()[0], ncol = csr.shape()[1];
+  const std::vector<int64_t> indptr = SparseAuxAsInt64(csr, 0), indices = SparseAuxAsInt64(csr, 1);
+  const TBlob o = out[0].data();
+  MSHADOW_REAL_TYPE_SWITCH(o.type_flag_, DType, {
+    const int64_t len = axis == 0 ? ncol : nrow;
+    std::vector<DType> acc(len, DType(0));
+    const DType* v = indices.empty() ? nullptr : csr.sparse_data().data().dptr<DType>();
+    for (int64_t r = 0; r + 1 < static_cast<int64_t>(indptr.size()); ++r) {
+      for (int64_t k = indptr[r]; k < indptr[r + 1]; ++k) {
+        acc[axis == 0 ? indices[k] : r] += v[k];
+      }
+    }
+    const DType scale = kMean ? DType(1.0 / static_cast<double>(axis == 0 ? nrow : ncol)) : DType(1);
+    DType* d = o.dptr<DType>();
+    for (int64_t i = 0; i < len; ++i) {
+      const DType x = acc[i] * scale;
+      d[i] = req[0] == kAddTo ? DType(d[i] + x) : x;
+    }
+  });
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_backward_dot)
+.set_attr<FInferStorageType>("FInferStorageType", DotBackwardStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", DotBackwardComputeEx);
+
+NNVM_REGISTER_OP(sum)
+.set_attr<FInferStorageType>("FInferStorageType", CsrReduceStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", CsrReduceComputeEx<false>);
+
+NNVM_REGISTER_OP(mean)
+.set_attr<FInferStorageType>("FInferStorageType", CsrReduceStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", CsrReduceComputeEx<true>);
+
+}  // namespace op
+}  // namespace mxnet
