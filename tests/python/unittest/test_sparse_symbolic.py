@@ -1,0 +1,451 @@
+"""Sparse storage in the symbolic path: storage-type inference (vs MXNet 1.9.1), executors with
+csr/row_sparse arguments and gradients (vs NumPy and vs the same dense graph), storage fallback,
+and Module training of the sparse linear-classification model (vs a dense run)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+import mx191_oracle
+
+RNG = np.random.RandomState(7)
+
+
+def _csr_values(rows, cols, density=0.35, seed=0):
+    rng = np.random.RandomState(seed)
+    dense = rng.rand(rows, cols) * (rng.rand(rows, cols) < density)
+    dense[:, 1] = 0.0  # a column no row uses: its weight row gets no gradient
+    return dense.astype(np.float32)
+
+
+# ------------------------------------------------------------ storage types vs MXNet 1.9.1
+
+# Each case: symbol source (x: csr var, w: dense var, wr: row_sparse var, d: index var), shapes.
+STYPE_CASES = {
+    "dot_csr_dns": ("mx.sym.sparse.dot(x, w)", {"x": (4, 5), "w": (5, 2)}),
+    "dot_csr_rsp": ("mx.sym.sparse.dot(x, wr)", {"x": (4, 5), "wr": (5, 2)}),
+    "dot_csrT_dns": ("mx.sym.sparse.dot(x, w, transpose_a=True)", {"x": (4, 5), "w": (4, 2)}),
+    "dot_csrT_dns_fwd_default": (
+        "mx.sym.sparse.dot(x, w, transpose_a=True, forward_stype='default')",
+        {"x": (4, 5), "w": (4, 2)}),
+    "dot_dns_csr": ("mx.sym.sparse.dot(w, x)", {"x": (4, 5), "w": (3, 4)}),
+    "embedding_sparse_grad": (
+        "mx.sym.Embedding(d, input_dim=10, output_dim=3, sparse_grad=True, name='emb')",
+        {"d": (4,)}),
+    "sum_axis0": ("mx.sym.sum(x, axis=0)", {"x": (4, 5)}),
+    "sum_axis1": ("mx.sym.sum(x, axis=1)", {"x": (4, 5)}),
+    "mean_axis0": ("mx.sym.mean(x, axis=0)", {"x": (4, 5)}),
+    "sum_all_fallback": ("mx.sym.sum(x)", {"x": (4, 5)}),
+    "relu_mul_scalar": ("mx.sym.relu(x) * 2", {"x": (4, 5)}),
+    "exp_fallback": ("mx.sym.exp(x)", {"x": (4, 5)}),
+    "linear_rsp_weight": (
+        "mx.sym.LogisticRegressionOutput(mx.sym.broadcast_add(mx.sym.sparse.dot(x, wr), b), "
+        "mx.sym.var('softmax_label'), name='out')",
+        {"x": (4, 5), "wr": (5, 1), "b": (1,), "softmax_label": (4, 1)}),
+    "linear_dense_weight": (
+        "mx.sym.SoftmaxOutput(mx.sym.broadcast_add(mx.sym.sparse.dot(x, w), b), "
+        "mx.sym.var('softmax_label'), name='out')",
+        {"x": (4, 5), "w": (5, 3), "b": (1,), "softmax_label": (4,)}),
+}
+
+# What MXNet 1.9.1's simple_bind gives (args, grads (None: grad_req null), outputs).
+MX191_STYPES = {
+    "dot_csr_dns": [["csr", "default"], [None, "row_sparse"], ["default"]],
+    "dot_csr_rsp": [["csr", "row_sparse"], [None, "row_sparse"], ["default"]],
+    "dot_csrT_dns": [["csr", "default"], [None, "default"], ["row_sparse"]],
+    "dot_csrT_dns_fwd_default": [["csr", "default"], [None, "default"], ["default"]],
+    "dot_dns_csr": [["default", "csr"], ["default", None], ["csr"]],
+    "embedding_sparse_grad": [["default", "default"], [None, "row_sparse"], ["default"]],
+    "sum_axis0": [["csr"], [None], ["default"]],
+    "sum_axis1": [["csr"], [None], ["default"]],
+    "mean_axis0": [["csr"], [None], ["default"]],
+    "sum_all_fallback": [["csr"], [None], ["default"]],
+    "relu_mul_scalar": [["csr"], [None], ["csr"]],
+    "exp_fallback": [["csr"], [None], ["default"]],
+    "linear_rsp_weight": [["csr", "row_sparse", "default", "default"],
+                          [None, "row_sparse", "default", None], ["default"]],
+    "linear_dense_weight": [["csr", "default", "default", "default"],
+                            [None, "row_sparse", "default", None], ["default"]],
+}
+
+STYPE_SCRIPT = r'''
+import json, sys
+import mxnet as mx
+cases = json.loads(sys.argv[1])
+x = mx.sym.var("x", stype="csr"); w = mx.sym.var("w"); wr = mx.sym.var("wr", stype="row_sparse")
+d = mx.sym.var("d"); b = mx.sym.var("b")
+res = {}
+for name, (src, shapes) in sorted(cases.items()):
+    s = eval(src)
+    req = {a: ("null" if a in ("x", "d", "softmax_label") else "write") for a in s.list_arguments()}
+    ex = s.simple_bind(mx.cpu(), grad_req=req, **{k: tuple(v) for k, v in shapes.items()})
+    res[name] = [[a.stype for a in ex.arg_arrays],
+                 [g.stype if g is not None else None for g in ex.grad_arrays],
+                 [o.stype for o in ex.outputs]]
+print("RESULT" + json.dumps(res))
+'''
+
+
+def _run_stype_script(ours):
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(STYPE_SCRIPT)
+        path = f.name
+    try:
+        env = dict(os.environ, MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0")
+        if not ours:
+            env.pop("PYTHONPATH", None)
+        else:
+            env["PYTHONPATH"] = os.path.join(mx191_oracle.REPO, "python")
+        exe = sys.executable if ours else mx191_oracle.MX191
+        out = subprocess.check_output([exe, path, json.dumps(STYPE_CASES)], env=env, cwd="/",
+                                      stderr=subprocess.DEVNULL).decode()
+    finally:
+        os.unlink(path)
+    line = [l for l in out.splitlines() if l.startswith("RESULT")][-1]
+    return json.loads(line[len("RESULT"):])
+
+
+def test_simple_bind_storage_types_match_recorded_mx191():
+    ours = _run_stype_script(ours=True)
+    for name, expected in MX191_STYPES.items():
+        assert ours[name] == expected, (name, ours[name], expected)
+
+
+@pytest.mark.skipif(not mx191_oracle.HAVE_MX191, reason=mx191_oracle.SKIP_REASON)
+def test_simple_bind_storage_types_match_live_mx191():
+    mx191_oracle.check_reference()
+    assert _run_stype_script(ours=False) == _run_stype_script(ours=True)
+
+
+def test_symbol_infer_storage_type():
+    x = mx.sym.var("x", stype="csr")
+    w = mx.sym.var("w")
+    args, outs, aux = mx.sym.sparse.dot(x, w, transpose_a=True).infer_storage_type()
+    assert (args, outs, aux) == (["csr", "default"], ["row_sparse"], [])
+    # Given types win over the variable attribute; positional form too.
+    assert mx.sym.sparse.dot(x, w).infer_storage_type(x="default")[1] == ["default"]
+    assert mx.sym.sparse.dot(x, w).infer_storage_type("csr", "default")[1] == ["default"]
+    assert (mx.sym.relu(x) * 2).infer_storage_type()[1] == ["csr"]
+    assert mx.sym.sparse.dot(x, w)._infer_grad_storage_type({"w": "write"}) == \
+        [None, "row_sparse"]
+    with pytest.raises(ValueError, match="unknown storage type"):
+        mx.sym.sparse.dot(x, w).infer_storage_type(x="sparse")
+
+
+# ------------------------------------------------------------------ executors vs NumPy
+
+@pytest.mark.parametrize("weight_stype", ["default", "row_sparse"])
+def test_dot_csr_weight_forward_backward(weight_stype):
+    dense = _csr_values(6, 5)
+    wv = RNG.rand(5, 3).astype(np.float32)
+    x = mx.sym.var("x", stype="csr")
+    w = mx.sym.var("w", stype=weight_stype)
+    ex = mx.sym.sparse.dot(x, w).simple_bind(mx.cpu(), x=(6, 5), w=(5, 3),
+                                             grad_req={"x": "null", "w": "write"})
+    assert ex.arg_dict["x"].stype == "csr" and ex.arg_dict["w"].stype == weight_stype
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    ex.arg_dict["w"][:] = mx.nd.array(wv).tostype(weight_stype)
+    out = ex.forward(is_train=True)[0]
+    assert out.stype == "default"
+    np.testing.assert_allclose(out.asnumpy(), dense @ wv, rtol=1e-5, atol=1e-6)
+    og = RNG.rand(6, 3).astype(np.float32)
+    ex.backward(mx.nd.array(og))
+    g = ex.grad_dict["w"]
+    assert g.stype == "row_sparse"
+    np.testing.assert_allclose(g.asnumpy(), dense.T @ og, rtol=1e-5, atol=1e-6)
+    # Stored rows: the columns the csr batch uses (column 1 is empty).
+    assert list(g.indices.asnumpy()) == sorted(set(np.nonzero(dense)[1]))
+    assert 1 not in list(g.indices.asnumpy())
+
+
+def test_dot_csr_transposed_row_sparse_output_and_gradient():
+    dense = _csr_values(6, 5, seed=3)
+    wv = RNG.rand(6, 2).astype(np.float32)
+    x = mx.sym.var("x", stype="csr")
+    w = mx.sym.var("w")
+    ex = mx.sym.sparse.dot(x, w, transpose_a=True).simple_bind(
+        mx.cpu(), x=(6, 5), w=(6, 2), grad_req={"x": "null", "w": "write"})
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    ex.arg_dict["w"][:] = wv
+    out = ex.forward(is_train=True)[0]
+    assert out.stype == "row_sparse"
+    np.testing.assert_allclose(out.asnumpy(), dense.T @ wv, rtol=1e-5, atol=1e-6)
+    og = RNG.rand(5, 2).astype(np.float32)
+    ex.backward(mx.nd.array(og))
+    assert ex.grad_dict["w"].stype == "default"
+    np.testing.assert_allclose(ex.grad_dict["w"].asnumpy(), dense @ og, rtol=1e-5, atol=1e-6)
+
+
+def test_dot_dense_csr_csr_output():
+    dense = _csr_values(4, 5, seed=4)
+    a = RNG.rand(3, 4).astype(np.float32)
+    ex = mx.sym.sparse.dot(mx.sym.var("a"), mx.sym.var("x", stype="csr")).simple_bind(
+        mx.cpu(), a=(3, 4), x=(4, 5), grad_req="null")
+    ex.arg_dict["a"][:] = a
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    out = ex.forward()[0]
+    assert out.stype == "csr"
+    np.testing.assert_allclose(out.asnumpy(), a @ dense, rtol=1e-5, atol=1e-6)
+
+
+def test_csr_gradient_of_data_is_dense():
+    # The csr argument's own gradient (rarely asked for) is dense: ograd . w.T.
+    dense = _csr_values(4, 5, seed=5)
+    wv = RNG.rand(5, 2).astype(np.float32)
+    ex = mx.sym.sparse.dot(mx.sym.var("x", stype="csr"), mx.sym.var("w")).simple_bind(
+        mx.cpu(), x=(4, 5), w=(5, 2))
+    assert ex.grad_dict["x"].stype == "default"
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    ex.arg_dict["w"][:] = wv
+    ex.forward(is_train=True)
+    og = RNG.rand(4, 2).astype(np.float32)
+    ex.backward(mx.nd.array(og))
+    np.testing.assert_allclose(ex.grad_dict["x"].asnumpy(), og @ wv.T, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("op", ["sum", "mean"])
+def test_csr_sum_mean_axis(op, axis, keepdims):
+    dense = _csr_values(5, 4, seed=6)
+    ex = getattr(mx.sym, op)(mx.sym.var("x", stype="csr"), axis=axis, keepdims=keepdims) \
+        .simple_bind(mx.cpu(), x=(5, 4), grad_req="null")
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    out = ex.forward()[0]
+    ref = getattr(np, op)(dense, axis=axis, keepdims=keepdims)
+    assert out.stype == "default" and out.shape == ref.shape
+    np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+    # Imperative calls use the same kernel.
+    np.testing.assert_allclose(
+        getattr(mx.nd, op)(mx.nd.array(dense).tostype("csr"), axis=axis,
+                           keepdims=keepdims).asnumpy(), ref, rtol=1e-5, atol=1e-6)
+
+
+def test_storage_fallback_values_and_log():
+    code = r'''
+import numpy as np, mxnet as mx
+x = mx.sym.var("x", stype="csr")
+ex = mx.sym.arccos(x * 0.5).simple_bind(mx.cpu(), x=(3, 4), grad_req="null")
+d = np.array([[0, 1, 0, 0.5], [0, 0, 0, 0], [0.25, 0, 1, 0]], dtype=np.float32)
+ex.arg_dict["x"][:] = mx.nd.array(d).tostype("csr")
+out = ex.forward()[0]
+assert out.stype == "default", out.stype
+np.testing.assert_allclose(out.asnumpy(), np.arccos(d * 0.5), rtol=1e-5)
+print("VALUES-OK")
+'''
+    env = dict(os.environ, PYTHONPATH=os.path.join(mx191_oracle.REPO, "python"))
+    env.pop("MXNET_STORAGE_FALLBACK_LOG_VERBOSE", None)
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "VALUES-OK" in p.stdout
+    assert "Storage type fallback detected: operator = arccos" in p.stderr
+    assert "input storage types = [csr]" in p.stderr
+    env["MXNET_STORAGE_FALLBACK_LOG_VERBOSE"] = "0"
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert p.returncode == 0 and "Storage type fallback" not in p.stderr
+
+
+def test_relu_scale_keeps_csr_layout():
+    dense = _csr_values(4, 6, seed=8) - 0.1 * (_csr_values(4, 6, seed=9) > 0)
+    ex = (mx.sym.relu(mx.sym.var("x", stype="csr")) * 2).simple_bind(mx.cpu(), x=(4, 6),
+                                                                    grad_req="null")
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    out = ex.forward()[0]
+    assert out.stype == "csr"
+    np.testing.assert_allclose(out.asnumpy(), np.maximum(dense, 0) * 2, rtol=1e-6)
+
+
+def test_embedding_sparse_grad_matches_dense():
+    idx = np.array([3, 1, 3, 7], dtype=np.float32)
+    weight = RNG.rand(10, 4).astype(np.float32)
+    og = RNG.rand(4, 4).astype(np.float32)
+    grads = {}
+    for sparse in (True, False):
+        sym = mx.sym.Embedding(mx.sym.var("d"), input_dim=10, output_dim=4, sparse_grad=sparse,
+                               name="emb")
+        ex = sym.simple_bind(mx.cpu(), d=(4,), grad_req={"d": "null", "emb_weight": "write"})
+        ex.arg_dict["d"][:] = idx
+        ex.arg_dict["emb_weight"][:] = weight
+        np.testing.assert_allclose(ex.forward(is_train=True)[0].asnumpy(), weight[idx.astype(int)])
+        ex.backward(mx.nd.array(og))
+        grads[sparse] = ex.grad_dict["emb_weight"]
+    assert grads[True].stype == "row_sparse" and grads[False].stype == "default"
+    assert list(grads[True].indices.asnumpy()) == [1, 3, 7]
+    ref = np.zeros((10, 4), np.float32)
+    np.add.at(ref, idx.astype(int), og)
+    np.testing.assert_allclose(grads[True].asnumpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(grads[False].asnumpy(), ref, rtol=1e-6)
+
+
+@pytest.mark.parametrize("grad_stype", ["row_sparse", "default"])
+def test_bind_with_given_gradient_storage(grad_stype):
+    # A dense gradient array for the weight of dot(csr, w) makes _backward_dot fall back to the
+    # dense kernel (as MXNet); the values are the same either way.
+    dense = _csr_values(6, 5, seed=10)
+    wv = RNG.rand(5, 2).astype(np.float32)
+    og = RNG.rand(6, 2).astype(np.float32)
+    sym = mx.sym.sparse.dot(mx.sym.var("x", stype="csr"), mx.sym.var("w"))
+    grad = mx.nd.zeros((5, 2), stype=grad_stype)
+    ex = sym.bind(mx.cpu(), {"x": mx.nd.array(dense).tostype("csr"), "w": mx.nd.array(wv)},
+                  args_grad={"w": grad}, grad_req={"x": "null", "w": "write"})
+    np.testing.assert_allclose(ex.forward(is_train=True)[0].asnumpy(), dense @ wv, rtol=1e-5)
+    ex.backward(mx.nd.array(og))
+    assert grad.stype == grad_stype
+    np.testing.assert_allclose(grad.asnumpy(), dense.T @ og, rtol=1e-5, atol=1e-6)
+
+
+def _linear(weight_stype, data_stype, classes=2, features=8):
+    x = mx.sym.var("data", stype=data_stype)
+    w = mx.sym.var("weight", shape=(features, classes), stype=weight_stype)
+    b = mx.sym.var("bias", shape=(classes,))
+    pred = mx.sym.broadcast_add(mx.sym.sparse.dot(x, w), b)
+    return mx.sym.SoftmaxOutput(pred, mx.sym.var("softmax_label"), name="out")
+
+
+def test_sparse_graph_matches_dense_graph():
+    dense = _csr_values(16, 8, seed=11)
+    wv = RNG.randn(8, 2).astype(np.float32)
+    label = (RNG.rand(16) > 0.5).astype(np.float32)
+    results = {}
+    for stypes in (("row_sparse", "csr"), ("default", "default")):
+        ex = _linear(stypes[0], stypes[1]).simple_bind(
+            mx.cpu(), data=(16, 8), grad_req={"data": "null", "weight": "write", "bias": "write",
+                                              "softmax_label": "null"})
+        ex.arg_dict["data"][:] = mx.nd.array(dense).tostype(stypes[1])
+        ex.arg_dict["weight"][:] = mx.nd.array(wv).tostype(stypes[0])
+        ex.arg_dict["bias"][:] = np.array([0.3, -0.2], np.float32)
+        ex.arg_dict["softmax_label"][:] = label
+        out = ex.forward(is_train=True)[0].asnumpy()
+        ex.backward()
+        results[stypes] = (out, ex.grad_dict["weight"], ex.grad_dict["bias"].asnumpy())
+    sp, dn = results[("row_sparse", "csr")], results[("default", "default")]
+    assert sp[1].stype == "row_sparse" and dn[1].stype == "default"
+    np.testing.assert_allclose(sp[0], dn[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(sp[1].asnumpy(), dn[1].asnumpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(sp[2], dn[2], rtol=1e-5, atol=1e-6)
+    # NumPy oracle of the softmax gradient.
+    logits = dense @ wv + np.array([0.3, -0.2], np.float32)
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    np.testing.assert_allclose(sp[0], p, rtol=1e-5, atol=1e-6)
+    onehot = np.eye(2)[label.astype(int)]
+    np.testing.assert_allclose(sp[1].asnumpy(), dense.T @ (p - onehot), rtol=1e-4, atol=1e-5)
+
+
+# --------------------------------------------------------------- optimizer lazy updates
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_lazy_update_of_row_sparse_weight(optimizer):
+    w0 = RNG.rand(6, 3).astype(np.float32)
+    grad_rows = np.array([1, 4])
+    gv = RNG.rand(2, 3).astype(np.float32)
+    results = {}
+    for wstype in ("row_sparse", "default"):
+        weight = mx.nd.array(w0).tostype(wstype)
+        grad = mx.nd.sparse.row_sparse_array((gv, grad_rows), shape=(6, 3))
+        opt = mx.optimizer.create(optimizer, learning_rate=0.1, wd=0.01)
+        state = opt.create_state(0, weight)
+        opt.update(0, weight, grad, state)
+        opt.update(0, weight, grad, state)
+        assert weight.stype == wstype
+        results[wstype] = weight.asnumpy()
+    np.testing.assert_allclose(results["row_sparse"], results["default"], rtol=1e-6)
+    # Lazy: rows without gradient keep their values even with weight decay.
+    untouched = [0, 2, 3, 5]
+    np.testing.assert_array_equal(results["row_sparse"][untouched], w0[untouched])
+    assert not np.allclose(results["row_sparse"][grad_rows], w0[grad_rows])
+    if optimizer == "sgd":
+        ref = w0.copy()
+        for _ in range(2):
+            ref[grad_rows] -= 0.1 * (gv + 0.01 * ref[grad_rows])
+        np.testing.assert_allclose(results["row_sparse"], ref, rtol=1e-5)
+
+
+# ------------------------------------------------------------------ Module training
+
+def _synthetic_problem(n=512, features=40, seed=1):
+    rng = np.random.RandomState(seed)
+    x = (rng.rand(n, features) * (rng.rand(n, features) < 0.2)).astype(np.float32)
+    w = rng.randn(features)
+    score = x @ w
+    y = (score > np.median(score)).astype(np.float32)
+    return x, y
+
+
+def _train(weight_stype, data_stype, optimizer, kvstore, epochs=6):
+    x, y = _synthetic_problem()
+    data = mx.nd.array(x).tostype(data_stype)
+    it = mx.io.NDArrayIter(data, mx.nd.array(y), batch_size=32, last_batch_handle="discard",
+                           label_name="softmax_label")
+    mod = mx.mod.Module(_linear(weight_stype, data_stype, features=x.shape[1]),
+                        data_names=["data"], label_names=["softmax_label"])
+    losses = []
+
+    class _Loss(mx.metric.EvalMetric):
+        def __init__(self):
+            super().__init__("ce")
+
+        def update(self, labels, preds):
+            p = preds[0].asnumpy()
+            lab = labels[0].asnumpy().astype(int)
+            self.sum_metric += float(-np.log(p[np.arange(len(lab)), lab] + 1e-12).sum())
+            self.num_inst += len(lab)
+
+    def _epoch_end(epoch, sym, arg, aux):
+        losses.append(None)
+
+    metric = _Loss()
+    params = {"learning_rate": 0.5} if optimizer == "sgd" else {"learning_rate": 0.05}
+    history = []
+    mod.bind(data_shapes=it.provide_data, label_shapes=it.provide_label)
+    mod.init_params(initializer=mx.init.Zero())
+    mod.init_optimizer(kvstore=kvstore, optimizer=optimizer, optimizer_params=params)
+    for _ in range(epochs):
+        it.reset()
+        metric.reset()
+        for batch in it:
+            mod.forward_backward(batch)
+            mod.update()
+            mod.update_metric(metric, batch.label)
+        history.append(metric.get()[1])
+    it.reset()
+    acc = dict(mod.score(it, "acc"))["accuracy"]
+    return mod, history, acc
+
+
+@pytest.mark.parametrize("optimizer,kvstore", [("sgd", None), ("sgd", "local"),
+                                               ("adam", None), ("adam", "local")])
+def test_module_sparse_linear_classification(optimizer, kvstore):
+    mod_s, hist_s, acc_s = _train("row_sparse", "csr", optimizer, kvstore)
+    mod_d, hist_d, acc_d = _train("default", "default", optimizer, kvstore)
+    assert mod_s._exec_group.execs[0].arg_dict["data"].stype == "csr"
+    assert mod_s._exec_group.execs[0].arg_dict["weight"].stype == "row_sparse"
+    assert mod_s._exec_group.execs[0].grad_dict["weight"].stype == "row_sparse"
+    assert hist_s[-1] < 0.6 * hist_s[0], hist_s
+    assert acc_s > 0.9, acc_s
+    np.testing.assert_allclose(hist_s, hist_d, rtol=1e-4)
+    assert abs(acc_s - acc_d) < 1e-6
+    arg_s, _ = mod_s.get_params()
+    arg_d, _ = mod_d.get_params()
+    assert arg_s["weight"].stype == "row_sparse"
+    np.testing.assert_allclose(arg_s["weight"].asnumpy(), arg_d["weight"].asnumpy(),
+                               rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(arg_s["bias"].asnumpy(), arg_d["bias"].asnumpy(),
+                               rtol=1e-4, atol=1e-5)
+
+
+def test_module_fit_csr_iter_row_sparse_weight():
+    x, y = _synthetic_problem(seed=3)
+    it = mx.io.NDArrayIter(mx.nd.array(x).tostype("csr"), mx.nd.array(y), batch_size=32,
+                           last_batch_handle="discard", label_name="softmax_label")
+    mod = mx.mod.Module(_linear("row_sparse", "csr", features=x.shape[1]), data_names=["data"],
+                        label_names=["softmax_label"])
+    mod.fit(it, num_epoch=5, optimizer="sgd", optimizer_params={"learning_rate": 0.5},
+            kvstore="local", initializer=mx.init.Normal(0.01), eval_metric="acc")
+    it.reset()
+    assert dict(mod.score(it, "acc"))["accuracy"] > 0.9
