@@ -449,3 +449,65 @@ def test_module_fit_csr_iter_row_sparse_weight():
             kvstore="local", initializer=mx.init.Normal(0.01), eval_metric="acc")
     it.reset()
     assert dict(mod.score(it, "acc"))["accuracy"] > 0.9
+
+
+# ------------------------------------------------------- Gluon row_sparse parameters
+
+def test_gluon_row_sparse_parameter_access_rules():
+    p = mx.gluon.Parameter("weight", shape=(6, 2), stype="row_sparse", grad_stype="row_sparse",
+                           init=mx.init.Constant(0.5))
+    p.initialize(ctx=mx.cpu())
+    with pytest.raises(RuntimeError, match="via data\\(\\) because its storage type is "
+                                           "row_sparse"):
+        p.data()
+    with pytest.raises(RuntimeError, match="via list_data\\(\\)"):
+        p.list_data()
+    with pytest.raises(RuntimeError, match="when no Trainer is created with it"):
+        p.row_sparse_data(mx.nd.array([1, 3]))
+    assert p.list_grad()[0].stype == "row_sparse"
+    dense = mx.gluon.Parameter("bias", shape=(2,))
+    dense.initialize(ctx=mx.cpu())
+    with pytest.raises(RuntimeError, match="Please use data\\(\\) instead"):
+        dense.row_sparse_data(mx.nd.array([0]))
+    trainer = mx.gluon.Trainer([p], "sgd", {"learning_rate": 0.1})
+    w = p.row_sparse_data(mx.nd.array([3, 1]))
+    assert w.stype == "row_sparse"
+    assert list(w.indices.asnumpy()) == [1, 3]
+    np.testing.assert_allclose(w.data.asnumpy(), np.full((2, 2), 0.5))
+    assert trainer._update_on_kvstore
+    with pytest.raises(RuntimeError, match="More than one trainers"):
+        mx.gluon.Trainer([p], "sgd", {"learning_rate": 0.1})
+    with pytest.raises(ValueError, match="update_on_kvstore=False"):
+        q = mx.gluon.Parameter("w2", shape=(3, 2), stype="row_sparse")
+        q.initialize(ctx=mx.cpu())
+        mx.gluon.Trainer([q], "sgd", update_on_kvstore=False).step(1)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_gluon_row_sparse_parameter_training_matches_dense(optimizer):
+    x = mx.nd.array(_csr_values(8, 6, seed=12)).tostype("csr")
+    target = mx.nd.array(RNG.rand(8, 2).astype(np.float32))
+    final = {}
+    for stype in ("row_sparse", "default"):
+        p = mx.gluon.Parameter("weight", shape=(6, 2), stype=stype, grad_stype="row_sparse",
+                               init=mx.init.Constant(0.3))
+        p.initialize(ctx=mx.cpu())
+        trainer = mx.gluon.Trainer([p], optimizer, {"learning_rate": 0.1})
+        rows = mx.nd.array(np.unique(x.indices.asnumpy()))
+        for _ in range(3):
+            w = p.row_sparse_data(rows) if stype == "row_sparse" else p.data()
+            with mx.autograd.record():
+                loss = ((mx.nd.sparse.dot(x, w) - target) ** 2).sum()
+            loss.backward()
+            assert p.list_grad()[0].stype == "row_sparse"
+            trainer.step(1)
+        if stype == "row_sparse":
+            w = p.row_sparse_data(mx.nd.arange(6))
+            assert list(w.indices.asnumpy()) == list(range(6))
+        else:
+            w = p.data()
+        final[stype] = w.asnumpy()
+    np.testing.assert_allclose(final["row_sparse"], final["default"], rtol=1e-5, atol=1e-6)
+    # Column 1 of x is empty: its weight row never gets a gradient and keeps its value (lazy).
+    np.testing.assert_allclose(final["row_sparse"][1], [0.3, 0.3])
+    assert not np.allclose(final["row_sparse"][0], [0.3, 0.3])
