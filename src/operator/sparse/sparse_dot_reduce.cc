@@ -1,8 +1,9 @@
 /*!
  * \file sparse_dot_reduce.cc
  * \brief Sparse kernels used by the symbolic path: the backward of dot(csr, dense|row_sparse)
- *        (row_sparse gradient of the dense/row_sparse weight, as MXNet 1.9.1) and sum/mean of a
- *        csr matrix over axis 0 or 1 (dense result).
+ *        (row_sparse gradient of the dense/row_sparse weight, as MXNet 1.9.1), sum/mean of a
+ *        csr matrix over axis 0 or 1 (dense result) and add_n of row_sparse arrays (the
+ *        gradient pass sums several row_sparse gradients with it).
  */
 #include <algorithm>
 #include <cstring>
@@ -132,7 +133,59 @@ void CsrReduceComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
   });
 }
 
+// ------------------------------------------------ add_n (ElementWiseSum) of row_sparse arrays
+
+// All row_sparse -> row_sparse (the sum of several row_sparse gradients stays sparse).
+bool AddNStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode, std::vector<int>* in,
+               std::vector<int>* out) {
+  for (int s : *in) {
+    if (s != kRowSparseStorage) return false;
+  }
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kRowSparseStorage) return false;
+  return DispatchEx(out, mode, kRowSparseStorage);
+}
+
+void AddNRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                      const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                      const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) {
+    MX_THROW(NotImplementedError) << attrs.op->name
+                                  << ": req 'add' into a row_sparse output is not supported";
+  }
+  std::vector<std::vector<int64_t>> ids(in.size());
+  std::vector<int64_t> rows;
+  for (size_t i = 0; i < in.size(); ++i) {
+    in[i].CheckSparseFormat(false);
+    ids[i] = SparseAuxAsInt64(in[i], 0);
+    rows.insert(rows.end(), ids[i].begin(), ids[i].end());
+  }
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  const int64_t len = RowLength(out[0].shape());
+  TShape sshape = out[0].shape();
+  sshape[0] = static_cast<int64_t>(rows.size());
+  NDArray data = NewPart(sshape, out[0].dtype());
+  MSHADOW_TYPE_SWITCH(out[0].dtype(), DType, {
+    DType* d = rows.empty() ? nullptr : data.data().dptr<DType>();
+    if (d != nullptr) std::fill(d, d + rows.size() * len, DType(0));
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (ids[i].empty()) continue;
+      const DType* v = in[i].sparse_data().data().dptr<DType>();
+      for (size_t k = 0; k < ids[i].size(); ++k) {
+        const int64_t pos = std::lower_bound(rows.begin(), rows.end(), ids[i][k]) - rows.begin();
+        for (int64_t j = 0; j < len; ++j) d[pos * len + j] += v[k * len + j];
+      }
+    }
+  });
+  out[0].SetSparseParts(data, {Int64Part(rows)});
+}
+
 }  // namespace
+
+NNVM_REGISTER_OP(add_n)
+.set_attr<FInferStorageType>("FInferStorageType", AddNStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", AddNRspComputeEx);
 
 NNVM_REGISTER_OP(_backward_dot)
 .set_attr<FInferStorageType>("FInferStorageType", DotBackwardStype)

@@ -37,6 +37,8 @@ STYPE_CASES = {
     "embedding_sparse_grad": (
         "mx.sym.Embedding(d, input_dim=10, output_dim=3, sparse_grad=True, name='emb')",
         {"d": (4,)}),
+    "two_dots_one_weight": ("mx.sym.sparse.dot(x, wr) + mx.sym.sparse.dot(x * 2, wr)",
+                            {"x": (4, 5), "wr": (5, 2)}),
     "sum_axis0": ("mx.sym.sum(x, axis=0)", {"x": (4, 5)}),
     "sum_axis1": ("mx.sym.sum(x, axis=1)", {"x": (4, 5)}),
     "mean_axis0": ("mx.sym.mean(x, axis=0)", {"x": (4, 5)}),
@@ -61,6 +63,7 @@ MX191_STYPES = {
     "dot_csrT_dns_fwd_default": [["csr", "default"], [None, "default"], ["default"]],
     "dot_dns_csr": [["default", "csr"], ["default", None], ["csr"]],
     "embedding_sparse_grad": [["default", "default"], [None, "row_sparse"], ["default"]],
+    "two_dots_one_weight": [["csr", "row_sparse"], [None, "row_sparse"], ["default"]],
     "sum_axis0": [["csr"], [None], ["default"]],
     "sum_axis1": [["csr"], [None], ["default"]],
     "mean_axis0": [["csr"], [None], ["default"]],
@@ -161,6 +164,35 @@ def test_dot_csr_weight_forward_backward(weight_stype):
     # Stored rows: the columns the csr batch uses (column 1 is empty).
     assert list(g.indices.asnumpy()) == sorted(set(np.nonzero(dense)[1]))
     assert 1 not in list(g.indices.asnumpy())
+
+
+def test_row_sparse_gradients_summed_stay_sparse():
+    # Two uses of one weight: the gradient pass adds two row_sparse gradients (add_n).
+    dense = _csr_values(6, 5, seed=13)
+    dense2 = _csr_values(6, 5, seed=14)
+    wv = RNG.rand(5, 2).astype(np.float32)
+    x = mx.sym.var("x", stype="csr")
+    x2 = mx.sym.var("x2", stype="csr")
+    w = mx.sym.var("w", stype="row_sparse")
+    sym = mx.sym.sparse.dot(x, w) + mx.sym.sparse.dot(x2, w)
+    ex = sym.simple_bind(mx.cpu(), x=(6, 5), x2=(6, 5), w=(5, 2),
+                         grad_req={"x": "null", "x2": "null", "w": "write"})
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    ex.arg_dict["x2"][:] = mx.nd.array(dense2).tostype("csr")
+    ex.arg_dict["w"][:] = mx.nd.array(wv).tostype("row_sparse")
+    np.testing.assert_allclose(ex.forward(is_train=True)[0].asnumpy(), (dense + dense2) @ wv,
+                               rtol=1e-5, atol=1e-6)
+    og = RNG.rand(6, 2).astype(np.float32)
+    ex.backward(mx.nd.array(og))
+    g = ex.grad_dict["w"]
+    assert g.stype == "row_sparse"
+    np.testing.assert_allclose(g.asnumpy(), (dense + dense2).T @ og, rtol=1e-5, atol=1e-6)
+    # Imperative add_n of row_sparse arrays is row_sparse too.
+    a = mx.nd.sparse.row_sparse_array((np.ones((2, 2)), [0, 3]), shape=(5, 2))
+    b = mx.nd.sparse.row_sparse_array((2 * np.ones((2, 2)), [1, 3]), shape=(5, 2))
+    c = mx.nd.add_n(a, b, a)
+    assert c.stype == "row_sparse" and list(c.indices.asnumpy()) == [0, 1, 3]
+    np.testing.assert_allclose(c.asnumpy(), 2 * a.asnumpy() + b.asnumpy())
 
 
 def test_dot_csr_transposed_row_sparse_output_and_gradient():
