@@ -543,3 +543,45 @@ def test_gluon_row_sparse_parameter_training_matches_dense(optimizer):
     # Column 1 of x is empty: its weight row never gets a gradient and keeps its value (lazy).
     np.testing.assert_allclose(final["row_sparse"][1], [0.3, 0.3])
     assert not np.allclose(final["row_sparse"][0], [0.3, 0.3])
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_module_embedding_sparse_grad_matches_dense(optimizer):
+    rng = np.random.RandomState(15)
+    tokens = rng.randint(0, 20, size=(64, 3)).astype(np.float32)
+    labels = (tokens[:, 0] < 10).astype(np.float32)
+    results = {}
+    for sparse in (True, False):
+        data = mx.sym.var("data")
+        emb = mx.sym.Embedding(data, input_dim=40, output_dim=4, sparse_grad=sparse, name="emb")
+        fc = mx.sym.FullyConnected(mx.sym.flatten(emb), num_hidden=2, name="fc")
+        net = mx.sym.SoftmaxOutput(fc, mx.sym.var("softmax_label"), name="out")
+        it = mx.io.NDArrayIter(tokens, labels, batch_size=16, label_name="softmax_label")
+        mod = mx.mod.Module(net, data_names=["data"], label_names=["softmax_label"])
+        mod.bind(it.provide_data, it.provide_label)
+        mod.init_params(mx.init.Constant(0.05))
+        params = {"learning_rate": 0.1, "wd": 0.0 if optimizer == "sgd" else 0.01}
+        mod.init_optimizer(optimizer=optimizer, optimizer_params=params)
+        assert mod._exec_group.execs[0].grad_dict["emb_weight"].stype == \
+            ("row_sparse" if sparse else "default")
+        for _ in range(3):
+            it.reset()
+            for batch in it:
+                mod.forward_backward(batch)
+                mod.update()
+        results[sparse] = mod.get_params()[0]
+    if optimizer == "sgd":  # without momentum or wd the lazy update is the dense one
+        for name in results[True]:
+            np.testing.assert_allclose(results[True][name].asnumpy(),
+                                       results[False][name].asnumpy(), rtol=1e-4, atol=1e-5)
+    else:
+        # Lazy adam with weight decay: rows of tokens that never occur (20..39) keep their
+        # value, where the dense update decays them; used rows move.
+        unused = sorted(set(range(40)) - set(tokens.astype(int).ravel()))
+        used = sorted(set(tokens.astype(int).ravel()))
+        emb = results[True]["emb_weight"].asnumpy()
+        assert len(unused) >= 20
+        np.testing.assert_allclose(emb[unused], 0.05)
+        assert not np.allclose(emb[used], 0.05)
+        assert not np.allclose(results[False]["emb_weight"].asnumpy()[unused], 0.05)
+    assert results[True]["emb_weight"].stype == "default"
