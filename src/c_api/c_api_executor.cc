@@ -562,6 +562,8 @@ int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type, 
       MX_THROW(dmlc::ValueError) << "reshape: cannot infer the new shape of " << name;
     }
     if (a.shape() == s) return a;
+    // A sparse array cannot be viewed with another shape: a new (empty) one of the same type.
+    if (a.is_sparse()) return NDArray(a.storage_type(), s, ctx, a.dtype());
     if (s.Size() <= a.shape().Size()) return a.AsArray(s, a.dtype());
     if (!allow_up_sizing) {
       MX_THROW(dmlc::ValueError) << "reshape: new shape of " << name << " " << s

@@ -585,3 +585,22 @@ def test_module_embedding_sparse_grad_matches_dense(optimizer):
         assert not np.allclose(emb[used], 0.05)
         assert not np.allclose(results[False]["emb_weight"].asnumpy()[unused], 0.05)
     assert results[True]["emb_weight"].stype == "default"
+
+
+def test_executor_reshape_with_sparse_arguments():
+    x = mx.sym.var("x", stype="csr")
+    w = mx.sym.var("w", stype="row_sparse")
+    ex = mx.sym.sparse.dot(x, w).simple_bind(mx.cpu(), x=(4, 5), w=(5, 2),
+                                             grad_req={"x": "null", "w": "write"})
+    ex2 = ex.reshape(allow_up_sizing=True, x=(7, 5), w=(5, 2))
+    assert ex2.arg_dict["x"].stype == "csr" and ex2.arg_dict["x"].shape == (7, 5)
+    assert ex2.arg_dict["w"].stype == "row_sparse"
+    assert ex2.grad_dict["w"].stype == "row_sparse"
+    dense = _csr_values(7, 5, seed=16)
+    wv = RNG.rand(5, 2).astype(np.float32)
+    ex2.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    ex2.arg_dict["w"][:] = mx.nd.array(wv).tostype("row_sparse")
+    np.testing.assert_allclose(ex2.forward(is_train=True)[0].asnumpy(), dense @ wv, rtol=1e-5)
+    og = RNG.rand(7, 2).astype(np.float32)
+    ex2.backward(mx.nd.array(og))
+    np.testing.assert_allclose(ex2.grad_dict["w"].asnumpy(), dense.T @ og, rtol=1e-5, atol=1e-6)
