@@ -166,11 +166,12 @@ void AllocateForBind(const nnvm::Symbol& sym, const mxnet::Context& ctx,
   }
   std::vector<int> grad_stypes(args.size(), mxnet::kDefaultStorage);
   {
-    // Only graphs with a sparse argument or an op that makes sparse gradients from dense
-    // inputs (Embedding's sparse_grad) need the inference.
+    // Only graphs with a sparse argument or an op that makes sparse values from dense
+    // inputs (cast_storage, Embedding's sparse_grad) need the inference.
     bool sparse_grad_op = false;
     nnvm::DFSVisit(sym.outputs, [&](const nnvm::ObjectPtr& n) {
       if (n->is_variable()) return;
+      if (n->op()->name == "cast_storage") sparse_grad_op = true;
       auto it = n->attrs.dict.find("sparse_grad");
       if (it != n->attrs.dict.end() && (it->second == "True" || it->second == "1" ||
                                         it->second == "true")) {

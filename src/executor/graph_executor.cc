@@ -188,11 +188,13 @@ std::vector<int> GraphExecutor::InferGradStorageTypes(const nnvm::Symbol& symbol
   if (xs.empty()) return result;
 #if MXNET_HAVE_GRADIENT_PASS
   std::vector<nnvm::NodeEntry> head_grads;
+  std::vector<nnvm::ObjectPtr> head_nodes;
   for (size_t i = 0; i < symbol.outputs.size(); ++i) {
     nnvm::ObjectPtr v = nnvm::Node::Create();
     v->attrs.name = "head_grad" + std::to_string(i);
     v->attrs.parsed = nnvm::VariableParam();
     head_grads.emplace_back(v, 0, 0);
+    head_nodes.push_back(v);
   }
   nnvm::Graph g;
   g.outputs = symbol.outputs;
@@ -206,7 +208,8 @@ std::vector<int> GraphExecutor::InferGradStorageTypes(const nnvm::Symbol& symbol
     }
   }
   std::vector<DispatchMode> modes;
-  InferStorageTypes(idx, cpu::kDevMask, &stypes, &modes);
+  const std::vector<int> same_as = HeadGradStorageSources(idx, head_nodes);
+  InferStorageTypes(idx, cpu::kDevMask, &stypes, &modes, &same_as);
   for (size_t k = 0; k < which.size(); ++k) {
     result[which[k]] = stypes[idx.entry_id(idx.outputs()[symbol.outputs.size() + k])];
   }
@@ -253,7 +256,8 @@ void GraphExecutor::InferAttrs() {
     if (idx[e.node_id].source->is_variable()) continue;  // a gradient that is an input
     stypes_[idx.entry_id(e)] = arg_grads_[grad_arg_index_[k]].storage_type();
   }
-  InferStorageTypes(idx, ctx_.dev_mask(), &stypes_, &dispatch_modes_);
+  const std::vector<int> same_as = HeadGradStorageSources(idx, head_grad_nodes_);
+  InferStorageTypes(idx, ctx_.dev_mask(), &stypes_, &dispatch_modes_, &same_as);
   if (unknown_shapes || unknown_types) {
     for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
       const nnvm::Node* n = idx[nid].source;
@@ -303,7 +307,10 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
   for (size_t i = 0; i < num_forward_outputs_; ++i) {
     if (!head_grad_nodes_[i] || !idx.exist(head_grad_nodes_[i].get())) continue;
     const uint32_t eid = idx.entry_id(idx.node_id(head_grad_nodes_[i].get()), 0);
-    head_grad_arrays_[i] = NDArray(shapes_[eid], ctx_, false, dtypes_[eid]);
+    // The gradient of a sparse output is sparse too (the caller's head gradient is cast).
+    head_grad_arrays_[i] = stypes_[eid] == kRowSparseStorage || stypes_[eid] == kCSRStorage
+                               ? NDArray(stypes_[eid], shapes_[eid], ctx_, dtypes_[eid])
+                               : NDArray(shapes_[eid], ctx_, false, dtypes_[eid]);
     data_entry_[eid] = head_grad_arrays_[i];
   }
   for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
@@ -669,7 +676,8 @@ void GraphExecutor::Backward(const std::vector<NDArray>& head_grads, bool is_tra
   std::vector<std::string> out_names;
   for (size_t i = 0; i < num_forward_outputs_; ++i) {
     if (head_grad_arrays_[i].is_none()) continue;
-    if ((head_grads.empty() || head_grads[i].is_none()) && head_is_loss_[i]) {
+    if ((head_grads.empty() || head_grads[i].is_none()) && head_is_loss_[i] &&
+        !head_grad_arrays_[i].is_sparse()) {
       if (!head_holds_ones_[i]) FillOnes(head_grad_arrays_[i]);
       head_holds_ones_[i] = true;
       continue;

@@ -53,7 +53,7 @@ int VariableStorageType(const nnvm::Node* n) {
 }
 
 size_t InferStorageTypes(const nnvm::IndexedGraph& idx, int dev_mask, std::vector<int>* stypes,
-                         std::vector<DispatchMode>* modes) {
+                         std::vector<DispatchMode>* modes, const std::vector<int>* same_as) {
   static auto& finfer = nnvm::Op::GetAttr<FInferStorageType>("FInferStorageType");
   static auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
   CHECK_EQ(stypes->size(), idx.num_node_entries());
@@ -63,7 +63,11 @@ size_t InferStorageTypes(const nnvm::IndexedGraph& idx, int dev_mask, std::vecto
     const auto& inode = idx[nid];
     const nnvm::Node* n = inode.source;
     if (n->is_variable()) {
-      int& s = (*stypes)[idx.entry_id(nid, 0)];
+      const uint32_t eid = idx.entry_id(nid, 0);
+      int& s = (*stypes)[eid];
+      if (s == kUndefinedStorage && same_as != nullptr && (*same_as)[eid] >= 0) {
+        s = (*stypes)[(*same_as)[eid]];
+      }
       if (s == kUndefinedStorage) s = VariableStorageType(n);
       if (s == kUndefinedStorage) s = kDefaultStorage;
       (*modes)[nid] = DispatchMode::kVariable;
@@ -109,6 +113,17 @@ size_t InferStorageTypes(const nnvm::IndexedGraph& idx, int dev_mask, std::vecto
     (*modes)[nid] = mode;
   }
   return fallbacks;
+}
+
+std::vector<int> HeadGradStorageSources(const nnvm::IndexedGraph& idx,
+                                        const std::vector<nnvm::ObjectPtr>& head_grads) {
+  std::vector<int> same_as(idx.num_node_entries(), -1);
+  for (size_t i = 0; i < head_grads.size() && i < idx.outputs().size(); ++i) {
+    if (!head_grads[i] || !idx.exist(head_grads[i].get())) continue;
+    same_as[idx.entry_id(idx.node_id(head_grads[i].get()), 0)] =
+        static_cast<int>(idx.entry_id(idx.outputs()[i]));
+  }
+  return same_as;
 }
 
 }  // namespace exec

@@ -192,8 +192,9 @@ class DataParallelExecutorGroup(object):
         from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
         arg_stypes = {n: _STORAGE_TYPE_ID_TO_STR.get(
             int(attrs.get(n, {}).get("__storage_type__", 0)), "default") for n in self.arg_names}
-        if any(s != "default" for s in arg_stypes.values()) or \
-                "sparse_grad" in self.symbol.tojson():
+        graph = self.symbol.tojson()
+        if any(s != "default" for s in arg_stypes.values()) or "sparse_grad" in graph or \
+                '"cast_storage"' in graph:
             grads = self.symbol._infer_grad_storage_type(
                 {n: self.grad_req[n] for n in self.arg_names})
             grad_stypes = dict(zip(self.arg_names, grads))

@@ -181,7 +181,110 @@ void AddNRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
   out[0].SetSparseParts(data, {Int64Part(rows)});
 }
 
+// --------------------------- backward of elementwise ops with a row_sparse output gradient
+
+/*! \brief Rows `rows` of `a` (row_sparse or dense) as a dense (rows, ...) array. */
+NDArray GatherRows(const NDArray& a, const std::vector<int64_t>& rows) {
+  TShape bshape = a.shape();
+  bshape[0] = static_cast<int64_t>(rows.size());
+  NDArray block = NewPart(bshape, a.dtype());
+  const int64_t len = RowLength(a.shape());
+  const size_t row_bytes = len * mshadow::mshadow_sizeof(a.dtype());
+  char* dst = static_cast<char*>(block.data().dptr_);
+  if (rows.empty()) return block;
+  std::memset(dst, 0, rows.size() * row_bytes);
+  if (a.storage_type() == kRowSparseStorage) {
+    const std::vector<int64_t> stored = SparseAuxAsInt64(a, 0);
+    if (stored.empty()) return block;
+    const char* src = static_cast<const char*>(a.sparse_data().data().dptr_);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      auto it = std::lower_bound(stored.begin(), stored.end(), rows[k]);
+      if (it != stored.end() && *it == rows[k]) {
+        std::memcpy(dst + k * row_bytes, src + (it - stored.begin()) * row_bytes, row_bytes);
+      }
+    }
+  } else {
+    const char* src = static_cast<const char*>(a.data().dptr_);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      std::memcpy(dst + k * row_bytes, src + rows[k] * row_bytes, row_bytes);
+    }
+  }
+  return block;
+}
+
+// (ograd row_sparse, x row_sparse|dense) -> row_sparse on ograd's rows: f(0, x) = 0 for the
+// backward of every zero-preserving unary op, so the other rows of the gradient are 0.
+bool RspOgradStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode, std::vector<int>* in,
+                   std::vector<int>* out) {
+  if (in->size() != 2 || out->size() != 1 || (*in)[0] != kRowSparseStorage) return false;
+  if ((*in)[1] != kRowSparseStorage && (*in)[1] != kDefaultStorage) return false;
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kRowSparseStorage) return false;
+  return DispatchEx(out, mode, kRowSparseStorage);
+}
+
+void RspOgradComputeEx(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                       const std::vector<NDArray>& out) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) {
+    MX_THROW(NotImplementedError) << attrs.op->name
+                                  << ": req 'add' into a row_sparse gradient is not supported";
+  }
+  static auto& fcompute = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  in[0].CheckSparseFormat(false);
+  if (in[1].is_sparse()) in[1].CheckSparseFormat(false);
+  const std::vector<int64_t> rows = SparseAuxAsInt64(in[0], 0);
+  const NDArray ograd = GatherRows(in[0], rows), x = GatherRows(in[1], rows);
+  NDArray data = NewPart(ograd.shape(), out[0].dtype());
+  if (!rows.empty()) {
+    fcompute[attrs.op](attrs, ctx, {ograd.data(), x.data()}, {kWriteTo}, {data.data()});
+  }
+  out[0].SetSparseParts(data, {Int64Part(rows)});
+}
+
+// _backward_add(ograd row_sparse) = (ograd, ograd), both row_sparse.
+bool BackwardAddStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode,
+                      std::vector<int>* in, std::vector<int>* out) {
+  if ((*in)[0] != kRowSparseStorage) return false;
+  for (int s : *out) {
+    if (s != kUndefinedStorage && s != kRowSparseStorage) return false;
+  }
+  return DispatchEx(out, mode, kRowSparseStorage);
+}
+
+void BackwardAddComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
+                          const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                          const std::vector<NDArray>& out) {
+  in[0].CheckSparseFormat(false);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (req[i] == kNullOp) continue;
+    if (req[i] == kAddTo) {
+      MX_THROW(NotImplementedError) << attrs.op->name
+                                    << ": req 'add' into a row_sparse gradient is not supported";
+    }
+    CastStorageInto(in[0], out[i]);
+  }
+}
+
+const bool kRspOgradRegistered = [] {
+  for (const char* name : {"_backward_abs", "_backward_sign", "_backward_square",
+                           "_backward_sqrt", "_backward_cbrt", "_backward_relu", "_backward_tanh",
+                           "_backward_sin", "_backward_sinh", "_backward_tan", "_backward_arcsin",
+                           "_backward_arcsinh", "_backward_arctan", "_backward_arctanh",
+                           "_backward_degrees", "_backward_radians", "_backward_expm1",
+                           "_backward_log1p"}) {
+    ::nnvm::Op::Register(name)
+        .set_attr<FInferStorageType>("FInferStorageType", RspOgradStype)
+        .set_attr<FComputeEx>("FComputeEx<cpu>", RspOgradComputeEx);
+  }
+  return true;
+}();
+
 }  // namespace
+
+NNVM_REGISTER_OP(_backward_add)
+.set_attr<FInferStorageType>("FInferStorageType", BackwardAddStype)
+.set_attr<FComputeEx>("FComputeEx<cpu>", BackwardAddComputeEx);
 
 NNVM_REGISTER_OP(add_n)
 .set_attr<FInferStorageType>("FInferStorageType", AddNStype)

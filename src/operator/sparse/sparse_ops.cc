@@ -285,8 +285,8 @@ bool DotStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode, std::
     return DispatchEx(out, mode, want);
   }
   if (lhs != kCSRStorage) return false;
-  // dot(csr, rsp) = dns (the row_sparse weight of a sparse linear model).
-  if (rhs == kRowSparseStorage && p.transpose_a) return false;
+  // dot(csr, rsp) = dns (the row_sparse weight of a sparse linear model); dot(csr.T, rsp)
+  // = rsp, as dot(csr.T, dns).
   if (rhs != kDefaultStorage && rhs != kRowSparseStorage) return false;
   // dot(csr, dns) = dns; dot(csr.T, dns) = row_sparse unless forward_stype asks for dense.
   int want = p.transpose_a ? kRowSparseStorage : kDefaultStorage;

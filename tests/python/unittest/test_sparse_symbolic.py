@@ -39,6 +39,15 @@ STYPE_CASES = {
         {"d": (4,)}),
     "two_dots_one_weight": ("mx.sym.sparse.dot(x, wr) + mx.sym.sparse.dot(x * 2, wr)",
                             {"x": (4, 5), "wr": (5, 2)}),
+    "dot_csrT_rsp": ("mx.sym.sparse.dot(x, wr, transpose_a=True)", {"x": (4, 5), "wr": (4, 2)}),
+    "rsp_add": ("wr + r2", {"wr": (4, 2), "r2": (4, 2)}),
+    "rsp_mul_fallback_grad": ("wr * r2", {"wr": (4, 2), "r2": (4, 2)}),
+    "rsp_relu": ("mx.sym.relu(wr)", {"wr": (4, 2)}),
+    "rsp_square": ("mx.sym.square(wr)", {"wr": (4, 2)}),
+    "rsp_plus_dense": ("mx.sym.elemwise_add(wr, w)", {"wr": (4, 2), "w": (4, 2)}),
+    "cast_to_rsp": ("mx.sym.cast_storage(w, stype='row_sparse')", {"w": (4, 2)}),
+    "csr_add": ("x + c2", {"x": (4, 5), "c2": (4, 5)}),
+    "fc_csr_data": ("mx.sym.FullyConnected(x, num_hidden=3, name='fc')", {"x": (4, 5)}),
     "sum_axis0": ("mx.sym.sum(x, axis=0)", {"x": (4, 5)}),
     "sum_axis1": ("mx.sym.sum(x, axis=1)", {"x": (4, 5)}),
     "mean_axis0": ("mx.sym.mean(x, axis=0)", {"x": (4, 5)}),
@@ -64,6 +73,16 @@ MX191_STYPES = {
     "dot_dns_csr": [["default", "csr"], ["default", None], ["csr"]],
     "embedding_sparse_grad": [["default", "default"], [None, "row_sparse"], ["default"]],
     "two_dots_one_weight": [["csr", "row_sparse"], [None, "row_sparse"], ["default"]],
+    "dot_csrT_rsp": [["csr", "row_sparse"], [None, "default"], ["row_sparse"]],
+    "rsp_add": [["row_sparse", "row_sparse"], ["row_sparse", "row_sparse"], ["row_sparse"]],
+    "rsp_mul_fallback_grad": [["row_sparse", "row_sparse"], ["default", "default"],
+                              ["row_sparse"]],
+    "rsp_relu": [["row_sparse"], ["row_sparse"], ["row_sparse"]],
+    "rsp_square": [["row_sparse"], ["row_sparse"], ["row_sparse"]],
+    "rsp_plus_dense": [["row_sparse", "default"], ["default", "default"], ["default"]],
+    "cast_to_rsp": [["default"], ["row_sparse"], ["row_sparse"]],
+    "csr_add": [["csr", "csr"], [None, None], ["csr"]],
+    "fc_csr_data": [["csr", "default", "default"], [None, "default", "default"], ["default"]],
     "sum_axis0": [["csr"], [None], ["default"]],
     "sum_axis1": [["csr"], [None], ["default"]],
     "mean_axis0": [["csr"], [None], ["default"]],
@@ -82,10 +101,12 @@ import mxnet as mx
 cases = json.loads(sys.argv[1])
 x = mx.sym.var("x", stype="csr"); w = mx.sym.var("w"); wr = mx.sym.var("wr", stype="row_sparse")
 d = mx.sym.var("d"); b = mx.sym.var("b")
+r2 = mx.sym.var("r2", stype="row_sparse"); c2 = mx.sym.var("c2", stype="csr")
 res = {}
 for name, (src, shapes) in sorted(cases.items()):
     s = eval(src)
-    req = {a: ("null" if a in ("x", "d", "softmax_label") else "write") for a in s.list_arguments()}
+    req = {a: ("null" if a in ("x", "d", "c2", "softmax_label") else "write")
+           for a in s.list_arguments()}
     ex = s.simple_bind(mx.cpu(), grad_req=req, **{k: tuple(v) for k, v in shapes.items()})
     res[name] = [[a.stype for a in ex.arg_arrays],
                  [g.stype if g is not None else None for g in ex.grad_arrays],
@@ -604,3 +625,68 @@ def test_executor_reshape_with_sparse_arguments():
     og = RNG.rand(7, 2).astype(np.float32)
     ex2.backward(mx.nd.array(og))
     np.testing.assert_allclose(ex2.grad_dict["w"].asnumpy(), dense.T @ og, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("expr,grad_fn", [
+    ("relu", lambda v, og: og * (v > 0)),
+    ("square", lambda v, og: 2 * v * og),
+    ("tanh", lambda v, og: og * (1 - np.tanh(v) ** 2)),
+])
+def test_row_sparse_elementwise_gradients(expr, grad_fn):
+    # The head gradient of a row_sparse output is row_sparse; the backward keeps its rows.
+    v = np.zeros((6, 3), np.float32)
+    v[[1, 4]] = RNG.randn(2, 3)
+    wr = mx.sym.var("wr", stype="row_sparse")
+    ex = getattr(mx.sym, expr)(wr).simple_bind(mx.cpu(), wr=(6, 3))
+    ex.arg_dict["wr"][:] = mx.nd.array(v).tostype("row_sparse")
+    out = ex.forward(is_train=True)[0]
+    assert out.stype == "row_sparse"
+    og = np.zeros((6, 3), np.float32)
+    og[[1, 2]] = RNG.rand(2, 3)
+    ex.backward(mx.nd.array(og).tostype("row_sparse"))
+    g = ex.grad_dict["wr"]
+    assert g.stype == "row_sparse"
+    np.testing.assert_allclose(g.asnumpy(), grad_fn(v, og), rtol=1e-5, atol=1e-6)
+    # A dense head gradient is cast to the output's storage type.
+    ex.backward(mx.nd.array(og))
+    np.testing.assert_allclose(g.asnumpy(), grad_fn(v, og), rtol=1e-5, atol=1e-6)
+
+
+def test_row_sparse_add_and_cast_gradients():
+    a = np.zeros((5, 2), np.float32)
+    a[[0, 3]] = 1.5
+    wr = mx.sym.var("wr", stype="row_sparse")
+    r2 = mx.sym.var("r2", stype="row_sparse")
+    ex = (wr + r2).simple_bind(mx.cpu(), wr=(5, 2), r2=(5, 2))
+    ex.arg_dict["wr"][:] = mx.nd.array(a).tostype("row_sparse")
+    ex.arg_dict["r2"][:] = mx.nd.array(2 * a).tostype("row_sparse")
+    np.testing.assert_allclose(ex.forward(is_train=True)[0].asnumpy(), 3 * a)
+    og = RNG.rand(5, 2).astype(np.float32)
+    ex.backward(mx.nd.array(og))
+    for name in ("wr", "r2"):
+        assert ex.grad_dict[name].stype == "row_sparse"
+        np.testing.assert_allclose(ex.grad_dict[name].asnumpy(), og, rtol=1e-6)
+    ex = mx.sym.cast_storage(mx.sym.var("w"), stype="row_sparse").simple_bind(mx.cpu(), w=(5, 2))
+    ex.arg_dict["w"][:] = a
+    assert ex.forward(is_train=True)[0].stype == "row_sparse"
+    ex.backward(mx.nd.array(og))
+    assert ex.grad_dict["w"].stype == "row_sparse"
+    np.testing.assert_allclose(ex.grad_dict["w"].asnumpy(), og, rtol=1e-6)
+
+
+def test_dot_csr_transposed_row_sparse_rhs():
+    dense = _csr_values(6, 5, seed=17)
+    wv = np.zeros((6, 2), np.float32)
+    wv[[0, 2, 5]] = RNG.rand(3, 2)
+    ex = mx.sym.sparse.dot(mx.sym.var("x", stype="csr"), mx.sym.var("w", stype="row_sparse"),
+                           transpose_a=True).simple_bind(mx.cpu(), x=(6, 5), w=(6, 2),
+                                                         grad_req={"x": "null", "w": "write"})
+    ex.arg_dict["x"][:] = mx.nd.array(dense).tostype("csr")
+    ex.arg_dict["w"][:] = mx.nd.array(wv).tostype("row_sparse")
+    out = ex.forward(is_train=True)[0]
+    assert out.stype == "row_sparse"
+    np.testing.assert_allclose(out.asnumpy(), dense.T @ wv, rtol=1e-5, atol=1e-6)
+    og = RNG.rand(5, 2).astype(np.float32)
+    ex.backward(mx.nd.array(og))
+    assert ex.grad_dict["w"].stype == "default"
+    np.testing.assert_allclose(ex.grad_dict["w"].asnumpy(), dense @ og, rtol=1e-5, atol=1e-6)
