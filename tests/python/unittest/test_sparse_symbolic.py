@@ -690,3 +690,37 @@ def test_dot_csr_transposed_row_sparse_rhs():
     ex.backward(mx.nd.array(og))
     assert ex.grad_dict["w"].stype == "default"
     np.testing.assert_allclose(ex.grad_dict["w"].asnumpy(), dense @ og, rtol=1e-5, atol=1e-6)
+
+
+def test_module_sparse_checkpoint_round_trip(tmp_path):
+    mod, _, acc = _train("row_sparse", "csr", "sgd", None, epochs=2)
+    prefix = str(tmp_path / "linear")
+    mod.save_checkpoint(prefix, 2)
+    sym, args, aux = mx.model.load_checkpoint(prefix, 2)
+    assert args["weight"].stype == "row_sparse" and args["bias"].stype == "default"
+    x, y = _synthetic_problem()
+    it = mx.io.NDArrayIter(mx.nd.array(x).tostype("csr"), mx.nd.array(y), batch_size=32,
+                           last_batch_handle="discard", label_name="softmax_label")
+    loaded = mx.mod.Module(sym, data_names=["data"], label_names=["softmax_label"])
+    loaded.bind(it.provide_data, it.provide_label, for_training=False)
+    loaded.set_params(args, aux)
+    np.testing.assert_allclose(loaded.predict(it).asnumpy(), mod.predict(it).asnumpy(),
+                               rtol=1e-6)
+    if mx191_oracle.HAVE_MX191:
+        # The real MXNet 1.9.1 reads the row_sparse weight and gets the same predictions.
+        np.save(str(tmp_path / "x.npy"), x)
+        np.save(str(tmp_path / "ours.npy"), mod.predict(it).asnumpy())
+        script = tmp_path / "check.py"
+        script.write_text(
+            "import mxnet as mx, numpy as np, sys\n"
+            "d = sys.argv[1]\n"
+            "sym, args, aux = mx.model.load_checkpoint(d + '/linear', 2)\n"
+            "assert args['weight'].stype == 'row_sparse', args['weight'].stype\n"
+            "x = np.load(d + '/x.npy')\n"
+            "ex = sym.bind(mx.cpu(), dict(args, data=mx.nd.array(x).tostype('csr'),\n"
+            "    softmax_label=mx.nd.zeros((x.shape[0],))))\n"
+            "p = ex.forward()[0].asnumpy()\n"
+            "np.testing.assert_allclose(p, np.load(d + '/ours.npy'), rtol=1e-5, atol=1e-6)\n"
+            "print('MX191-OK')\n")
+        out = mx191_oracle.run([script, tmp_path], ours=False, output=True).decode()
+        assert "MX191-OK" in out
