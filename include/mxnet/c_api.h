@@ -719,6 +719,26 @@ MXNET_DLL int MXImageEncode(const void* img, int height, int width, int channels
 MXNET_DLL int MXImageDecode(const void* buf, size_t size, int flag, int to_rgb,
                             const unsigned char** out_pixels, int* height, int* width,
                             int* channels);
+/* ---- symbolic sparse storage (src/c_api/c_api_sparse_symbolic.cc) */
+/*!
+ * \brief Storage-type inference of a symbol's forward graph. keys/stypes name known argument
+ *        storage types (0 default, 1 row_sparse, 2 csr); others come from the variables'
+ *        stype attribute, else default. Results (list_arguments, outputs, auxiliary states
+ *        order) stay valid until the next call on this thread.
+ */
+MXNET_DLL int MXSymbolInferStorageTypeEx(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                         const int* stypes, uint32_t* in_size,
+                                         const int** in_stypes, uint32_t* out_size,
+                                         const int** out_stypes, uint32_t* aux_size,
+                                         const int** aux_stypes);
+/*!
+ * \brief Storage types of the gradient arrays simple_bind would make (one per argument, -1
+ *        where grad_reqs[i] is 0 = null; grad_reqs as MXExecutorBindEX's codes).
+ */
+MXNET_DLL int MXSymbolInferGradStorageType(SymbolHandle sym, uint32_t num_args, const char** keys,
+                                           const int* stypes, uint32_t num_reqs,
+                                           const uint32_t* grad_reqs, uint32_t* out_size,
+                                           const int** grad_stypes);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,14 @@ class MXNET_DLL Executor {
    *        arg_grads[i] may be none when grad_req[i] is kNullOp. shared_exec (may be null)
    *        lends its internal memory blocks.
    */
+  /*!
+   * \brief Storage types simple_bind gives the gradient arrays: inferred over the gradient
+   *        graph with arguments of `arg_stypes` (kUndefinedStorage: the variable's stype
+   *        attribute, else dense); undefined where grad_reqs is kNullOp.
+   */
+  static std::vector<int> InferGradStorageTypes(const nnvm::Symbol& symbol,
+                                                const std::vector<int>& arg_stypes,
+                                                const std::vector<OpReqType>& grad_reqs);
   static Executor* Bind(const nnvm::Symbol& symbol, const Context& ctx,
                         const std::map<std::string, Context>& group2ctx,
                         const std::vector<NDArray>& in_args,

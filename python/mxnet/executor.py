@@ -8,6 +8,7 @@
 import ctypes
 
 import numpy as np
+from .ndarray._sparse import _ndarray_cls
 
 from .base import (_LIB, check_call, c_str_array, c_array, mx_uint, py_str, NDArrayHandle,
                    ExecutorHandle)
@@ -55,7 +56,7 @@ class Executor(object):
         size = mx_uint()
         handles = ctypes.POINTER(NDArrayHandle)()
         check_call(_LIB.MXExecutorOutputs(self.handle, ctypes.byref(size), ctypes.byref(handles)))
-        return [NDArray(NDArrayHandle(handles[i])) for i in range(size.value)]
+        return [_ndarray_cls(NDArrayHandle(handles[i])) for i in range(size.value)]
 
     def forward(self, is_train=False, **kwargs):
         """Copy kwargs (name=array) into the arguments, run forward, return the outputs."""
@@ -185,10 +186,10 @@ class Executor(object):
             ctypes.byref(grad_h), ctypes.byref(num_aux), ctypes.byref(aux_h),
             self.handle, ctypes.byref(handle)))
         ex = Executor(handle, self._symbol, self._ctx, self._grad_req, self._group2ctx)
-        ex.arg_arrays = [NDArray(NDArrayHandle(in_h[i])) for i in range(num_in.value)]
-        ex.grad_arrays = [NDArray(NDArrayHandle(grad_h[i])) if grad_h[i] else None
+        ex.arg_arrays = [_ndarray_cls(NDArrayHandle(in_h[i])) for i in range(num_in.value)]
+        ex.grad_arrays = [_ndarray_cls(NDArrayHandle(grad_h[i])) if grad_h[i] else None
                           for i in range(num_in.value)]
-        ex.aux_arrays = [NDArray(NDArrayHandle(aux_h[i])) for i in range(num_aux.value)]
+        ex.aux_arrays = [_ndarray_cls(NDArrayHandle(aux_h[i])) for i in range(num_aux.value)]
         return ex
 
     def debug_str(self):

@@ -104,6 +104,7 @@ NDArray ReshapeOrCreate(const std::string& name, const mxnet::TShape& shape, int
 void AllocateForBind(const nnvm::Symbol& sym, const mxnet::Context& ctx,
                      const std::unordered_map<std::string, mxnet::TShape>& arg_shapes,
                      const std::unordered_map<std::string, int>& arg_dtypes,
+                     const std::unordered_map<std::string, int>& given_stypes,
                      const std::vector<OpReqType>& reqs,
                      const std::unordered_set<std::string>& shared_arg_names,
                      Executor* shared_exec,
@@ -145,6 +146,42 @@ void AllocateForBind(const nnvm::Symbol& sym, const mxnet::Context& ctx,
       }
     }
   }
+  // Storage types: stype_dict, else the variable's stype attribute, else dense; gradients
+  // get the types the storage inference of the gradient graph gives them (MXNet 1.x).
+  auto stype_of = [&](const nnvm::ObjectPtr& n) {
+    auto it = given_stypes.find(n->attrs.name);
+    if (it != given_stypes.end()) return it->second;
+    auto jt = n->attrs.dict.find("__storage_type__");
+    if (jt != n->attrs.dict.end()) {
+      const int s = std::atoi(jt->second.c_str());
+      if (s == mxnet::kRowSparseStorage || s == mxnet::kCSRStorage) return s;
+    }
+    return static_cast<int>(mxnet::kDefaultStorage);
+  };
+  std::vector<int> arg_stypes;
+  bool any_sparse = false;
+  for (const nnvm::ObjectPtr& n : args) {
+    arg_stypes.push_back(stype_of(n));
+    any_sparse |= arg_stypes.back() != mxnet::kDefaultStorage;
+  }
+  std::vector<int> grad_stypes(args.size(), mxnet::kDefaultStorage);
+  {
+    // Only graphs with a sparse argument or an op that makes sparse values from dense
+    // inputs (cast_storage, Embedding's sparse_grad) need the inference.
+    bool sparse_grad_op = false;
+    nnvm::DFSVisit(sym.outputs, [&](const nnvm::ObjectPtr& n) {
+      if (n->is_variable()) return;
+      if (n->op()->name == "cast_storage") sparse_grad_op = true;
+      auto it = n->attrs.dict.find("sparse_grad");
+      if (it != n->attrs.dict.end() && (it->second == "True" || it->second == "1" ||
+                                        it->second == "true")) {
+        sparse_grad_op = true;
+      }
+    });
+    if (any_sparse || sparse_grad_op) {
+      grad_stypes = Executor::InferGradStorageTypes(sym, arg_stypes, reqs);
+    }
+  }
   std::unordered_map<std::string, size_t> shared_index;
   if (shared_exec != nullptr) {
     std::vector<std::string> names =
@@ -156,7 +193,31 @@ void AllocateForBind(const nnvm::Symbol& sym, const mxnet::Context& ctx,
     const mxnet::TShape& shape = shapes[eid_of(args[i])];
     const int dtype = dtypes[eid_of(args[i])];
     NDArray arr, grad;
+    const int stype = arg_stypes[i];
+    const int gstype = grad_stypes[i] == mxnet::kUndefinedStorage ? mxnet::kDefaultStorage
+                                                                  : grad_stypes[i];
     auto it = shared_index.find(name);
+    if (stype != mxnet::kDefaultStorage || gstype != mxnet::kDefaultStorage) {
+      // Sparse arrays are never taken from the shared buffer (their parts change size).
+      if (shared_arg_names.count(name) && it != shared_index.end() &&
+          shared_exec->arg_arrays()[it->second].storage_type() == stype &&
+          shared_exec->arg_arrays()[it->second].shape() == shape) {
+        arr = shared_exec->arg_arrays()[it->second];
+        grad = shared_exec->grad_arrays()[it->second];
+      }
+      if (arr.is_none()) {
+        arr = stype == mxnet::kDefaultStorage ? ReshapeOrCreate(name, shape, dtype, ctx, shared_buffer)
+                                             : NDArray(stype, shape, ctx, dtype);
+      }
+      if (reqs[i] != mxnet::kNullOp && grad.is_none()) {
+        grad = gstype == mxnet::kDefaultStorage ? Zeros(shape, ctx, dtype)
+                                                : NDArray(gstype, shape, ctx, dtype);
+      }
+      if (reqs[i] == mxnet::kNullOp) grad = NDArray();
+      in_args->push_back(arr);
+      arg_grads->push_back(grad);
+      continue;
+    }
     if (shared_arg_names.count(name) && it != shared_index.end()) {
       const NDArray& sa = shared_exec->arg_arrays()[it->second];
       if (sa.shape() == shape && sa.dtype() == dtype) {
@@ -254,12 +315,15 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, const u
   for (uint32_t i = 0; i < num_provided_arg_dtypes; ++i) {
     arg_dtypes[provided_arg_dtype_names[i]] = provided_arg_dtypes[i];
   }
+  std::unordered_map<std::string, int> arg_stypes;
   for (uint32_t i = 0; i < num_provided_arg_stypes; ++i) {
-    if (provided_arg_stypes[i] > 0) {
-      MX_THROW(dmlc::NotImplementedError) << "simple_bind: sparse storage for "
-                                          << provided_arg_stype_names[i]
-                                          << " is not supported (dense only)";
+    const int st = provided_arg_stypes[i];
+    if (st != mxnet::kDefaultStorage && st != mxnet::kRowSparseStorage &&
+        st != mxnet::kCSRStorage) {
+      MX_THROW(dmlc::ValueError) << "simple_bind: unknown storage type code " << st << " for "
+                                 << provided_arg_stype_names[i];
     }
+    arg_stypes[provided_arg_stype_names[i]] = st;
   }
   std::unordered_set<std::string> shared_arg_names;
   for (uint32_t i = 0; i < num_shared_arg_names; ++i) shared_arg_names.insert(shared_arg_name_list[i]);
@@ -273,7 +337,7 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, const u
   }
   Executor* shared_exec = static_cast<Executor*>(shared_exec_handle);
   std::vector<NDArray> args, grads, aux;
-  AllocateForBind(*sym, ctx, arg_shapes, arg_dtypes, reqs, shared_arg_names, shared_exec,
+  AllocateForBind(*sym, ctx, arg_shapes, arg_dtypes, arg_stypes, reqs, shared_arg_names, shared_exec,
                   use_shared_buffer ? &shared_buffer : nullptr, &args, &grads, &aux);
   Executor* ex = Executor::Bind(*sym, ctx, group2ctx, args, grads, reqs, aux, shared_exec);
   ReturnBind(ex, num_in_args, in_args, arg_grads, num_aux_states, aux_states);
@@ -499,6 +563,8 @@ int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type, 
       MX_THROW(dmlc::ValueError) << "reshape: cannot infer the new shape of " << name;
     }
     if (a.shape() == s) return a;
+    // A sparse array cannot be viewed with another shape: a new (empty) one of the same type.
+    if (a.is_sparse()) return NDArray(a.storage_type(), s, ctx, a.dtype());
     if (s.Size() <= a.shape().Size()) return a.AsArray(s, a.dtype());
     if (!allow_up_sizing) {
       MX_THROW(dmlc::ValueError) << "reshape: new shape of " << name << " " << s

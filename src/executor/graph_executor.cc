@@ -5,6 +5,8 @@
  */
 #include "graph_executor.h"
 
+#include "infer_storage.h"
+
 #include <mxnet/imperative.h>
 #include <mxnet/profiler.h>
 #include <nnvm/op_attr_types.h>
@@ -54,10 +56,18 @@ void FillOnes(const NDArray& a) {
 void RunOpNode(OpNode* p, RunContext rctx, bool is_train) {
   p->opctx.run_ctx = rctx;
   p->opctx.is_train = is_train;
+  if (p->fcompute_ex) {
+    p->fcompute_ex(p->node->attrs, p->opctx, p->in_arrays, p->req, p->out_arrays);
+    return;
+  }
+  for (const auto& c : p->pre_casts) CastStorageInto(c.first, c.second);
   if (p->fcompute) {
     p->fcompute(p->node->attrs, p->opctx, p->in_blobs, p->req, p->out_blobs);
   } else {
     p->fstateful(p->state, p->opctx, p->in_blobs, p->req, p->out_blobs);
+  }
+  for (size_t i = 0; i < p->post_casts.size(); ++i) {
+    CastStorageInto(p->post_casts[i].first, p->post_casts[i].second);
   }
 }
 
@@ -163,6 +173,50 @@ void GraphExecutor::BuildGraph() {
 #endif
 }
 
+std::vector<int> GraphExecutor::InferGradStorageTypes(const nnvm::Symbol& symbol,
+                                                      const std::vector<int>& arg_stypes,
+                                                      const std::vector<OpReqType>& grad_reqs) {
+  std::vector<nnvm::ObjectPtr> args = symbol.ListInputs(nnvm::Symbol::kReadOnlyArgs);
+  std::vector<int> result(args.size(), kUndefinedStorage);
+  std::vector<nnvm::NodeEntry> xs;
+  std::vector<size_t> which;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i < grad_reqs.size() && grad_reqs[i] == kNullOp) continue;
+    xs.emplace_back(args[i], 0, 0);
+    which.push_back(i);
+  }
+  if (xs.empty()) return result;
+#if MXNET_HAVE_GRADIENT_PASS
+  std::vector<nnvm::NodeEntry> head_grads;
+  std::vector<nnvm::ObjectPtr> head_nodes;
+  for (size_t i = 0; i < symbol.outputs.size(); ++i) {
+    nnvm::ObjectPtr v = nnvm::Node::Create();
+    v->attrs.name = "head_grad" + std::to_string(i);
+    v->attrs.parsed = nnvm::VariableParam();
+    head_grads.emplace_back(v, 0, 0);
+    head_nodes.push_back(v);
+  }
+  nnvm::Graph g;
+  g.outputs = symbol.outputs;
+  std::vector<nnvm::NodeEntry> grads = nnvm::Gradient(symbol.outputs, xs, head_grads);
+  for (const nnvm::NodeEntry& e : grads) g.outputs.push_back(e);
+  const nnvm::IndexedGraph& idx = g.indexed_graph();
+  std::vector<int> stypes(idx.num_node_entries(), kUndefinedStorage);
+  for (size_t i = 0; i < args.size() && i < arg_stypes.size(); ++i) {
+    if (idx.exist(args[i].get())) {
+      stypes[idx.entry_id(idx.node_id(args[i].get()), 0)] = arg_stypes[i];
+    }
+  }
+  std::vector<DispatchMode> modes;
+  const std::vector<int> same_as = HeadGradStorageSources(idx, head_nodes);
+  InferStorageTypes(idx, cpu::kDevMask, &stypes, &modes, &same_as);
+  for (size_t k = 0; k < which.size(); ++k) {
+    result[which[k]] = stypes[idx.entry_id(idx.outputs()[symbol.outputs.size() + k])];
+  }
+#endif
+  return result;
+}
+
 void GraphExecutor::InferAttrs() {
   const nnvm::IndexedGraph& idx = graph_.indexed_graph();
   shapes_.assign(idx.num_node_entries(), TShape());
@@ -189,6 +243,21 @@ void GraphExecutor::InferAttrs() {
   }
   const size_t unknown_shapes = nnvm::pass::InferShape(idx, &shapes_);
   const size_t unknown_types = nnvm::pass::InferType(idx, &dtypes_);
+  // Storage types: the bound arrays' (arguments, aux states, gradients), then the pass.
+  stypes_.assign(idx.num_node_entries(), kUndefinedStorage);
+  for (size_t i = 0; i < arg_nodes_.size(); ++i) {
+    stypes_[idx.entry_id(idx.node_id(arg_nodes_[i].get()), 0)] = in_args_[i].storage_type();
+  }
+  for (size_t i = 0; i < aux_nodes_.size(); ++i) {
+    stypes_[idx.entry_id(idx.node_id(aux_nodes_[i].get()), 0)] = aux_states_[i].storage_type();
+  }
+  for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
+    const auto& e = idx.outputs()[num_forward_outputs_ + k];
+    if (idx[e.node_id].source->is_variable()) continue;  // a gradient that is an input
+    stypes_[idx.entry_id(e)] = arg_grads_[grad_arg_index_[k]].storage_type();
+  }
+  const std::vector<int> same_as = HeadGradStorageSources(idx, head_grad_nodes_);
+  InferStorageTypes(idx, ctx_.dev_mask(), &stypes_, &dispatch_modes_, &same_as);
   if (unknown_shapes || unknown_types) {
     for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
       const nnvm::Node* n = idx[nid].source;
@@ -215,6 +284,10 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
     external[idx.entry_id(idx.outputs()[i])] = true;
   }
   for (size_t i = 0; i < num_forward_outputs_; ++i) keep[idx.entry_id(idx.outputs()[i])] = true;
+  // Sparse entries own their (resizable) parts: they are not placed in the shared blocks.
+  for (uint32_t eid = 0; eid < num_entries; ++eid) {
+    if (stypes_[eid] != kDefaultStorage && stypes_[eid] != kUndefinedStorage) external[eid] = true;
+  }
 
   // Bound arrays.
   for (size_t i = 0; i < arg_nodes_.size(); ++i) {
@@ -234,7 +307,10 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
   for (size_t i = 0; i < num_forward_outputs_; ++i) {
     if (!head_grad_nodes_[i] || !idx.exist(head_grad_nodes_[i].get())) continue;
     const uint32_t eid = idx.entry_id(idx.node_id(head_grad_nodes_[i].get()), 0);
-    head_grad_arrays_[i] = NDArray(shapes_[eid], ctx_, false, dtypes_[eid]);
+    // The gradient of a sparse output is sparse too (the caller's head gradient is cast).
+    head_grad_arrays_[i] = stypes_[eid] == kRowSparseStorage || stypes_[eid] == kCSRStorage
+                               ? NDArray(stypes_[eid], shapes_[eid], ctx_, dtypes_[eid])
+                               : NDArray(shapes_[eid], ctx_, false, dtypes_[eid]);
     data_entry_[eid] = head_grad_arrays_[i];
   }
   for (size_t k = 0; k < grad_arg_index_.size(); ++k) {
@@ -275,6 +351,11 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
     }
   }
   for (uint32_t eid = 0; eid < num_entries; ++eid) {
+    if (data_entry_[eid].is_none() && stypes_[eid] != kDefaultStorage &&
+        stypes_[eid] != kUndefinedStorage) {
+      data_entry_[eid] = NDArray(stypes_[eid], shapes_[eid], ctx_, dtypes_[eid]);
+      continue;
+    }
     const int sid = plan_.storage_id[eid];
     if (sid < 0) continue;
     if (shapes_[eid].Size() == 0) {
@@ -291,6 +372,7 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
 
 void GraphExecutor::CreateOpNodes() {
   static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
+  static auto& fcompute_ex_cpu = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
   static auto& fstateful_cpu = nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>");
   static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
   static auto& fresource = nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
@@ -335,15 +417,44 @@ void GraphExecutor::CreateOpNodes() {
       outs.push_back(data_entry_[eid]);
       opn->req.push_back(entry_req[eid]);
     }
+    const DispatchMode mode = dispatch_modes_[nid];
     for (const NDArray& a : ins) {
-      opn->in_blobs.push_back(a.data());
+      if (mode == DispatchMode::kFComputeEx) {
+        // the sparse kernel reads the arrays
+      } else if (a.is_sparse()) {
+        NDArray dense(a.shape(), ctx_, false, a.dtype());
+        opn->pre_casts.emplace_back(a, dense);
+        opn->in_blobs.push_back(dense.data());
+        opn->arrays.push_back(dense);
+      } else {
+        opn->in_blobs.push_back(a.data());
+      }
       opn->read_vars.push_back(a.var());
     }
-    for (const NDArray& a : outs) {
-      opn->out_blobs.push_back(a.data());
+    for (size_t i = 0; i < outs.size(); ++i) {
+      const NDArray& a = outs[i];
+      if (mode == DispatchMode::kFComputeEx) {
+        // written by the sparse kernel
+      } else if (a.is_sparse()) {
+        NDArray dense(a.shape(), ctx_, false, a.dtype());
+        if (opn->req[i] != kNullOp) opn->post_casts.emplace_back(dense, a);
+        if (opn->req[i] == kAddTo) {
+          MX_THROW(NotImplementedError) << "bind: operator " << op->name << " (node "
+                                        << n->attrs.name << ") writes output " << i
+                                        << " with grad_req 'add' into a sparse array";
+        }
+        opn->out_blobs.push_back(dense.data());
+        opn->arrays.push_back(dense);
+      } else {
+        opn->out_blobs.push_back(a.data());
+      }
       opn->write_vars.push_back(a.var());
     }
-    opn->arrays = ins;
+    if (mode == DispatchMode::kFComputeEx) {
+      opn->in_arrays = ins;
+      opn->out_arrays = outs;
+    }
+    opn->arrays.insert(opn->arrays.end(), ins.begin(), ins.end());
     opn->arrays.insert(opn->arrays.end(), outs.begin(), outs.end());
     if (fmutate.count(op)) {
       for (uint32_t i : fmutate[op](n->attrs)) {
@@ -358,7 +469,9 @@ void GraphExecutor::CreateOpNodes() {
     }
     opn->opctx.need_grad = need_grad;
     if (fexec_type.count(op)) opn->is_async = fexec_type[op](n->attrs) == ExecType::kAsync;
-    if (fcompute_cpu.count(op)) {
+    if (mode == DispatchMode::kFComputeEx) {
+      opn->fcompute_ex = fcompute_ex_cpu[op];
+    } else if (fcompute_cpu.count(op)) {
       opn->fcompute = fcompute_cpu[op];
     } else if (fstateful_cpu.count(op)) {
       opn->fstateful = fstateful_cpu[op];
@@ -563,7 +676,8 @@ void GraphExecutor::Backward(const std::vector<NDArray>& head_grads, bool is_tra
   std::vector<std::string> out_names;
   for (size_t i = 0; i < num_forward_outputs_; ++i) {
     if (head_grad_arrays_[i].is_none()) continue;
-    if ((head_grads.empty() || head_grads[i].is_none()) && head_is_loss_[i]) {
+    if ((head_grads.empty() || head_grads[i].is_none()) && head_is_loss_[i] &&
+        !head_grad_arrays_[i].is_sparse()) {
       if (!head_holds_ones_[i]) FillOnes(head_grad_arrays_[i]);
       head_holds_ones_[i] = true;
       continue;
@@ -619,6 +733,12 @@ void GraphExecutor::Print(std::ostream& os) const {
 }
 
 }  // namespace exec
+
+std::vector<int> Executor::InferGradStorageTypes(const nnvm::Symbol& symbol,
+                                                 const std::vector<int>& arg_stypes,
+                                                 const std::vector<OpReqType>& grad_reqs) {
+  return exec::GraphExecutor::InferGradStorageTypes(symbol, arg_stypes, grad_reqs);
+}
 
 Executor* Executor::Bind(const nnvm::Symbol& symbol, const Context& ctx,
                          const std::map<std::string, Context>& group2ctx,

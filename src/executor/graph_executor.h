@@ -27,6 +27,14 @@ struct OpNode {
   nnvm::ObjectPtr node_ref;
   FCompute fcompute;
   FStatefulCompute fstateful;
+  /*! \brief Sparse kernel (dispatch mode FComputeEx): runs on in_arrays/out_arrays. */
+  FComputeEx fcompute_ex;
+  std::vector<NDArray> in_arrays, out_arrays;
+  /*!
+   * \brief Storage fallback: (sparse input, dense copy) cast before the dense kernel and
+   *        (dense result, sparse output) cast after it.
+   */
+  std::vector<std::pair<NDArray, NDArray>> pre_casts, post_casts;
   OpStatePtr state;
   bool is_async{false};
   std::vector<TBlob> in_blobs, out_blobs;
@@ -75,6 +83,16 @@ class GraphExecutor : public Executor {
    *        inference runs; below 2 turns bulking off for that direction.
    */
   void SetBulkSizes(int forward, int backward);
+  /*!
+   * \brief Storage types of the gradients of `symbol`'s arguments (undefined where grad_reqs
+   *        is null) when its arguments have `arg_stypes` (undefined: the variable's
+   *        __storage_type__ attribute, else dense): what simple_bind allocates.
+   */
+  static std::vector<int> InferGradStorageTypes(const nnvm::Symbol& symbol,
+                                                const std::vector<int>& arg_stypes,
+                                                const std::vector<OpReqType>& grad_reqs);
+  /*! \brief Storage type of each node entry (for tests and debug_str). */
+  const std::vector<int>& entry_storage_types() const { return stypes_; }
   /*! \brief The memory blocks of the plan (lent to executors bound with shared_exec). */
   const std::vector<NDArray>& memory_pool() const { return pool_; }
 
@@ -112,6 +130,9 @@ class GraphExecutor : public Executor {
   uint32_t num_forward_nodes_{0};
   mxnet::ShapeVector shapes_;
   std::vector<int> dtypes_;
+  /*! \brief Storage type per entry and dispatch mode per node (infer_storage.h). */
+  std::vector<int> stypes_;
+  std::vector<DispatchMode> dispatch_modes_;
   nnvm::pass::MemoryPlan plan_;
   std::vector<NDArray> data_entry_;
   std::vector<NDArray> pool_;

@@ -169,11 +169,38 @@ class Parameter(object):
 
     def data(self, ctx=None):
         """The parameter's value on `ctx` (the only context when there is one)."""
+        if self._stype != "default":
+            raise RuntimeError("Cannot return a copy of Parameter '%s' on ctx %s via data() "
+                               "because its storage type is %s. Please use row_sparse_data() "
+                               "instead." % (self.name, str(ctx), self._stype))
         return self._check_and_get(self._data, ctx)
 
     def list_data(self):
         """The values on all contexts, in `list_ctx()` order."""
+        if self._stype != "default":
+            raise RuntimeError("Cannot return copies of Parameter '%s' on all contexts via "
+                               "list_data() because its storage type is %s. Please use "
+                               "row_sparse_data() instead." % (self.name, self._stype))
         return self._check_and_get(self._data, list)
+
+    def _set_trainer(self, trainer):
+        """A row_sparse parameter's rows come from its one Trainer's kvstore."""
+        if self._stype != "default" and self._trainer is not None and \
+                trainer is not None and trainer is not self._trainer:
+            raise RuntimeError("Failed to set the trainer for Parameter '%s' because it was "
+                               "already set. More than one trainers for a %s Parameter is not "
+                               "supported." % (self.name, self._stype))
+        self._trainer = trainer
+
+    def _get_row_sparse(self, arr_list, ctx, row_id):
+        if not isinstance(row_id, NDArray):
+            raise TypeError("row_id must have NDArray type, but %s is given" % type(row_id))
+        if not self._trainer:
+            raise RuntimeError("Cannot get row_sparse data for Parameter '%s' when no "
+                               "Trainer is created with it." % self.name)
+        results = self._check_and_get(arr_list, ctx)
+        self._trainer._row_sparse_pull(self, results, row_id)
+        return results
 
     def grad(self, ctx=None):
         """The gradient buffer on `ctx`."""
@@ -235,6 +262,11 @@ class Parameter(object):
                 data = nd.zeros(self.shape, dtype=self.dtype, ctx=_context.cpu())
                 initializer.create(default_init)(
                     initializer.InitDesc(self.name, {"__init__": init}), data)
+                if self._stype == "row_sparse":
+                    # Every row stored (as MXNet 1.x initializes a row_sparse parameter).
+                    data = nd.sparse.row_sparse_array(
+                        (data.asnumpy(), np.arange(self.shape[0], dtype=np.int64)),
+                        shape=self.shape, ctx=_context.cpu(), dtype=self.dtype)
             self._init_impl(data, ctx)
 
     def _init_impl(self, data, ctx_list):
@@ -261,6 +293,15 @@ class Parameter(object):
 
     def _reduce(self):
         """The value averaged over contexts, on the CPU (what save writes)."""
+        if self._stype != "default":
+            if self._trainer is not None:
+                # Every row, as the trainer's kvstore holds them (the latest update).
+                data = nd.zeros(self.shape, ctx=_context.cpu(), dtype=self.dtype,
+                                stype=self._stype)
+                self._trainer._row_sparse_pull(
+                    self, data, nd.arange(0, self.shape[0], dtype="int64"))
+                return data
+            return self._check_and_get(self._data, list)[0].copyto(_context.cpu())
         block = self.list_data()
         if len(block) == 1:
             return block[0].copyto(_context.cpu())
@@ -366,11 +407,21 @@ class Parameter(object):
         return self._var
 
     def row_sparse_data(self, row_id):
-        """Dense storage only: the full value (`row_id` is ignored)."""
-        return self.data(row_id.context)
+        """The rows `row_id` of a row_sparse parameter on row_id's context, as a
+        RowSparseNDArray pulled from its Trainer's kvstore (the latest updated values)."""
+        if self._stype != "row_sparse":
+            raise RuntimeError("Cannot return a copy of Parameter %s via row_sparse_data() "
+                               "because its storage type is %s. Please use data() instead."
+                               % (self.name, self._stype))
+        return self._get_row_sparse(self._data, row_id.context, row_id)
 
     def list_row_sparse_data(self, row_id):
-        return self.list_data()
+        """row_sparse_data on every context."""
+        if self._stype != "row_sparse":
+            raise RuntimeError("Cannot return copies of Parameter '%s' on all contexts via "
+                               "list_row_sparse_data() because its storage type is %s. Please "
+                               "use data() instead." % (self.name, self._stype))
+        return self._get_row_sparse(self._data, list, row_id)
 
 
 class Constant(Parameter):

@@ -33,7 +33,7 @@ class Trainer(object):
                                  "got list of %s." % (type(param)))
             self._param2idx[param.name] = i
             self._params.append(param)
-            param._trainer = self
+            param._set_trainer(self)
         self._compression_params = compression_params
         self._contexts = self._check_contexts()
         optimizer_params = optimizer_params if optimizer_params else {}
@@ -94,6 +94,24 @@ class Trainer(object):
         self._kvstore = None
         self._kv_inited_keys = set()
         self._update_on_kvstore = False
+        if any(p._stype != "default" for p in self._params):
+            # As MXNet 1.x: row_sparse weights live in a kvstore that applies the optimizer;
+            # row_sparse_data(row_id) pulls the rows a batch needs.
+            from ..kvstore import KVStore, create as kv_create
+            if update_on_kvstore is False:
+                raise ValueError("Cannot set update_on_kvstore=False when sparse weights "
+                                 "are present.")
+            if isinstance(kvstore, KVStore):
+                self._kvstore = kvstore
+            elif isinstance(kvstore, str):
+                self._kvstore = kv_create(kvstore)
+            else:
+                raise TypeError("Cannot create '%s' KVStore with row_sparse parameters. The "
+                                "type must be KVStore or str." % kvstore)
+            self._kvstore.set_optimizer(self._optimizer)
+            self._update_on_kvstore = True
+            self._kv_initialized = True
+            return
         if any(p._grad_stype != "default" for p in self._params):
             from ..kvstore import KVStore, create as kv_create
             contexts = self._contexts_now()
@@ -112,7 +130,23 @@ class Trainer(object):
         self._kv_initialized = True
 
     def _uses_kvstore(self, param):
-        return self._kvstore is not None and param._grad_stype != "default"
+        return self._kvstore is not None and (param._grad_stype != "default" or
+                                              param._stype != "default")
+
+    def _init_kv_key(self, i, param):
+        if i not in self._kv_inited_keys:
+            self._kvstore.init(i, param._check_and_get(param._data, list)[0])
+            self._kv_inited_keys.add(i)
+
+    def _row_sparse_pull(self, parameter, out, row_id, full_idx=False):
+        """Pulls the rows `row_id` of a row_sparse parameter into `out` (an array or a list,
+        one per context) from the kvstore."""
+        # pylint: disable=unused-argument
+        if not self._kv_initialized:
+            self._init_kvstore()
+        idx = self._param2idx[parameter.name]
+        self._init_kv_key(idx, parameter)
+        self._kvstore.row_sparse_pull(idx, out=out, row_ids=row_id, priority=-idx)
 
     @property
     def learning_rate(self):
@@ -170,11 +204,11 @@ class Trainer(object):
                 continue
             grads = param.list_grad()
             if self._uses_kvstore(param):
-                if i not in self._kv_inited_keys:
-                    self._kvstore.init(i, param.list_data()[0])
-                    self._kv_inited_keys.add(i)
+                self._init_kv_key(i, param)
                 # Sparse gradients: push, then pull the sum (or the updated weights).
                 self._kvstore.push(i, grads, priority=-i)
+                if param._stype != "default":
+                    continue  # its rows are pulled by row_sparse_data when next needed
                 pull_list = param.list_data() if self._update_on_kvstore else grads
                 self._kvstore.pull(i, pull_list, priority=-i, ignore_sparse=False)
                 continue
@@ -214,7 +248,7 @@ class Trainer(object):
                     continue
                 raise RuntimeError("Parameter '%s' has not been initialized" % param.name)
             if not ignore_stale_grad:
-                for data in param.list_data():
+                for data in param._check_and_get(param._data, list):
                     if not data._fresh_grad:
                         raise UserWarning(
                             "Gradient of Parameter `%s` on context %s has not been updated by "
@@ -225,7 +259,8 @@ class Trainer(object):
                             "and skip updating of Parameters with stale gradient"
                             % (param.name, str(data.context)))
             if self._update_on_kvstore and self._uses_kvstore(param):
-                for arr in param.list_data():  # the store's optimizer already updated it
+                # the store's optimizer already updated it
+                for arr in param._check_and_get(param._data, list):
                     arr._fresh_grad = False
                 continue
             for upd, arr, grad in zip(updates, param.list_data(), param.list_grad()):

@@ -181,6 +181,28 @@ class DataParallelExecutorGroup(object):
             sliced.append((desc[0], tuple(shape), dtype))
         return sliced
 
+    def _storage_types(self):
+        """Storage types of the arguments (the variables' stype) and of their gradients (as
+        simple_bind infers them: e.g. row_sparse for the weight of dot(csr, weight) and for an
+        Embedding weight with sparse_grad=True)."""
+        cached = getattr(self, "_stype_cache", None)
+        if cached is not None:
+            return cached
+        attrs = self.symbol.attr_dict()
+        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
+        arg_stypes = {n: _STORAGE_TYPE_ID_TO_STR.get(
+            int(attrs.get(n, {}).get("__storage_type__", 0)), "default") for n in self.arg_names}
+        graph = self.symbol.tojson()
+        if any(s != "default" for s in arg_stypes.values()) or "sparse_grad" in graph or \
+                '"cast_storage"' in graph:
+            grads = self.symbol._infer_grad_storage_type(
+                {n: self.grad_req[n] for n in self.arg_names})
+            grad_stypes = dict(zip(self.arg_names, grads))
+        else:
+            grad_stypes = {n: None for n in self.arg_names}
+        self._stype_cache = (arg_stypes, grad_stypes)
+        return self._stype_cache
+
     def _bind_ith_exec(self, i, input_descs):
         """Binds (or reuses) device i's executor for these input shapes."""
         key = tuple((name, shape, np.dtype(dtype).name) for name, shape, dtype in input_descs)
@@ -199,25 +221,28 @@ class DataParallelExecutorGroup(object):
             arg_types = [np.float32] * len(self.arg_names)
             aux_types = [np.float32] * len(self.aux_names)
         shared = self._shared[i]
+        arg_stypes, grad_stypes = self._storage_types()
         args, grads, req = [], {}, {}
         for name, shape, dtype in zip(self.arg_names, arg_shapes, arg_types):
             shape = tuple(shape)
+            stype, gstype = arg_stypes[name], grad_stypes[name] or "default"
             if name in self.param_names:
                 arr = shared["arg"].get(name)
                 if arr is None:
-                    arr = shared["arg"][name] = nd.zeros(shape, ctx, dtype=dtype)
+                    arr = shared["arg"][name] = nd.zeros(shape, ctx, dtype=dtype, stype=stype)
                 elif tuple(arr.shape) != shape:
                     raise ValueError("parameter %s has shape %s but the new input shapes "
                                      "need %s" % (name, arr.shape, shape))
                 if self.grad_req[name] != "null":
                     grad = shared["grad"].get(name)
                     if grad is None:
-                        grad = shared["grad"][name] = nd.zeros(shape, ctx, dtype=dtype)
+                        grad = shared["grad"][name] = nd.zeros(shape, ctx, dtype=dtype,
+                                                               stype=gstype)
                     grads[name] = grad
             else:
-                arr = nd.zeros(shape, ctx, dtype=dtype)
+                arr = nd.zeros(shape, ctx, dtype=dtype, stype=stype)
                 if self.grad_req[name] != "null":
-                    grads[name] = nd.zeros(shape, ctx, dtype=dtype)
+                    grads[name] = nd.zeros(shape, ctx, dtype=dtype, stype=gstype)
             req[name] = self.grad_req[name]
             args.append(arr)
         aux = []

@@ -234,9 +234,12 @@ class Module(BaseModule):
 
     def _allocate_host_params(self):
         group = self._exec_group
-        self._arg_params = {name: nd.zeros(block[0].shape, dtype=block[0].dtype)
+        # Host copies keep the storage type of the bound arrays (row_sparse weights stay so).
+        self._arg_params = {name: nd.zeros(block[0].shape, dtype=block[0].dtype,
+                                           stype=block[0].stype)
                             for name, block in zip(self._param_names, group.param_arrays)}
-        self._aux_params = {name: nd.zeros(block[0].shape, dtype=block[0].dtype)
+        self._aux_params = {name: nd.zeros(block[0].shape, dtype=block[0].dtype,
+                                           stype=block[0].stype)
                             for name, block in zip(self._aux_names, group.aux_arrays)}
 
     # ---- binding ------------------------------------------------------------------------

@@ -127,7 +127,15 @@ class BaseSparseNDArray(NDArray):
             if value.handle.value != self.handle.value:
                 value.copyto(self)
         elif isinstance(value, numbers.Number):
-            raise ValueError("assigning a scalar to a %s is not supported" % type(self).__name__)
+            if self.stype != "row_sparse":
+                raise ValueError("assigning a scalar to a %s is not supported"
+                                 % type(self).__name__)
+            # As MXNet 1.x: every row is stored, holding the value (0 too: initializers).
+            from .sparse import row_sparse_array
+            full = np.full(self.shape, value, dtype=self.dtype)
+            rows = np.arange(self.shape[0], dtype=np.int64)
+            row_sparse_array((full, rows), shape=self.shape, ctx=self.context,
+                             dtype=self.dtype).copyto(self)
         else:
             from .ndarray import array as _dense_array
             _dense_array(np.asarray(value), ctx=self.context, dtype=self.dtype).copyto(self)

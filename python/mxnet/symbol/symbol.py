@@ -23,6 +23,7 @@ from ..name import NameManager
 from ..ndarray import NDArray, _DTYPE_NP_TO_MX, _DTYPE_MX_TO_NP, _GRAD_REQ_MAP
 from ..ndarray.ndarray import _FLUENT_METHODS
 from ..executor import Executor
+from ..ndarray._sparse import _ndarray_cls
 from . import _internal
 from . import op as _op_module
 
@@ -362,6 +363,66 @@ class Symbol(object):
                 print("  %s: %s" % (k, v))
             raise
 
+    def _stype_keys(self, args, kwargs):
+        from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
+        names = self.list_arguments()
+        if args and kwargs:
+            raise ValueError("infer_storage_type: give storage types by position or by name, "
+                             "not both")
+        if args:
+            if len(args) > len(names):
+                raise ValueError("infer_storage_type: %d storage types for %d arguments"
+                                 % (len(args), len(names)))
+            pairs = [(n, s) for n, s in zip(names, args) if s is not None]
+        else:
+            pairs = [(k, v) for k, v in kwargs.items() if v is not None]
+        keys, codes = [], []
+        for k, v in pairs:
+            if v not in _STORAGE_TYPE_STR_TO_ID or v == "undefined":
+                raise ValueError("infer_storage_type: unknown storage type %r for %s "
+                                 "(expected 'default', 'row_sparse' or 'csr')" % (v, k))
+            keys.append(k)
+            codes.append(_STORAGE_TYPE_STR_TO_ID[v])
+        return keys, codes
+
+    def infer_storage_type(self, *args, **kwargs):
+        """Storage types ('default', 'row_sparse', 'csr') of the arguments, outputs and
+        auxiliary states, from the given argument storage types (by position or name; the
+        others come from the variables' ``stype``, else 'default'). Operators that cannot
+        run on sparse inputs produce dense outputs (storage fallback)."""
+        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
+        keys, codes = self._stype_keys(args, kwargs)
+        sizes = [mx_uint() for _ in range(3)]
+        ptrs = [ctypes.POINTER(ctypes.c_int)() for _ in range(3)]
+        check_call(_LIB.MXSymbolInferStorageTypeEx(
+            self.handle, mx_uint(len(keys)), c_str_array(keys), c_array(ctypes.c_int, codes),
+            ctypes.byref(sizes[0]), ctypes.byref(ptrs[0]), ctypes.byref(sizes[1]),
+            ctypes.byref(ptrs[1]), ctypes.byref(sizes[2]), ctypes.byref(ptrs[2])))
+        return tuple([_STORAGE_TYPE_ID_TO_STR[ptrs[k][i]] for i in range(sizes[k].value)]
+                     for k in range(3))
+
+    def _infer_grad_storage_type(self, grad_req, *args, **kwargs):
+        """Storage types of the gradient arrays simple_bind would allocate (None where the
+        grad_req is 'null'); grad_req is a str, a list or a dict as in bind."""
+        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
+        names = self.list_arguments()
+        if isinstance(grad_req, string_types):
+            reqs = [grad_req] * len(names)
+        elif isinstance(grad_req, (list, tuple)):
+            reqs = list(grad_req)
+        else:
+            reqs = [grad_req.get(n, "null") for n in names]
+        codes_req = [_GRAD_REQ_MAP[r] for r in reqs]
+        keys, codes = self._stype_keys(args, kwargs)
+        size = mx_uint()
+        ptr = ctypes.POINTER(ctypes.c_int)()
+        check_call(_LIB.MXSymbolInferGradStorageType(
+            self.handle, mx_uint(len(keys)), c_str_array(keys), c_array(ctypes.c_int, codes),
+            mx_uint(len(codes_req)), c_array(mx_uint, codes_req), ctypes.byref(size),
+            ctypes.byref(ptr)))
+        return [None if ptr[i] < 0 else _STORAGE_TYPE_ID_TO_STR[ptr[i]]
+                for i in range(size.value)]
+
     def infer_type_partial(self, *args, **kwargs):
         return self._infer_type_impl(True, *args, **kwargs)
 
@@ -625,11 +686,11 @@ class Symbol(object):
         if shared_buffer is not None:
             for i in range(buf_len.value):
                 k = py_str(upd_names[i])
-                shared_buffer[k] = NDArray(NDArrayHandle(upd_handles[i]))
-        args = [NDArray(NDArrayHandle(in_h[i])) for i in range(num_in.value)]
-        grads = [NDArray(NDArrayHandle(grad_h[i])) if grad_h[i] else None
+                shared_buffer[k] = _ndarray_cls(NDArrayHandle(upd_handles[i]))
+        args = [_ndarray_cls(NDArrayHandle(in_h[i])) for i in range(num_in.value)]
+        grads = [_ndarray_cls(NDArrayHandle(grad_h[i])) if grad_h[i] else None
                  for i in range(num_in.value)]
-        aux = [NDArray(NDArrayHandle(aux_h[i])) for i in range(num_aux.value)]
+        aux = [_ndarray_cls(NDArrayHandle(aux_h[i])) for i in range(num_aux.value)]
         ex = Executor(handle, self, ctx, grad_req, group2ctx)
         ex.arg_arrays = args
         ex.grad_arrays = grads

@@ -44,6 +44,13 @@ inline bool DispatchEx(std::vector<int>* out_stypes, DispatchMode* mode, int sty
   return true;
 }
 
+/*!
+ * \brief out (req) = dot(csr lhs, dense rhs) or dot(lhs.T, rhs); a row_sparse `out` stores the
+ *        rows of the columns lhs uses. Runs on the calling thread (inside an engine function).
+ */
+void CsrDotDenseInto(const NDArray& lhs, const TBlob& rhs, bool transpose_a, OpReqType req,
+                     const NDArray& out);
+
 }  // namespace op
 }  // namespace mxnet
 

@@ -275,7 +275,19 @@ namespace {
 bool DotStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode, std::vector<int>* in,
               std::vector<int>* out) {
   const DotParam& p = nnvm::get<DotParam>(attrs.parsed);
-  if ((*in)[0] != kCSRStorage || (*in)[1] != kDefaultStorage || p.transpose_b) return false;
+  const int lhs = (*in)[0], rhs = (*in)[1];
+  if (p.transpose_b) return false;
+  if (lhs == kDefaultStorage && rhs == kCSRStorage && !p.transpose_a) {
+    // dot(dns, csr) = csr on CPU (MXNet 1.9.1), unless forward_stype says otherwise.
+    int want = p.forward_stype.has_value() ? p.forward_stype.value() : kCSRStorage;
+    if ((*out)[0] != kUndefinedStorage) want = (*out)[0];
+    if (want == kRowSparseStorage) return false;
+    return DispatchEx(out, mode, want);
+  }
+  if (lhs != kCSRStorage) return false;
+  // dot(csr, rsp) = dns (the row_sparse weight of a sparse linear model); dot(csr.T, rsp)
+  // = rsp, as dot(csr.T, dns).
+  if (rhs != kDefaultStorage && rhs != kRowSparseStorage) return false;
   // dot(csr, dns) = dns; dot(csr.T, dns) = row_sparse unless forward_stype asks for dense.
   int want = p.transpose_a ? kRowSparseStorage : kDefaultStorage;
   if (p.forward_stype.has_value()) want = p.forward_stype.value();
@@ -316,27 +328,69 @@ void CsrDotDense(const NDArray& lhs, const DType* rhs, int64_t ncol_rhs, bool tr
   }
 }
 
+/*! \brief A dense copy of `a` when it is sparse (a itself when dense). */
+NDArray DenseOf(const NDArray& a) {
+  if (!a.is_sparse()) return a;
+  NDArray d = NewPart(a.shape(), a.dtype());
+  CastStorageInto(a, d);
+  return d;
+}
+
 void DotComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&, const std::vector<NDArray>& in,
                   const std::vector<OpReqType>& req, const std::vector<NDArray>& out) {
   if (req[0] == kNullOp) return;
   const DotParam& p = nnvm::get<DotParam>(attrs.parsed);
-  const NDArray& lhs = in[0];
+  if (in[0].storage_type() == kDefaultStorage) {
+    // dot(dns, csr): dense product, then stored as the output's storage type.
+    if (req[0] == kAddTo) {
+      MX_THROW(NotImplementedError) << "dot(default, csr): req 'add' is not supported";
+    }
+    const NDArray rhs = DenseOf(in[1]);
+    const TBlob a = in[0].data(), b = rhs.data();
+    const int64_t m = a.shape_[0], k = a.Size() / m, n = b.Size() / b.shape_[0];
+    NDArray dense = out[0].is_sparse() ? NewPart(out[0].shape(), out[0].dtype()) : out[0];
+    MSHADOW_REAL_TYPE_SWITCH(a.type_flag_, DType, {
+      const DType* x = a.dptr<DType>();
+      const DType* y = b.dptr<DType>();
+      DType* o = dense.data().dptr<DType>();
+      std::fill(o, o + m * n, DType(0));
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t t = 0; t < k; ++t) {
+          const DType xv = x[i * k + t];
+          if (xv == DType(0)) continue;
+          for (int64_t j = 0; j < n; ++j) o[i * n + j] += xv * y[t * n + j];
+        }
+      }
+    });
+    if (out[0].is_sparse()) CastStorageInto(dense, out[0]);
+    return;
+  }
+  CsrDotDenseInto(in[0], DenseOf(in[1]).data(), p.transpose_a, req[0], out[0]);
+}
+
+}  // namespace
+
+void CsrDotDenseInto(const NDArray& lhs, const TBlob& rhs, bool transpose_a, OpReqType req,
+                     const NDArray& out) {
+  if (req == kNullOp) return;
   lhs.CheckSparseFormat(false);
-  const TBlob rhs = in[1].data();
   const int64_t ncol = rhs.shape_.ndim() == 1 ? 1 : static_cast<int64_t>(rhs.Size() / rhs.shape_[0]);
-  const bool dense_out = !out[0].is_sparse();
+  const bool dense_out = !out.is_sparse();
+  if (!dense_out && req == kAddTo) {
+    MX_THROW(NotImplementedError) << "dot: req 'add' into a row_sparse output is not supported";
+  }
   // The product accumulates into a dense buffer: the output itself when dense.
-  NDArray acc = dense_out ? out[0] : NewPart(out[0].shape(), out[0].dtype());
+  NDArray acc = dense_out ? out : NewPart(out.shape(), out.dtype());
   TBlob o = acc.data();
   const size_t bytes = o.Size() * mshadow::mshadow_sizeof(o.type_flag_);
   NDArray old;
-  if (dense_out && req[0] == kAddTo) {  // keep the old values to add them back
+  if (dense_out && req == kAddTo) {  // keep the old values to add them back
     old = NewPart(o.shape_, o.type_flag_);
     std::memcpy(old.data().dptr_, o.dptr_, bytes);
   }
   if (bytes) std::memset(o.dptr_, 0, bytes);
   MSHADOW_REAL_TYPE_SWITCH(o.type_flag_, DType, {
-    CsrDotDense<DType>(lhs, rhs.dptr<DType>(), ncol, p.transpose_a, o.dptr<DType>());
+    CsrDotDense<DType>(lhs, rhs.dptr<DType>(), ncol, transpose_a, o.dptr<DType>());
     if (!old.is_none()) {
       const DType* a = old.data().dptr<DType>();
       DType* d = o.dptr<DType>();
@@ -348,19 +402,17 @@ void DotComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&, const std::vec
     std::vector<int64_t> rows = SparseAuxAsInt64(lhs, 1);
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    TShape sshape = out[0].shape();
+    TShape sshape = out.shape();
     sshape[0] = static_cast<int64_t>(rows.size());
-    NDArray data = NewPart(sshape, out[0].dtype());
+    NDArray data = NewPart(sshape, out.dtype());
     const size_t row_bytes = ncol * mshadow::mshadow_sizeof(o.type_flag_);
     for (size_t k = 0; k < rows.size(); ++k) {
       std::memcpy(static_cast<char*>(data.data().dptr_) + k * row_bytes,
                   static_cast<const char*>(o.dptr_) + rows[k] * row_bytes, row_bytes);
     }
-    out[0].SetSparseParts(data, {Int64Part(rows)});
+    out.SetSparseParts(data, {Int64Part(rows)});
   }
 }
-
-}  // namespace
 
 NNVM_REGISTER_OP(dot)
 .set_attr<FInferStorageType>("FInferStorageType", DotStype)

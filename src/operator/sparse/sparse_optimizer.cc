@@ -28,11 +28,49 @@ bool LazyUpdateStype(const nnvm::NodeAttrs& attrs, const int, DispatchMode* mode
                      std::vector<int>* in, std::vector<int>* out) {
   const Param& p = nnvm::get<Param>(attrs.parsed);
   if (!p.lazy_update || (*in)[1] != kRowSparseStorage) return false;
+  // Weight and states: dense or row_sparse (a row_sparse weight, e.g. of a sparse linear
+  // model, is updated as a full-row array; the output keeps the weight's storage type).
   for (size_t i = 0; i < in->size(); ++i) {
-    if (i != 1 && (*in)[i] != kDefaultStorage) return false;
+    if (i != 1 && (*in)[i] != kDefaultStorage && (*in)[i] != kRowSparseStorage) return false;
   }
-  if ((*out)[0] != kUndefinedStorage && (*out)[0] != kDefaultStorage) return false;
-  return DispatchEx(out, mode, kDefaultStorage);
+  const int weight = (*in)[0];
+  if ((*out)[0] != kUndefinedStorage && (*out)[0] != weight) return false;
+  return DispatchEx(out, mode, weight);
+}
+
+/*!
+ * \brief The dense values of `a`: a itself when dense; for a row_sparse array, its stored
+ *        values after making it hold every row (missing rows become zeros), so updates
+ *        written there are the array's new values.
+ */
+NDArray FullRowValues(const NDArray& a) {
+  if (a.storage_type() != kRowSparseStorage) return a;
+  const int64_t n = a.shape()[0];
+  const std::vector<int64_t> rows = SparseAuxAsInt64(a, 0);
+  bool full = static_cast<int64_t>(rows.size()) == n;
+  for (int64_t i = 0; full && i < n; ++i) full = rows[i] == i;
+  if (!full) {
+    NDArray dense = NewPart(a.shape(), a.dtype());
+    CastStorageInto(a, dense);
+    std::vector<int64_t> all(n);
+    for (int64_t i = 0; i < n; ++i) all[i] = i;
+    a.SetSparseParts(dense, {Int64Part(all)});
+  }
+  return a.sparse_data();
+}
+
+/*! \brief Runs a dense-weight lazy update on row_sparse weight/states through their values. */
+template <void (*kUpdate)(const nnvm::NodeAttrs&, const OpContext&, const std::vector<NDArray>&,
+                          const std::vector<OpReqType>&, const std::vector<NDArray>&)>
+void LazyUpdateEx(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<NDArray>& in, const std::vector<OpReqType>& req,
+                  const std::vector<NDArray>& out) {
+  std::vector<NDArray> values(in), out_values(out);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i != 1) values[i] = FullRowValues(in[i]);
+  }
+  for (size_t i = 0; i < out.size(); ++i) out_values[i] = FullRowValues(out[i]);
+  kUpdate(attrs, ctx, values, req, out_values);
 }
 
 /*!
@@ -127,15 +165,15 @@ void AdamRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
 
 NNVM_REGISTER_OP(sgd_update)
 .set_attr<FInferStorageType>("FInferStorageType", LazyUpdateStype<SGDParam>)
-.set_attr<FComputeEx>("FComputeEx<cpu>", SGDRspComputeEx);
+.set_attr<FComputeEx>("FComputeEx<cpu>", LazyUpdateEx<SGDRspComputeEx>);
 
 NNVM_REGISTER_OP(sgd_mom_update)
 .set_attr<FInferStorageType>("FInferStorageType", LazyUpdateStype<SGDMomParam>)
-.set_attr<FComputeEx>("FComputeEx<cpu>", SGDMomRspComputeEx);
+.set_attr<FComputeEx>("FComputeEx<cpu>", LazyUpdateEx<SGDMomRspComputeEx>);
 
 NNVM_REGISTER_OP(adam_update)
 .set_attr<FInferStorageType>("FInferStorageType", LazyUpdateStype<AdamParam>)
-.set_attr<FComputeEx>("FComputeEx<cpu>", AdamRspComputeEx);
+.set_attr<FComputeEx>("FComputeEx<cpu>", LazyUpdateEx<AdamRspComputeEx>);
 
 // ---------------------------------------------------------------------- _sparse_adagrad_update
 
