@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'AdaptiveAvgPooling2D', 'BilinearResize2D', 'CTCLoss', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'quadratic', 'round_ste', 'sign_ste']
+__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'AdaptiveAvgPooling2D', 'BatchNormWithReLU', 'BilinearResize2D', 'CTCLoss', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'SyncBatchNorm', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'interleaved_matmul_encdec_qk', 'interleaved_matmul_encdec_valatt', 'interleaved_matmul_selfatt_qk', 'interleaved_matmul_selfatt_valatt', 'quadratic', 'round_ste', 'sign_ste']
 
 
 def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
@@ -111,6 +111,58 @@ def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Un
         Input data
     output_size : Shape(tuple), optional, default=[]
         int (output size) or a tuple of int for output (height, width).
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def BatchNormWithReLU(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., moving_mean: Optional[NDArray] = ..., moving_var: Optional[NDArray] = ..., eps: Optional[float] = ..., momentum: Optional[float] = ..., fix_gamma: Optional[bool] = ..., use_global_stats: Optional[bool] = ..., output_mean_var: Optional[bool] = ..., axis: Optional[int] = ..., cudnn_off: Optional[bool] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Batch normalization followed by relu: max(BatchNorm(data), 0).
+
+    Parameters, auxiliary states and the mean/var outputs are BatchNorm's. The moving statistics are
+    updated by the backward pass of a training step, as BatchNorm's are.
+
+
+    Defined in ../src/operator/nn/batch_norm.cc:L403
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to batch normalization
+    gamma : NDArray
+        gamma array
+    beta : NDArray
+        beta array
+    moving_mean : NDArray
+        running mean of input
+    moving_var : NDArray
+        running variance of input
+    eps : double, optional, default=0.0010000000474974513
+        Epsilon to prevent div 0. Must be no less than CUDNN_BN_MIN_EPSILON defined in cudnn.h when using cudnn (usually 1e-5)
+    momentum : float, optional, default=0.899999976
+        Momentum for moving average
+    fix_gamma : boolean, optional, default=1
+        Fix gamma while training
+    use_global_stats : boolean, optional, default=0
+        Whether use global moving statistics instead of local batch-norm. This will force change batch-norm into a scale shift operator.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and inverse std 
+    axis : int, optional, default='1'
+        Specify which shape axis the channel is specified
+    cudnn_off : boolean, optional, default=0
+        Do not select CUDNN operator, if available
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -522,6 +574,54 @@ def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poole
         Whether to perform position-sensitive RoI pooling. PSRoIPooling is first proposaled by R-FCN and it can reduce the input channels by ph*pw times, where (ph, pw) is the pooled_size
     aligned : boolean, optional, default=0
         Center-aligned ROIAlign introduced in Detectron2. To enable, set aligned to True.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def SyncBatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., moving_mean: Optional[NDArray] = ..., moving_var: Optional[NDArray] = ..., eps: Optional[float] = ..., momentum: Optional[float] = ..., fix_gamma: Optional[bool] = ..., use_global_stats: Optional[bool] = ..., output_mean_var: Optional[bool] = ..., ndev: Optional[int] = ..., key: Optional[str] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Batch normalization synchronized across devices (channel axis 1).
+
+    With ndev=1, the only count this build computes, the result is BatchNorm's over axis 1; the
+    ``var`` output is the batch variance (BatchNorm reports the inverse standard deviation there).
+
+
+    Defined in ../src/operator/nn/batch_norm.cc:L427
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to batch normalization
+    gamma : NDArray
+        gamma array
+    beta : NDArray
+        beta array
+    moving_mean : NDArray
+        running mean of input
+    moving_var : NDArray
+        running variance of input
+    eps : float, optional, default=0.00100000005
+        Epsilon to prevent div 0
+    momentum : float, optional, default=0.899999976
+        Momentum for moving average
+    fix_gamma : boolean, optional, default=1
+        Fix gamma while training
+    use_global_stats : boolean, optional, default=0
+        Whether use global moving statistics instead of local batch-norm. This will force change batch-norm into a scale shift operator.
+    output_mean_var : boolean, optional, default=0
+        Output All,normal mean and var
+    ndev : int, optional, default='1'
+        The count of GPU devices
+    key : string, required
+        Hash key for synchronization, please set the same hash key for same layer, Block.prefix is typically used as in :class:`gluon.nn.contrib.SyncBatchNorm`.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1218,6 +1318,126 @@ def index_copy(old_tensor: Optional[NDArray] = ..., index_vector: Optional[NDArr
         Index vector
     new_tensor : NDArray
         New tensor to be copied
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def interleaved_matmul_encdec_qk(queries: Optional[NDArray] = ..., keys_values: Optional[NDArray] = ..., heads: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Attention scores of encoder-decoder attention.
+
+    queries has shape (query_length, batch_size, heads * head_dim); keys_values has shape
+    (key_length, batch_size, heads * 2 * head_dim) with each head's key and value interleaved. The
+    output, of shape (batch_size * heads, query_length, key_length), is Q . K^T / sqrt(head_dim).
+
+
+    Defined in ../src/operator/contrib/interleaved_matmul.cc:L351
+
+    Parameters
+    ----------
+    queries : NDArray
+        Queries
+    keys_values : NDArray
+        Keys and values interleaved
+    heads : int, required
+        Set number of heads
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def interleaved_matmul_encdec_valatt(keys_values: Optional[NDArray] = ..., attention: Optional[NDArray] = ..., heads: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Encoder-decoder attention output: the attention maps applied to the values.
+
+    attention has shape (batch_size * heads, query_length, key_length); the output, of shape
+    (query_length, batch_size, heads * head_dim), is attention . V per head.
+
+
+    Defined in ../src/operator/contrib/interleaved_matmul.cc:L363
+
+    Parameters
+    ----------
+    keys_values : NDArray
+        Keys and values interleaved
+    attention : NDArray
+        Attention maps
+    heads : int, required
+        Set number of heads
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def interleaved_matmul_selfatt_qk(queries_keys_values: Optional[NDArray] = ..., heads: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Attention scores of self attention from queries, keys and values interleaved per head.
+
+    queries_keys_values has shape (seq_length, batch_size, heads * 3 * head_dim); for each head its
+    last dimension holds the head's query, key and value projections in that order. The output,
+    of shape (batch_size * heads, seq_length, seq_length), is Q . K^T / sqrt(head_dim) per head.
+
+
+    Defined in ../src/operator/contrib/interleaved_matmul.cc:L330
+
+    Parameters
+    ----------
+    queries_keys_values : NDArray
+        Interleaved queries, keys and values
+    heads : int, required
+        Set number of heads
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def interleaved_matmul_selfatt_valatt(queries_keys_values: Optional[NDArray] = ..., attention: Optional[NDArray] = ..., heads: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Self-attention output: the attention maps applied to the interleaved values.
+
+    attention has shape (batch_size * heads, seq_length, seq_length); the output, of shape
+    (seq_length, batch_size, heads * head_dim), is attention . V per head.
+
+
+    Defined in ../src/operator/contrib/interleaved_matmul.cc:L340
+
+    Parameters
+    ----------
+    queries_keys_values : NDArray
+        Queries, keys and values interleaved
+    attention : NDArray
+        Attention maps
+    heads : int, required
+        Set number of heads
 
     out : NDArray, optional
         The output NDArray to hold the result.

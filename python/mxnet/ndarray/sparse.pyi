@@ -355,7 +355,7 @@ def adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
 
 
 
-    Defined in ../src/operator/sparse/sparse_optimizer.cc:L248
+    Defined in ../src/operator/sparse/sparse_optimizer.cc:L286
 
     Parameters
     ----------
