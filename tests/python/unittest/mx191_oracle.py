@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import numpy as np
+
 MX191 = "/tmp/mxbench-refs/mx191/bin/python"
 HAVE_MX191 = os.path.exists(MX191)
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -34,3 +36,15 @@ def check_reference():
     out = run(["-c", "import mxnet; print(mxnet.__version__, mxnet.__file__)"], ours=False,
               output=True).decode()
     assert out.startswith("1.9.1 ") and "mx191" in out, out
+
+
+def run_script_under_both(script_text, tmp_dir):
+    """Runs `script_text` (which writes an .npz to sys.argv[1]) under MXNet 1.9.1 and under this
+    checkout; returns (reference, ours) as loaded .npz files."""
+    script = os.path.join(tmp_dir, "script.py")
+    with open(script, "w") as f:
+        f.write(script_text)
+    ref_file, our_file = os.path.join(tmp_dir, "ref.npz"), os.path.join(tmp_dir, "ours.npz")
+    run([script, ref_file], ours=False)
+    run([script, our_file], ours=True)
+    return np.load(ref_file), np.load(our_file)

@@ -325,13 +325,7 @@ np.savez(sys.argv[1], **out)
 @pytest.mark.skipif(not mx191_oracle.HAVE_MX191, reason=mx191_oracle.SKIP_REASON)
 def test_outputs_and_gradients_match_mxnet_191():
     with tempfile.TemporaryDirectory() as tmp:
-        script = os.path.join(tmp, "script.py")
-        with open(script, "w") as f:
-            f.write(_SCRIPT)
-        ref_file, our_file = os.path.join(tmp, "ref.npz"), os.path.join(tmp, "ours.npz")
-        mx191_oracle.run([script, ref_file], ours=False)
-        mx191_oracle.run([script, our_file], ours=True)
-        ref, ours = np.load(ref_file), np.load(our_file)
+        ref, ours = mx191_oracle.run_script_under_both(_SCRIPT, tmp)
         assert sorted(ref.files) == sorted(ours.files)
         for key in ref.files:
             r, o = ref[key], ours[key]
