@@ -395,6 +395,12 @@ MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandl
 /*! \brief NEW handles (TL array) of every input variable. */
 MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
 MXNET_DLL int MXSymbolSaveToJSON(SymbolHandle symbol, const char** out_json);
+/*!
+ * \brief A copy of the symbol whose nodes read past amp_cast / amp_multicast nodes (casts that
+ *        are outputs of the symbol stay), as mx.model.save_checkpoint(remove_amp_cast=True)
+ *        saves it. NEW.
+ */
+MXNET_DLL int MXSymbolRemoveAmpCast(SymbolHandle sym_handle, SymbolHandle* ret_sym_handle);
 MXNET_DLL int MXSymbolCreateFromJSON(const char* json, SymbolHandle* out);
 MXNET_DLL int MXSymbolSaveToFile(SymbolHandle symbol, const char* fname);
 MXNET_DLL int MXSymbolCreateFromFile(const char* fname, SymbolHandle* out);

@@ -157,6 +157,26 @@ int MXSymbolCopy(SymbolHandle symbol, SymbolHandle* out) {
   API_END();
 }
 
+int MXSymbolRemoveAmpCast(SymbolHandle sym_handle, SymbolHandle* ret_sym_handle) {
+  API_BEGIN();
+  static const nnvm::Op* amp_cast = nnvm::Op::Get("amp_cast");
+  static const nnvm::Op* amp_multicast = nnvm::Op::Get("amp_multicast");
+  // The copy owns fresh nodes, so rewiring their inputs leaves the caller's symbol untouched.
+  // A cast that is itself an output of the symbol stays (as in 1.9.1): the outputs keep dtypes.
+  Symbol copy = SymbolFromHandle(sym_handle)->Copy();
+  auto skip_casts = [&](nnvm::NodeEntry e) {
+    while (e.node->op() == amp_cast || e.node->op() == amp_multicast) {
+      e = e.node->inputs[e.node->op() == amp_cast ? 0 : e.index];
+    }
+    return e;
+  };
+  nnvm::DFSVisit(copy.outputs, [&](const nnvm::ObjectPtr& node) {
+    for (nnvm::NodeEntry& in : node->inputs) in = skip_casts(in);
+  });
+  *ret_sym_handle = new Symbol(copy);
+  API_END();
+}
+
 int MXShallowCopySymbol(SymbolHandle src, SymbolHandle* out) {
   API_BEGIN();
   *out = new Symbol(*SymbolFromHandle(src));

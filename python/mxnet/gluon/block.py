@@ -468,7 +468,7 @@ class _HookHandle(object):
 def _run_graph(sym, values):
     """Evaluates `sym` imperatively node by node (differentiable under autograd.record);
     `values` maps input names to NDArrays. Used when no compiled CachedOp is available."""
-    graph = json.loads(sym.tojson())
+    graph = json.loads(sym.tojson(remove_amp_cast=False))
     nodes = graph["nodes"]
     results = [None] * len(nodes)
     for i, node in enumerate(nodes):

@@ -192,7 +192,7 @@ class DataParallelExecutorGroup(object):
         from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
         arg_stypes = {n: _STORAGE_TYPE_ID_TO_STR.get(
             int(attrs.get(n, {}).get("__storage_type__", 0)), "default") for n in self.arg_names}
-        graph = self.symbol.tojson()
+        graph = self.symbol.tojson(remove_amp_cast=False)
         if any(s != "default" for s in arg_stypes.values()) or "sparse_grad" in graph or \
                 '"cast_storage"' in graph:
             grads = self.symbol._infer_grad_storage_type(

@@ -92,7 +92,7 @@ class Symbol(object):
         return Symbol(hdl)
 
     def __getstate__(self):
-        return {"handle": self.tojson()}
+        return {"handle": self.tojson(remove_amp_cast=False)}
 
     def __setstate__(self, state):
         hdl = SymbolHandle()
@@ -100,7 +100,7 @@ class Symbol(object):
         self.handle = hdl
 
     def __reduce__(self):
-        return (_from_json_state, (self.tojson(),))
+        return (_from_json_state, (self.tojson(remove_amp_cast=False),))
 
     def __repr__(self):
         name = self.name
@@ -527,15 +527,23 @@ class Symbol(object):
         check_call(_LIB.MXSymbolPrint(self.handle, ctypes.byref(out)))
         return py_str(out.value)
 
-    def tojson(self, remove_amp_cast=True):  # pylint: disable=unused-argument
+    def _without_amp_cast(self):
+        """A copy without amp_cast/amp_multicast nodes (consumers read the casts' inputs)."""
+        handle = SymbolHandle()
+        check_call(_LIB.MXSymbolRemoveAmpCast(self.handle, ctypes.byref(handle)))
+        return Symbol(handle)
+
+    def tojson(self, remove_amp_cast=True):
+        sym = self._without_amp_cast() if remove_amp_cast else self
         out = ctypes.c_char_p()
-        check_call(_LIB.MXSymbolSaveToJSON(self.handle, ctypes.byref(out)))
+        check_call(_LIB.MXSymbolSaveToJSON(sym.handle, ctypes.byref(out)))
         return py_str(out.value)
 
-    def save(self, fname, remove_amp_cast=True):  # pylint: disable=unused-argument
+    def save(self, fname, remove_amp_cast=True):
         if not isinstance(fname, string_types):
             raise TypeError("fname need to be string")
-        check_call(_LIB.MXSymbolSaveToFile(self.handle, c_str(fname)))
+        sym = self._without_amp_cast() if remove_amp_cast else self
+        check_call(_LIB.MXSymbolSaveToFile(sym.handle, c_str(fname)))
 
     # ---------------------------------------------------------------- binding
     def _arrays_in_order(self, arrays, names, what, allow_missing=False):
