@@ -4,7 +4,9 @@
 #include <mxnet/resource.h>
 #include <mxnet/storage.h>
 
+#include <array>
 #include <atomic>
+#include <mutex>
 #include <memory>
 #include <vector>
 
@@ -180,7 +182,8 @@ class ResourceParallelRandom {
 
 /*!
  * \brief CPU resources are made up front (one set serves every CPU context, as MXNet 1.x).
- *        GPU resources need a CUDA build and a GPU random generator: not provided yet.
+ *        GPU temp space is made per device on first request (MXNET_GPU_TEMP_COPY copies, 1);
+ *        GPU random generators are not provided yet.
  */
 class ResourceManagerImpl final : public ResourceManager {
  public:
@@ -195,6 +198,7 @@ class ResourceManagerImpl final : public ResourceManager {
   }
 
   ~ResourceManagerImpl() override {
+    for (auto& space : gpu_space_) space.reset();
     cpu_space_.reset();
     cpu_rand_.reset();
     cpu_parallel_rand_.reset();
@@ -206,6 +210,9 @@ class ResourceManagerImpl final : public ResourceManager {
   }
 
   Resource Request(Context ctx, const ResourceRequest& req) override {
+    if (ctx.dev_mask() == gpu::kDevMask && req.type == ResourceRequest::kTempSpace) {
+      return GPUSpace(ctx)->GetNext();
+    }
     CheckCPU(ctx);
     switch (req.type) {
       case ResourceRequest::kRandom: return cpu_rand_->resource();
@@ -230,6 +237,16 @@ class ResourceManagerImpl final : public ResourceManager {
   }
 
  private:
+  ResourceTempSpace* GPUSpace(Context ctx) {
+    Context::CheckGPU(ctx, "temp space");
+    std::lock_guard<std::mutex> lock(gpu_mu_);
+    auto& slot = gpu_space_.at(ctx.dev_id);
+    if (!slot) {
+      slot = std::make_unique<ResourceTempSpace>(ctx, CopiesFromEnv("MXNET_GPU_TEMP_COPY", 1));
+    }
+    return slot.get();
+  }
+
   static void CheckCPU(Context ctx) {
     if (ctx.dev_mask() == cpu::kDevMask) return;
 #if MXNET_USE_CUDA
@@ -247,6 +264,8 @@ class ResourceManagerImpl final : public ResourceManager {
   std::unique_ptr<ResourceTempSpace> cpu_space_;
   std::unique_ptr<ResourceRandom> cpu_rand_;
   std::unique_ptr<ResourceParallelRandom> cpu_parallel_rand_;
+  std::mutex gpu_mu_;
+  std::array<std::unique_ptr<ResourceTempSpace>, Context::kMaxDevID> gpu_space_;
 };
 
 }  // namespace resource

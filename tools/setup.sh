@@ -3,6 +3,9 @@
 # libmxnet.so into build/ and places it inside python/mxnet/ so `import mxnet` works from the tree.
 #   tools/setup.sh            # Release build
 #   BUILD_DIR=build-dbg CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug" tools/setup.sh
+#   MXNET_CUDA=1 tools/setup.sh   # the CUDA variant in build-cuda/ (nvcc from /usr/local/cuda;
+#                                 # CUDA_ARCHS="80;90" by default; no GPU needed to build)
+#   MXNET_NO_COPY=1 ...           # build only; leave python/mxnet/libmxnet.so as it is
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,8 +30,23 @@ PY=${PYTHON:-python3}
 command -v cmake >/dev/null 2>&1 || "$PY" -m pip install -q cmake
 command -v ninja >/dev/null 2>&1 || "$PY" -m pip install -q ninja
 
+CUDA_ARGS=()
+if [ "${MXNET_CUDA:-0}" = "1" ]; then
+  NVCC=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+  if [ ! -x "$NVCC" ]; then
+    echo "MXNET_CUDA=1: nvcc not found (install CUDA 13's compiler, or set CUDACXX)" >&2
+    exit 1
+  fi
+  CUDA_ARGS=(-DMXNET_USE_CUDA=ON "-DCMAKE_CUDA_COMPILER=$NVCC"
+             "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-80;90}")
+  BUILD_DIR=${BUILD_DIR:-build-cuda}
+fi
 BUILD_DIR=${BUILD_DIR:-build}
-cmake -S . -B "$BUILD_DIR" -G Ninja ${CMAKE_ARGS:-} >/dev/null
+cmake -S . -B "$BUILD_DIR" -G Ninja ${CMAKE_ARGS:-} "${CUDA_ARGS[@]}" >/dev/null
 ninja -C "$BUILD_DIR" -j"${BUILD_JOBS:-2}"
-cp "$BUILD_DIR/libmxnet.so" python/mxnet/libmxnet.so
-echo "built $BUILD_DIR/libmxnet.so (also copied to python/mxnet/)"
+if [ "${MXNET_NO_COPY:-0}" = "1" ]; then
+  echo "built $BUILD_DIR/libmxnet.so"
+else
+  cp "$BUILD_DIR/libmxnet.so" python/mxnet/libmxnet.so
+  echo "built $BUILD_DIR/libmxnet.so (also copied to python/mxnet/)"
+fi

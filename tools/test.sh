@@ -8,4 +8,19 @@ echo "== ctest =="
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j2 2>&1 | tail -n 40) || status=1
 echo "== pytest =="
 PYTHONPATH="$PWD/python" "${PYTHON:-python3}" -m pytest -q tests/python 2>&1 | tail -n 40 || status=1
+# The CUDA variant is compiled too (no GPU needed), so GPU code cannot rot; on a machine
+# without a GPU its tests check that CPU work is unaffected and that gpu(0) fails clearly.
+echo "== CUDA variant =="
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  if MXNET_CUDA=1 MXNET_NO_COPY=1 CMAKE_ARGS="-DMXNET_BUILD_TESTS=OFF" tools/setup.sh >/dev/null; then
+    MXNET_LIBRARY_PATH="$PWD/build-cuda/libmxnet.so" PYTHONPATH="$PWD/python" \
+      "${PYTHON:-python3}" -m pytest -q tests/python/gpu tests/python/unittest/test_exec_core.py \
+      tests/python/unittest/test_ndarray.py 2>&1 | tail -n 5 || status=1
+  else
+    echo "CUDA variant: build failed"
+    status=1
+  fi
+else
+  echo "CUDA variant: skipped (no nvcc on this machine)"
+fi
 exit $status

@@ -49,6 +49,33 @@ struct Stream {
   bool CheckIdle() { return true; }
 };
 
+}  // namespace mshadow
+
+struct CUstream_st;  // what cudaStream_t points to: no CUDA header needed to name it
+
+namespace mshadow {
+
+/*!
+ * \brief A CUDA stream of one device, owned by an engine worker. Its methods are defined in
+ *        CUDA builds only (src/common/cuda_stream.cc); a CPU-only build never makes one.
+ */
+template <>
+struct Stream<gpu> {
+  CUstream_st* stream_{nullptr};
+  int dev_id{-1};
+  /*! \brief cuBLAS handle bound to stream_, created on first use (cublasHandle_t). */
+  void* blas_handle_{nullptr};
+  /*! \brief Block the host until every operation queued on the stream has finished. */
+  void Wait();
+  /*! \brief Whether everything queued has finished (never blocks). */
+  bool CheckIdle();
+  static CUstream_st* GetStream(Stream<gpu>* s) { return s != nullptr ? s->stream_ : nullptr; }
+};
+
+/*! \brief A new non-blocking stream on device `dev_id` (CUDA builds); DeleteStream frees it. */
+Stream<gpu>* NewGPUStream(int dev_id);
+void DeleteGPUStream(Stream<gpu>* s);
+
 /*! \brief dtype codes shared by the C API, file formats and Python. */
 enum TypeFlag {
   kFloat32 = 0,

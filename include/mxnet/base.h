@@ -70,8 +70,15 @@ struct Context {
   static Context CPUShared(int32_t dev_id = 0) { return Create(kCPUShared, dev_id); }
   /*! \brief Parse "cpu(0)", "gpu(1)", "cpu_pinned(0)", "cpu_shared(0)". Throws ValueError. */
   static Context FromString(const std::string& str);
-  /*! \brief Number of GPUs visible to this build (0 without CUDA). */
+  /*! \brief Number of GPUs visible to this build (0 without CUDA, a driver or a device). */
   static int32_t GetGPUCount();
+  /*! \brief Free and total bytes of GPU `dev`. Throws when it does not exist. */
+  static void GetGPUMemoryInformation(int dev, uint64_t* free_mem, uint64_t* total_mem);
+  /*!
+   * \brief Throws unless `ctx` is a CPU context or an existing GPU of a CUDA build; `what`
+   *        (the operator, say) starts the message.
+   */
+  static void CheckGPU(const Context& ctx, const std::string& what = std::string());
 };
 
 inline const char* DeviceTypeName(Context::DeviceType t) {

@@ -89,6 +89,10 @@ MXNET_DLL int MXSetNumOMPThreads(int thread_num);
 MXNET_DLL int MXEngineSetBulkSize(int bulk_size, int* prev_bulk_size);
 /*! \brief Number of visible GPUs (0 without CUDA). */
 MXNET_DLL int MXGetGPUCount(int* out);
+/*! \brief Free and total bytes of GPU `dev` (MXNetError when it does not exist). */
+MXNET_DLL int MXGetGPUMemoryInformation64(int dev, uint64_t* free_mem, uint64_t* total_mem);
+/*! \brief Deprecated: as MXGetGPUMemoryInformation64, truncated to int. */
+MXNET_DLL int MXGetGPUMemoryInformation(int dev, int* free_mem, int* total_mem);
 /*! \brief Release the pooled memory of a device. */
 MXNET_DLL int MXStorageEmptyCache(int dev_type, int dev_id);
 /*! \brief Legacy NDArray-function registry (empty here). TL array. */
@@ -184,6 +188,11 @@ MXNET_DLL int MXNDArrayGetGrad(NDArrayHandle handle, NDArrayHandle* out);
 
 /*! \brief All operator names including aliases. TL array of STATIC strings. */
 MXNET_DLL int MXListAllOpNames(uint32_t* out_size, const char*** out_array);
+/*!
+ * \brief Names of the operators with a kernel for a device type (1 cpu, 2 gpu): FCompute,
+ *        FComputeEx or FStatefulCompute registered for it. Not in MXNet 1.x.
+ */
+MXNET_DLL int MXListOperatorsWithKernel(int dev_type, uint32_t* out_size, const char*** out_array);
 MXNET_DLL int NNListAllOpNames(nn_uint* out_size, const char*** out_array);
 /*! \brief Handle of an operator by name or alias. STATIC. */
 MXNET_DLL int NNGetOpHandle(const char* op_name, OpHandle* op_out);

@@ -25,6 +25,7 @@
 
 #include <mxnet/base.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -40,6 +41,11 @@ struct Var {
   virtual ~Var() = default;
   virtual size_t version() { return version_; }
   size_t version_{0};
+  /*!
+   * \brief GPU work that may still use the variable's data: (device << 56) | the device's
+   *        launch epoch when an operator using it was queued (0: none). Engine-internal.
+   */
+  std::atomic<uint64_t> gpu_tag{0};
 };
 
 /*! \brief Base of engine operators (opaque). */

@@ -3,13 +3,14 @@
     features = mx.runtime.Features()
     features.is_enabled('PROFILER')      # True
     mx.runtime.feature_list()            # [✖ CUDA, ✖ CUDNN, ..., ✔ PROFILER, ...]
+    mx.runtime.operators_with_kernel('gpu')   # operators that can run on a GPU
 """
 import collections
 import ctypes
 
 from .base import _LIB, check_call
 
-__all__ = ['Feature', 'Features', 'feature_list']
+__all__ = ['Feature', 'Features', 'feature_list', 'operators_with_kernel']
 
 
 class Feature(ctypes.Structure):
@@ -26,6 +27,18 @@ class Feature(ctypes.Structure):
 
     def __repr__(self):
         return ('✔ ' if self.enabled else '✖ ') + self.name
+
+
+def operators_with_kernel(device='gpu'):
+    """Sorted names of the operators that have a kernel for `device` ('cpu' or 'gpu')."""
+    dev_type = {'cpu': 1, 'gpu': 2}.get(device)
+    if dev_type is None:
+        raise ValueError("operators_with_kernel: device must be 'cpu' or 'gpu', got %r" % (device,))
+    size = ctypes.c_uint32()
+    names = ctypes.POINTER(ctypes.c_char_p)()
+    check_call(_LIB.MXListOperatorsWithKernel(ctypes.c_int(dev_type), ctypes.byref(size),
+                                              ctypes.byref(names)))
+    return sorted(names[i].decode() for i in range(size.value))
 
 
 def feature_list():

@@ -147,6 +147,22 @@ int MXGetGPUCount(int* out) {
   API_END();
 }
 
+int MXGetGPUMemoryInformation64(int dev, uint64_t* free_mem, uint64_t* total_mem) {
+  API_BEGIN();
+  mxnet::Context::GetGPUMemoryInformation(dev, free_mem, total_mem);
+  API_END();
+}
+
+int MXGetGPUMemoryInformation(int dev, int* free_mem, int* total_mem) {
+  API_BEGIN();
+  uint64_t free64 = 0, total64 = 0;
+  mxnet::Context::GetGPUMemoryInformation(dev, &free64, &total64);
+  // Deprecated in 1.x for this reason: byte counts above 2 GiB do not fit an int.
+  *free_mem = static_cast<int>(free64);
+  *total_mem = static_cast<int>(total64);
+  API_END();
+}
+
 int MXStorageEmptyCache(int dev_type, int dev_id) {
   API_BEGIN();
   mxnet::Storage::Get()->ReleaseAll(

@@ -4,6 +4,7 @@
 #include <nnvm/op.h>
 
 #include "c_api_common.h"
+#include "../executor/exec_core.h"
 
 using mxnet::Imperative;
 using mxnet::NDArray;
@@ -113,6 +114,23 @@ int MXListAllOpNames(uint32_t* out_size, const char*** out_array) {
   API_BEGIN();
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
   ret->ret_vec_str = nnvm::Op::ListAllNames();
+  ret->ret_vec_charp.clear();
+  for (const std::string& name : ret->ret_vec_str) ret->ret_vec_charp.push_back(name.c_str());
+  *out_size = static_cast<uint32_t>(ret->ret_vec_charp.size());
+  *out_array = ret->ret_vec_charp.data();
+  API_END();
+}
+
+int MXListOperatorsWithKernel(int dev_type, uint32_t* out_size, const char*** out_array) {
+  API_BEGIN();
+  const int dev_mask =
+      mxnet::Context::Create(static_cast<mxnet::Context::DeviceType>(dev_type), 0).dev_mask();
+  auto* ret = mxnet::c_api::GetThreadLocalReturn();
+  ret->ret_vec_str.clear();
+  for (const std::string& name : nnvm::Op::ListAllNames()) {
+    const nnvm::Op* op = nnvm::Op::Get(name);
+    if (op->name == name && mxnet::exec::HasKernel(op, dev_mask)) ret->ret_vec_str.push_back(name);
+  }
   ret->ret_vec_charp.clear();
   for (const std::string& name : ret->ret_vec_str) ret->ret_vec_charp.push_back(name.c_str());
   *out_size = static_cast<uint32_t>(ret->ret_vec_charp.size());

@@ -30,9 +30,4 @@ Context Context::FromString(const std::string& str) {
                    "': expected cpu, gpu, cpu_pinned or cpu_shared");
 }
 
-int32_t Context::GetGPUCount() {
-  // GPU builds are not wired yet: a build without CUDA sees no GPU.
-  return 0;
-}
-
 }  // namespace mxnet

@@ -56,6 +56,32 @@ MXNET_DLL std::exception_ptr NameOperatorError(const dmlc::Error& e, const char*
 /*! \brief Whether the calling thread is a worker of some threaded engine. */
 bool IsEngineWorkerThread();
 
+/*!
+ * \brief GPU streams and completion tracking (gpu_streams.cc). Every GPU has one stream its
+ *        engine functions queue on; a GPU function completes for the engine once its work is
+ *        queued, and the host waits only where a CPU function, another GPU or a waiting
+ *        caller needs the data.
+ */
+mshadow::Stream<gpu>* DeviceGPUStream(int dev_id);
+/*! \brief Fill rctx->stream for a function about to run on rctx->ctx. */
+void SetRunStream(RunContext* rctx);
+/*! \brief Whether any GPU stream exists yet (CPU-only runs skip every check). */
+bool AnyGPUInUse();
+/*!
+ * \brief Before a function runs on run_ctx: wait for GPU work still pending on `var` that is
+ *        not ordered before it on run_ctx's own stream. Throws a CUDA error of that work.
+ */
+void SyncPendingGPU(const Context& run_ctx, Var* var);
+/*!
+ * \brief After a function on GPU ctx has queued its work: the tag to store in every variable
+ *        it used (0 when MXNET_ENGINE_SYNC_GPU=1 made it wait instead).
+ */
+uint64_t NoteGPUFunction(const Context& ctx, const char* name);
+/*! \brief Wait for the work a function queued on rctx's GPU stream (NaiveEngine). */
+void WaitGPUFunction(const RunContext& rctx);
+/*! \brief Wait for everything queued on every GPU (WaitForAll). */
+void SyncAllGPU();
+
 /*! \brief The calling thread's imperative bulk size (Engine::bulk_size/set_bulk_size). */
 inline int& ThreadBulkSize() {
   static thread_local int size = 0;

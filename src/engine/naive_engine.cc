@@ -16,10 +16,6 @@
 namespace mxnet {
 namespace engine {
 
-namespace {
-mshadow::Stream<mshadow::cpu> naive_cpu_stream;
-}  // namespace
-
 class NaiveEngine final : public Engine {
  public:
   struct NaiveVar final : public Var {
@@ -72,7 +68,9 @@ class NaiveEngine final : public Engine {
                 const char* opr_name) override {
     ProfileScope profile(opr_name);
     try {
-      exec_fn(MakeRunContext(exec_ctx));
+      const RunContext rctx = MakeRunContext(exec_ctx);
+      exec_fn(rctx);
+      WaitGPUFunction(rctx);
     } catch (...) {
       BumpVersions(mutable_vars);
       std::rethrow_exception(NameOperatorError(std::current_exception(), opr_name));
@@ -128,7 +126,7 @@ class NaiveEngine final : public Engine {
   static RunContext MakeRunContext(Context ctx) {
     RunContext rctx;
     rctx.ctx = ctx;
-    if (ctx.dev_mask() == cpu::kDevMask) rctx.stream = &naive_cpu_stream;
+    SetRunStream(&rctx);
     return rctx;
   }
 
@@ -141,8 +139,9 @@ class NaiveEngine final : public Engine {
     Completion c;
     c.name = opr_name;
     ProfileScope profile(opr_name);
+    const RunContext rctx = MakeRunContext(exec_ctx);
     try {
-      fn(MakeRunContext(exec_ctx), CreateCallback(OnComplete, &c));
+      fn(rctx, CreateCallback(OnComplete, &c));
     } catch (...) {
       // An asynchronous function that throws is taken not to have called on_complete.
       BumpVersions(mutable_vars);
@@ -152,6 +151,13 @@ class NaiveEngine final : public Engine {
       // Always take the lock: the completing thread may still be inside OnComplete.
       std::unique_lock<std::mutex> lk(c.mu);
       c.cv.wait(lk, [&c]() { return c.done; });
+    }
+    if (!c.error) {
+      try {
+        WaitGPUFunction(rctx);
+      } catch (...) {
+        c.error = NameOperatorError(std::current_exception(), opr_name);
+      }
     }
     BumpVersions(mutable_vars);
     if (c.error) std::rethrow_exception(c.error);

@@ -12,8 +12,6 @@ namespace engine {
 
 namespace {
 
-// The CPU stream handed to functions: mshadow::Stream<cpu> carries no state.
-mshadow::Stream<mshadow::cpu> cpu_stream;
 
 // How long an idle worker (or a waiting thread) spins before it sleeps.
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
@@ -363,7 +361,20 @@ void ThreadedEngine::ExecuteOprBlock(OprBlock* b) {
   }
   RunContext rctx;
   rctx.ctx = b->ctx;
-  if (b->ctx.dev_mask() == cpu::kDevMask) rctx.stream = &cpu_stream;
+  try {
+    SetRunStream(&rctx);
+    // GPU work still pending on what this function uses, queued elsewhere, must finish first.
+    if (AnyGPUInUse()) {
+      for (ThreadedVar* v : opr->const_vars) SyncPendingGPU(b->ctx, v);
+      for (ThreadedVar* v : opr->mutable_vars) SyncPendingGPU(b->ctx, v);
+    }
+  } catch (...) {
+    b->error = std::make_shared<ErrorSlot>(
+        ErrorSlot{NameOperatorError(std::current_exception(), opr->name())});
+    b->fresh_error = true;
+    OnComplete(b, nullptr);
+    return;
+  }
   // Profiler: one relaxed load when off. Temporary (PushAsync/PushSync) operators are
   // imperative calls, operators made once with NewOperator belong to executors (symbolic).
   const int profile_kind = opr->temporary ? profiler::kImperative : profiler::kSymbolic;
@@ -423,6 +434,7 @@ void ThreadedEngine::OnComplete(OprBlock* b, const dmlc::Error* error) {
     b->error = std::make_shared<ErrorSlot>(ErrorSlot{NameOperatorError(*error, opr->name())});
     b->fresh_error = true;
   }
+  if (b->ctx.dev_mask() == gpu::kDevMask && !opr->wait) TagGPUWork(b);
   if (b->error && !opr->wait) PoisonOutputs(b);
   auto dispatch = [this](OprBlock* next) { Dispatch(next, false); };
   for (ThreadedVar* v : opr->const_vars) v->CompleteRead(dispatch);
@@ -443,6 +455,23 @@ void ThreadedEngine::OnComplete(OprBlock* b, const dmlc::Error* error) {
     finish_cv_.notify_all();
   }
   inflight_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+void ThreadedEngine::TagGPUWork(OprBlock* b) {
+  // The function's GPU work is queued, not finished: its variables carry the launch, and
+  // whoever needs their data on the host or another device waits for it (gpu_streams.cc).
+  try {
+    const uint64_t tag = NoteGPUFunction(b->ctx, b->opr->name());
+    if (tag == 0) return;
+    for (ThreadedVar* v : b->opr->const_vars) v->gpu_tag.store(tag, std::memory_order_release);
+    for (ThreadedVar* v : b->opr->mutable_vars) v->gpu_tag.store(tag, std::memory_order_release);
+  } catch (...) {
+    if (!b->error) {
+      b->error = std::make_shared<ErrorSlot>(
+          ErrorSlot{NameOperatorError(std::current_exception(), b->opr->name())});
+      b->fresh_error = true;
+    }
+  }
 }
 
 void ThreadedEngine::InheritErrors(OprBlock* b) {
@@ -500,6 +529,7 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
     done.Wait();
   }
   Throw(var);
+  if (AnyGPUInUse()) SyncPendingGPU(Context::CPU(), var);
 }
 
 void ThreadedEngine::WaitForAllNoThrow() {
@@ -516,6 +546,7 @@ void ThreadedEngine::WaitForAllNoThrow() {
 
 void ThreadedEngine::WaitForAll() {
   WaitForAllNoThrow();
+  SyncAllGPU();
   std::exception_ptr first;
   {
     std::lock_guard<std::mutex> g(error_mu_);

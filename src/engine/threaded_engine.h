@@ -375,6 +375,8 @@ class ThreadedEngine : public Engine {
   /*! \brief Drop one holder of the block; the last frees it and its temporary operator. */
   static void ReleaseBlock(OprBlock* block);
   void InheritErrors(OprBlock* block);
+  /*! \brief Tag the variables of a completed GPU function with its queued work. */
+  void TagGPUWork(OprBlock* block);
   void PoisonOutputs(OprBlock* block);
 
   /*! \brief Everything pushed so far has completed. */

@@ -5,6 +5,7 @@
  */
 #include "graph_executor.h"
 
+#include "exec_core.h"
 #include "infer_storage.h"
 
 #include <mxnet/imperative.h>
@@ -56,16 +57,12 @@ void FillOnes(const NDArray& a) {
 void RunOpNode(OpNode* p, RunContext rctx, bool is_train) {
   p->opctx.run_ctx = rctx;
   p->opctx.is_train = is_train;
-  if (p->fcompute_ex) {
-    p->fcompute_ex(p->node->attrs, p->opctx, p->in_arrays, p->req, p->out_arrays);
+  if (p->kernel.kind == KernelKind::kFComputeEx) {
+    p->kernel.RunEx(p->node->attrs, p->opctx, p->in_arrays, p->req, p->out_arrays);
     return;
   }
   for (const auto& c : p->pre_casts) CastStorageInto(c.first, c.second);
-  if (p->fcompute) {
-    p->fcompute(p->node->attrs, p->opctx, p->in_blobs, p->req, p->out_blobs);
-  } else {
-    p->fstateful(p->state, p->opctx, p->in_blobs, p->req, p->out_blobs);
-  }
+  p->kernel.Run(p->node->attrs, p->state, p->opctx, p->in_blobs, p->req, p->out_blobs);
   for (size_t i = 0; i < p->post_casts.size(); ++i) {
     CastStorageInto(p->post_casts[i].first, p->post_casts[i].second);
   }
@@ -371,13 +368,9 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
 }
 
 void GraphExecutor::CreateOpNodes() {
-  static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
-  static auto& fcompute_ex_cpu = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
-  static auto& fstateful_cpu = nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>");
   static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
   static auto& fresource = nnvm::Op::GetAttr<FResourceRequest>("FResourceRequest");
   static auto& fmutate = nnvm::Op::GetAttr<nnvm::FMutateInputs>("FMutateInputs");
-  static auto& fexec_type = nnvm::Op::GetAttr<FExecType>("FExecType");
   static auto& is_layer_backward = nnvm::Op::GetAttr<TIsLayerOpBackward>("TIsLayerOpBackward");
   const nnvm::IndexedGraph& idx = graph_.indexed_graph();
   std::vector<OpReqType> entry_req(idx.num_node_entries(), kWriteTo);
@@ -418,6 +411,12 @@ void GraphExecutor::CreateOpNodes() {
       opn->req.push_back(entry_req[eid]);
     }
     const DispatchMode mode = dispatch_modes_[nid];
+    // A layer's backward runs on its forward node's state (the forward node comes first).
+    const bool state_from_forward = is_layer_backward.get(op, false) &&
+                                    !inode.control_deps.empty() &&
+                                    op_nodes_[inode.control_deps[0]] != nullptr;
+    opn->kernel = SelectKernel(n->attrs, ctx_, mode,
+                               state_from_forward || fcreate_state.count(op), "executor");
     for (const NDArray& a : ins) {
       if (mode == DispatchMode::kFComputeEx) {
         // the sparse kernel reads the arrays
@@ -468,17 +467,10 @@ void GraphExecutor::CreateOpNodes() {
       }
     }
     opn->opctx.need_grad = need_grad;
-    if (fexec_type.count(op)) opn->is_async = fexec_type[op](n->attrs) == ExecType::kAsync;
-    if (mode == DispatchMode::kFComputeEx) {
-      opn->fcompute_ex = fcompute_ex_cpu[op];
-    } else if (fcompute_cpu.count(op)) {
-      opn->fcompute = fcompute_cpu[op];
-    } else if (fstateful_cpu.count(op)) {
-      opn->fstateful = fstateful_cpu[op];
-      if (is_layer_backward.get(op, false) && !inode.control_deps.empty() &&
-          op_nodes_[inode.control_deps[0]]) {
+    if (opn->kernel.kind == KernelKind::kStateful) {
+      if (state_from_forward) {
         opn->state = op_nodes_[inode.control_deps[0]]->state;
-      } else if (fcreate_state.count(op)) {
+      } else {
         ShapeVector in_shapes;
         std::vector<int> in_types;
         for (const NDArray& a : ins) {
@@ -492,9 +484,6 @@ void GraphExecutor::CreateOpNodes() {
                                       << n->attrs.name << ") has no state to run with";
       }
       opn->write_vars.push_back(opn->state.get_var());
-    } else {
-      MX_THROW(NotImplementedError) << "bind: operator " << op->name << " (node "
-                                    << n->attrs.name << ") has no CPU implementation";
     }
     Engine::DeduplicateVarHandle(&opn->read_vars, &opn->write_vars);
     std::shared_ptr<OpNode> p = opn;
@@ -502,9 +491,9 @@ void GraphExecutor::CreateOpNodes() {
     for (int k = 0; k < num_oprs; ++k) {
       const bool is_train = k == 0;
       Engine::AsyncFn fn = [p, is_train](RunContext rctx, Engine::CallbackOnComplete on_complete) {
-        if (p->is_async) p->opctx.async_on_complete = on_complete;
+        if (p->kernel.is_async) p->opctx.async_on_complete = on_complete;
         RunOpNode(p.get(), rctx, is_train);
-        if (!p->is_async) on_complete();
+        if (!p->kernel.is_async) on_complete();
       };
       p->opr[k] = Engine::Get()->NewOperator(std::move(fn), p->read_vars, p->write_vars,
                                              FnProperty::kNormal, op->name.c_str());
@@ -588,7 +577,7 @@ void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, b
   for (uint32_t nid = begin; nid < end; ++nid) {
     const OpNode* p = op_nodes_[nid].get();
     if (p == nullptr) continue;
-    if (p->is_async) {
+    if (p->kernel.is_async) {
       close_segment();  // an asynchronous operator completes on its own: it runs alone
       continue;
     }
@@ -746,15 +735,15 @@ Executor* Executor::Bind(const nnvm::Symbol& symbol, const Context& ctx,
                          const std::vector<NDArray>& arg_grads,
                          const std::vector<OpReqType>& grad_reqs,
                          const std::vector<NDArray>& aux_states, Executor* shared_exec) {
+  // One executor runs on one device: a group placed elsewhere would silently run on ctx.
   for (const auto& kv : group2ctx) {
-    if (kv.second.dev_mask() != cpu::kDevMask) {
+    if (kv.second.dev_mask() != ctx.dev_mask() || kv.second.real_dev_id() != ctx.real_dev_id()) {
       MX_THROW(NotImplementedError) << "bind: group2ctx maps " << kv.first << " to "
-                                    << kv.second << "; this build runs on cpu only";
+                                    << kv.second << " but the executor runs on " << ctx
+                                    << "; model parallelism across devices is not supported";
     }
   }
-  if (ctx.dev_mask() != cpu::kDevMask) {
-    MX_THROW(NotImplementedError) << "bind: context " << ctx << ": this build has no GPU support";
-  }
+  Context::CheckGPU(ctx, "bind");
   auto ex = std::make_unique<exec::GraphExecutor>();
   ex->Init(symbol, ctx, in_args, arg_grads, grad_reqs, aux_states,
            dynamic_cast<exec::GraphExecutor*>(shared_exec));

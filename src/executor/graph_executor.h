@@ -13,6 +13,8 @@
 #include <nnvm/graph.h>
 #include <nnvm/graph_passes.h>
 
+#include "./exec_core.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,10 +27,8 @@ struct OpNode {
   const nnvm::Node* node{nullptr};
   /*! \brief Keeps `node` alive while runs are pending after the executor is deleted. */
   nnvm::ObjectPtr node_ref;
-  FCompute fcompute;
-  FStatefulCompute fstateful;
-  /*! \brief Sparse kernel (dispatch mode FComputeEx): runs on in_arrays/out_arrays. */
-  FComputeEx fcompute_ex;
+  /*! \brief What runs, chosen by the execution core; FComputeEx runs on in/out_arrays. */
+  OpKernel kernel;
   std::vector<NDArray> in_arrays, out_arrays;
   /*!
    * \brief Storage fallback: (sparse input, dense copy) cast before the dense kernel and
@@ -36,7 +36,6 @@ struct OpNode {
    */
   std::vector<std::pair<NDArray, NDArray>> pre_casts, post_casts;
   OpStatePtr state;
-  bool is_async{false};
   std::vector<TBlob> in_blobs, out_blobs;
   /*! \brief References keeping the blobs' memory alive while runs are pending. */
   std::vector<NDArray> arrays;

@@ -4,6 +4,8 @@
  */
 #include "infer_storage.h"
 
+#include "exec_core.h"
+
 #include <mxnet/ndarray.h>
 
 #include <cstdlib>
@@ -54,8 +56,6 @@ int VariableStorageType(const nnvm::Node* n) {
 
 size_t InferStorageTypes(const nnvm::IndexedGraph& idx, int dev_mask, std::vector<int>* stypes,
                          std::vector<DispatchMode>* modes, const std::vector<int>* same_as) {
-  static auto& finfer = nnvm::Op::GetAttr<FInferStorageType>("FInferStorageType");
-  static auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
   CHECK_EQ(stypes->size(), idx.num_node_entries());
   modes->assign(idx.num_nodes(), DispatchMode::kUndefined);
   size_t fallbacks = 0;
@@ -79,35 +79,17 @@ size_t InferStorageTypes(const nnvm::IndexedGraph& idx, int dev_mask, std::vecto
     for (uint32_t i = 0; i < n->num_outputs(); ++i) {
       out_st.push_back((*stypes)[idx.entry_id(nid, i)]);
     }
-    bool any_sparse_in = false, any_sparse_out = false;
-    for (int s : in_st) any_sparse_in |= s != kDefaultStorage;
-    for (int s : out_st) any_sparse_out |= (s != kDefaultStorage && s != kUndefinedStorage);
-
-    DispatchMode mode = DispatchMode::kUndefined;
-    std::vector<int> inferred = out_st;
-    if (dev_mask == cpu::kDevMask && finfer.count(op) && fcompute_ex.count(op)) {
-      std::vector<int> ins = in_st;
-      DispatchMode m = DispatchMode::kUndefined;
-      if (finfer[op](n->attrs, dev_mask, &m, &ins, &inferred) && m == DispatchMode::kFComputeEx) {
-        mode = m;
-        // Outputs the function left undecided are dense.
-        for (int& s : inferred) {
-          if (s == kUndefinedStorage) s = kDefaultStorage;
-        }
-      }
+    std::vector<int> ins = in_st, inferred = out_st;
+    const DispatchMode mode = InferDispatch(n->attrs, dev_mask, &ins, &inferred);
+    // The sparse kernel keeps what it inferred; a dense kernel writes dense results and bound
+    // sparse outputs get a cast afterwards. Outputs left undecided are dense either way.
+    if (mode != DispatchMode::kFComputeEx) inferred = out_st;
+    for (int& s : inferred) {
+      if (s == kUndefinedStorage) s = kDefaultStorage;
     }
-    if (mode == DispatchMode::kUndefined) {
-      mode = (any_sparse_in || any_sparse_out) ? DispatchMode::kFComputeFallback
-                                               : DispatchMode::kFCompute;
-      // Dense kernel: undecided outputs are dense; bound sparse outputs get a cast afterwards.
-      inferred = out_st;
-      for (int& s : inferred) {
-        if (s == kUndefinedStorage) s = kDefaultStorage;
-      }
-      if (mode == DispatchMode::kFComputeFallback) {
-        ++fallbacks;
-        LogStorageFallback(op, in_st, inferred);
-      }
+    if (mode == DispatchMode::kFComputeFallback) {
+      ++fallbacks;
+      LogStorageFallback(op, in_st, inferred);
     }
     for (uint32_t i = 0; i < n->num_outputs(); ++i) (*stypes)[idx.entry_id(nid, i)] = inferred[i];
     (*modes)[nid] = mode;

@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <unordered_map>
 
+#include "../executor/exec_core.h"
+
 namespace mxnet {
 
 thread_local bool Imperative::is_recording_ = false;
@@ -191,12 +193,19 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is an empty (none) NDArray";
     }
   }
+  const Context ctx = PickContext(attrs, inputs, outputs);
+  if (ctx.dev_mask() == gpu::kDevMask) Context::CheckGPU(ctx, "Operator " + op->name);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->ctx().dev_mask() != ctx.dev_mask()) {
+      MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is on "
+                           << inputs[i]->ctx() << " but the operator runs on " << ctx;
+    }
+  }
   // Storage dispatch (see FInferStorageType): the dense path below is unchanged otherwise.
-  static auto& finfer_stype = nnvm::Op::GetAttr<FInferStorageType>("FInferStorageType");
   bool any_sparse = false;
   for (NDArray* in : inputs) any_sparse |= in->is_sparse();
   for (NDArray* out : outputs) any_sparse |= (!out->is_none() && out->is_sparse());
-  bool dispatch_ex = false;
+  DispatchMode mode = DispatchMode::kFCompute;
   std::vector<int> out_stypes;
   // Ops that can make sparse outputs from dense inputs (cast_storage, Embedding's backward
   // with sparse_grad) say so with TSparseFromDense; all other dense calls skip the inference.
@@ -208,29 +217,20 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     for (size_t i = 0; i < outputs.size(); ++i) {
       if (!outputs[i]->is_none()) out_stypes[i] = outputs[i]->storage_type();
     }
-    DispatchMode mode = DispatchMode::kFComputeFallback;
-    static auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
-    if (finfer_stype.count(op) && fcompute_ex.count(op)) {
-      if (!finfer_stype[op](attrs, cpu::kDevMask, &mode, &in_stypes, &out_stypes)) {
-        mode = DispatchMode::kFComputeFallback;
-      }
-    }
-    if (mode == DispatchMode::kFComputeEx) {
-      dispatch_ex = true;
-    } else if (any_sparse) {
+    mode = exec::InferDispatch(attrs, ctx.dev_mask(), &in_stypes, &out_stypes);
+    if (mode == DispatchMode::kFComputeFallback) {
       LogStorageFallback(op, in_stypes);
       InvokeWithStorageFallback(attrs, std::move(keep_alive), inputs, outputs, backward_state,
                                 created_state, unused_outputs);
       return;
     }
   }
-  const Context ctx = PickContext(attrs, inputs, outputs);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i]->ctx().dev_mask() != ctx.dev_mask()) {
-      MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is on "
-                           << inputs[i]->ctx() << " but the operator runs on " << ctx;
-    }
-  }
+  const bool dispatch_ex = mode == DispatchMode::kFComputeEx;
+  // The kernel is chosen before any output is allocated: no GPU kernel fails cleanly here.
+  static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
+  const exec::OpKernel kernel =
+      exec::SelectKernel(attrs, ctx, mode, fcreate_state.count(op) || backward_state != nullptr,
+                         "imperative");
 
   // Shape and type inference (errors are raised here, synchronously).
   ShapeVector in_shapes(num_inputs), out_shapes(num_outputs);
@@ -353,16 +353,8 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     }
   }
 
-  static auto& fcompute_cpu = nnvm::Op::GetAttr<FCompute>("FCompute<cpu>");
-  static auto& fstateful_cpu = nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>");
-  static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
-  if (ctx.dev_mask() != cpu::kDevMask) {
-    MX_THROW(NotImplementedError) << "Operator " << op->name << " on " << ctx
-                                  << ": this build has no GPU support";
-  }
-  if (dispatch_ex) {
-    static auto& fcompute_ex = nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>");
-    FComputeEx fn = fcompute_ex[op];
+  if (kernel.kind == exec::KernelKind::kFComputeEx) {
+    FComputeEx fn = kernel.fcompute_ex;
     const nnvm::NodeAttrs* attrs_raw = &attrs;
     for (const NDArray& a : out_arrays) {
       if (!a.is_sparse()) a.CheckAndAlloc();
@@ -381,8 +373,8 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
         ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
     return;
   }
-  if (fcompute_cpu.count(op)) {
-    FCompute fn = fcompute_cpu[op];
+  if (kernel.kind == exec::KernelKind::kFCompute) {
+    FCompute fn = kernel.fcompute;
     const nnvm::NodeAttrs* attrs_raw = &attrs;
     Engine::Get()->PushSync(
         [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
@@ -404,16 +396,15 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
           fn(*attrs_raw, opctx, in_blobs, req, out_blobs);
         },
         ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
-  } else if (fstateful_cpu.count(op) && (fcreate_state.count(op) || backward_state != nullptr)) {
+  } else {
     // A forward op creates its state; a backward op runs on its forward node's state.
     OpStatePtr state = backward_state != nullptr ? *backward_state
                                                  : fcreate_state[op](attrs, ctx, in_shapes, in_types);
     if (created_state != nullptr && backward_state == nullptr) *created_state = state;
-    FStatefulCompute fn = fstateful_cpu[op];
+    FStatefulCompute fn = kernel.fstateful;
     write_vars.push_back(state.get_var());
     Engine::DeduplicateVarHandle(&read_vars, &write_vars);
-    static auto& fexec_type = nnvm::Op::GetAttr<FExecType>("FExecType");
-    if (fexec_type.count(op) && fexec_type[op](attrs) == ExecType::kAsync) {
+    if (kernel.is_async) {
       // The op completes by calling opctx.async_on_complete (e.g. Custom, which runs its
       // frontend callback on its own worker threads).
       Engine::Get()->PushAsync(
@@ -444,8 +435,6 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
           },
           ctx, read_vars, write_vars, FnProperty::kNormal, 0, op->name.c_str());
     }
-  } else {
-    MX_THROW(NotImplementedError) << "Operator " << op->name << " has no CPU implementation";
   }
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../common/cast.h"
+#include "./device_copy.h"
 #include "./sparse_parts.h"
 
 namespace mxnet {
@@ -178,12 +179,14 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t size) const {
     MX_THROW(ValueError) << "SyncCopyFromCPU: expected " << Size() << " elements for shape "
                          << shape_ << ", got " << size;
   }
-  if (ptr_->ctx.dev_mask() != cpu::kDevMask) {
-    MX_THROW(NotImplementedError) << "SyncCopyFromCPU to " << ptr_->ctx << " needs a GPU build";
-  }
   WaitToWrite();
   TBlob dst = data();
-  if (size != 0) std::memcpy(dst.dptr_, src, size * ElementBytes(dtype_));
+  if (ptr_->ctx.dev_mask() == gpu::kDevMask) {
+    device_copy::CopyBytesSync(dst.dptr_, ptr_->ctx, src, Context::CPU(),
+                               size * ElementBytes(dtype_));
+  } else if (size != 0) {
+    std::memcpy(dst.dptr_, src, size * ElementBytes(dtype_));
+  }
 }
 
 void NDArray::SyncCopyToCPU(void* dst, size_t size) const {
@@ -198,12 +201,14 @@ void NDArray::SyncCopyToCPU(void* dst, size_t size) const {
     MX_THROW(ValueError) << "SyncCopyToCPU: expected " << Size() << " elements for shape "
                          << shape_ << ", got " << size;
   }
-  if (ptr_->ctx.dev_mask() != cpu::kDevMask) {
-    MX_THROW(NotImplementedError) << "SyncCopyToCPU from " << ptr_->ctx << " needs a GPU build";
-  }
   WaitToRead();
   TBlob src = data();
-  if (size != 0) std::memcpy(dst, src.dptr_, size * ElementBytes(dtype_));
+  if (ptr_->ctx.dev_mask() == gpu::kDevMask) {
+    device_copy::CopyBytesSync(dst, Context::CPU(), src.dptr_, ptr_->ctx,
+                               size * ElementBytes(dtype_));
+  } else if (size != 0) {
+    std::memcpy(dst, src.dptr_, size * ElementBytes(dtype_));
+  }
 }
 
 void NDArray::SyncCopyFromNDArray(const NDArray& src) const {
@@ -289,6 +294,57 @@ NDArray NDArray::AsArray(const TShape& shape, int dtype) const {
   return ret;
 }
 
+namespace {
+
+/*!
+ * \brief A copy with a GPU on either side, as one engine operation: on the GPU's copy stream
+ *        (the destination's for GPU to GPU). A dtype change is made on the CPU side (GPU to
+ *        GPU with a dtype change goes through host memory).
+ */
+void CopyAcrossDevices(const NDArray& from, const NDArray& to, int priority) {
+  if (from.is_sparse() || to.is_sparse()) {
+    MX_THROW(NotImplementedError) << "copy from " << from.ctx() << " to " << to.ctx()
+                                  << ": sparse arrays cannot be copied to or from a GPU yet";
+  }
+  if (from.dtype() != to.dtype()) {
+    // Stage on the CPU in the dtype of the GPU side, and convert there.
+    const bool to_gpu = to.ctx().dev_mask() == gpu::kDevMask;
+    const bool from_gpu = from.ctx().dev_mask() == gpu::kDevMask;
+    if (to_gpu && from_gpu) {
+      NDArray host_src(from.shape(), Context::CPU(), true, from.dtype());
+      CopyFromTo(from, host_src, priority);
+      NDArray host_dst(to.shape(), Context::CPU(), true, to.dtype());
+      CopyFromTo(host_src, host_dst, priority);
+      CopyFromTo(host_dst, to, priority);
+    } else if (to_gpu) {
+      NDArray staged(to.shape(), Context::CPU(), true, to.dtype());
+      CopyFromTo(from, staged, priority);
+      CopyFromTo(staged, to, priority);
+    } else {
+      NDArray staged(from.shape(), Context::CPU(), true, from.dtype());
+      CopyFromTo(from, staged, priority);
+      CopyFromTo(staged, to, priority);
+    }
+    return;
+  }
+  from.CheckAndAlloc();
+  to.CheckAndAlloc();
+  std::vector<engine::VarHandle> reads, writes{to.var()};
+  if (!from.SharesChunk(to)) reads.push_back(from.var());
+  const bool to_gpu = to.ctx().dev_mask() == gpu::kDevMask;
+  const Context run_ctx = to_gpu ? to.ctx() : from.ctx();
+  const FnProperty prop = to_gpu ? FnProperty::kCopyToGPU : FnProperty::kCopyFromGPU;
+  Engine::Get()->PushSync(
+      [from, to](RunContext rctx) {
+        TBlob src = from.data(), dst = to.data();
+        device_copy::CopyBytesAsync(dst.dptr_, to.ctx(), src.dptr_, from.ctx(),
+                                    src.Size() * mshadow::mshadow_sizeof(src.type_flag_), rctx);
+      },
+      run_ctx, reads, writes, prop, priority, "_copyto");
+}
+
+}  // namespace
+
 void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
   CHECK(!from.is_none()) << "CopyFromTo: the source NDArray is none";
   CHECK(!to.is_none()) << "CopyFromTo: the destination NDArray is none";
@@ -296,11 +352,11 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
     MX_THROW(ValueError) << "CopyFromTo: shapes differ: source " << from.shape()
                          << ", destination " << to.shape();
   }
-  if (from.ctx().dev_mask() != cpu::kDevMask || to.ctx().dev_mask() != cpu::kDevMask) {
-    MX_THROW(NotImplementedError) << "copy between " << from.ctx() << " and " << to.ctx()
-                                  << " needs a GPU build";
-  }
   if (from.IsSame(to)) return;
+  if (from.ctx().dev_mask() == gpu::kDevMask || to.ctx().dev_mask() == gpu::kDevMask) {
+    CopyAcrossDevices(from, to, priority);
+    return;
+  }
   if (from.is_sparse() || to.is_sparse()) {
     std::vector<engine::VarHandle> reads, writes{to.var()};
     if (!from.SharesChunk(to)) reads.push_back(from.var());

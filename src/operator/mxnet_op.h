@@ -9,6 +9,7 @@
  *     }
  *   };
  *   Kernel<axpy, cpu>::Launch(s, n, out, x, a);   // OpenMP over i when n is large enough
+ *   Kernel<axpy, gpu>::Launch(s, n, out, x, a);   // the same functor, in a .cu file
  *
  * plus the req-aware assignment helpers (KERNEL_ASSIGN, MXNET_ASSIGN_REQ_SWITCH) and the
  * `op_with_req<OP, req>` adapter that turns a scalar functor into an element-wise kernel.
@@ -20,6 +21,9 @@
 #include <mxnet/op_attr_types.h>
 
 #include <algorithm>
+#ifdef __CUDACC__
+#include "../common/cuda_utils.h"
+#endif
 #if MXNET_USE_OPENMP
 #include <omp.h>
 #endif
@@ -75,6 +79,57 @@ struct Kernel<OP, mshadow::cpu> {
     OP::Map(0, N, args...);
   }
 };
+
+#ifdef __CUDACC__
+/*! \brief Grid-stride loop: OP::Map(i, args...) for i in [0, N). */
+template <typename OP, typename... Args>
+__global__ void generic_kernel(index_t N, Args... args) {
+  const index_t stride = static_cast<index_t>(blockDim.x) * gridDim.x;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < N;
+       i += stride) {
+    OP::Map(i, args...);
+  }
+}
+
+/*! \brief The chunked form on a GPU: every thread runs a chunk of one element. */
+template <typename OP, typename... Args>
+__global__ void generic_kernel_ex(index_t N, Args... args) {
+  const index_t stride = static_cast<index_t>(blockDim.x) * gridDim.x;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < N;
+       i += stride) {
+    OP::Map(i, index_t(1), args...);
+  }
+}
+
+/*! \brief Blocks for N elements, capped (the grid-stride loop covers the rest). */
+inline unsigned GridFor(index_t N) {
+  const index_t blocks = (N + common::cuda::kThreadsPerBlock - 1) / common::cuda::kThreadsPerBlock;
+  return static_cast<unsigned>(std::min<index_t>(blocks, common::cuda::kMaxBlocks));
+}
+
+/*!
+ * \brief The same functors on the GPU, queued on the worker's stream. A launch failure (bad
+ *        configuration) throws here; a fault inside the kernel surfaces at the next wait.
+ */
+template <typename OP>
+struct Kernel<OP, mshadow::gpu> {
+  template <typename... Args>
+  inline static bool Launch(Stream<mshadow::gpu>* s, const index_t N, Args... args) {
+    if (N <= 0) return true;
+    generic_kernel<OP, Args...><<<GridFor(N), common::cuda::kThreadsPerBlock, 0,
+                                  Stream<mshadow::gpu>::GetStream(s)>>>(N, args...);
+    CUDA_CALL(cudaPeekAtLastError());
+    return true;
+  }
+  template <typename... Args>
+  inline static void LaunchEx(Stream<mshadow::gpu>* s, const index_t N, Args... args) {
+    if (N <= 0) return;
+    generic_kernel_ex<OP, Args...><<<GridFor(N), common::cuda::kThreadsPerBlock, 0,
+                                     Stream<mshadow::gpu>::GetStream(s)>>>(N, args...);
+    CUDA_CALL(cudaPeekAtLastError());
+  }
+};
+#endif  // __CUDACC__
 
 }  // namespace mxnet_op
 

@@ -120,6 +120,7 @@ class StorageImpl final : public Storage {
                                              storage::MakeCPUAllocator());
       case Context::kGPU: {
 #if MXNET_USE_CUDA
+        Context::CheckGPU(ctx, "Storage");
         storage::PoolConfig cfg = storage::PoolConfigFromEnv("GPU");
         if (cfg.type == storage::PoolType::kRound) {
           LOG(INFO) << "Using GPUPooledRoundedStorageManager.";

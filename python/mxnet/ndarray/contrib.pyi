@@ -103,7 +103,7 @@ def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Un
 
 
 
-    Defined in ../src/operator/contrib/adaptive_avg_pooling.cc:L136
+    Defined in src/operator/contrib/adaptive_avg_pooling.cc:L136
 
     Parameters
     ----------
@@ -131,7 +131,7 @@ def BatchNormWithReLU(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = 
     updated by the backward pass of a training step, as BatchNorm's are.
 
 
-    Defined in ../src/operator/nn/batch_norm.cc:L403
+    Defined in src/operator/nn/batch_norm.cc:L403
 
     Parameters
     ----------
@@ -188,7 +188,7 @@ def BilinearResize2D(data: Optional[NDArray] = ..., like: Optional[NDArray] = ..
     for more details.
 
 
-    Defined in ../src/operator/contrib/bilinear_resize.cc:L261
+    Defined in src/operator/contrib/bilinear_resize.cc:L261
 
     Parameters
     ----------
@@ -269,7 +269,7 @@ def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_
 
 
 
-    Defined in ../src/operator/nn/ctc_loss.cc:L355
+    Defined in src/operator/nn/ctc_loss.cc:L355
 
     Parameters
     ----------
@@ -303,7 +303,7 @@ def MultiBoxDetection(cls_prob: Optional[NDArray] = ..., loc_pred: Optional[NDAr
     """
     Convert multibox detection predictions.
 
-    Defined in ../src/operator/contrib/multibox.cc:L425
+    Defined in src/operator/contrib/multibox.cc:L425
 
     Parameters
     ----------
@@ -343,7 +343,7 @@ def MultiBoxPrior(data: Optional[NDArray] = ..., sizes: Optional[Tuple[float, ..
     """
     Generate prior(anchor) boxes from data, sizes and ratios.
 
-    Defined in ../src/operator/contrib/multibox.cc:L384
+    Defined in src/operator/contrib/multibox.cc:L384
 
     Parameters
     ----------
@@ -375,7 +375,7 @@ def MultiBoxTarget(anchor: Optional[NDArray] = ..., label: Optional[NDArray] = .
     """
     Compute Multibox training targets
 
-    Defined in ../src/operator/contrib/multibox.cc:L402
+    Defined in src/operator/contrib/multibox.cc:L402
 
     Parameters
     ----------
@@ -413,7 +413,7 @@ def MultiProposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray
     """
     Generate region proposals via RPN for a batch of images
 
-    Defined in ../src/operator/contrib/proposal.cc:L283
+    Defined in src/operator/contrib/proposal.cc:L283
 
     Parameters
     ----------
@@ -461,7 +461,7 @@ def PSROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., s
     the number of region bounding boxes after PSROIPooling
 
 
-    Defined in ../src/operator/contrib/roi_pooling.cc:L596
+    Defined in src/operator/contrib/roi_pooling.cc:L596
 
     Parameters
     ----------
@@ -493,7 +493,7 @@ def Proposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray] = .
     """
     Generate region proposals via RPN
 
-    Defined in ../src/operator/contrib/proposal.cc:L281
+    Defined in src/operator/contrib/proposal.cc:L281
 
     Parameters
     ----------
@@ -556,7 +556,7 @@ def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poole
     He, Kaiming, et al. "Mask R-CNN." ICCV, 2017
 
 
-    Defined in ../src/operator/contrib/roi_pooling.cc:L549
+    Defined in src/operator/contrib/roi_pooling.cc:L549
 
     Parameters
     ----------
@@ -594,7 +594,7 @@ def SyncBatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ...,
     ``var`` output is the batch variance (BatchNorm reports the inverse standard deviation there).
 
 
-    Defined in ../src/operator/nn/batch_norm.cc:L427
+    Defined in src/operator/nn/batch_norm.cc:L427
 
     Parameters
     ----------
@@ -661,7 +661,7 @@ def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optio
     The result is a one-element array holding 1 (close) or 0.
 
 
-    Defined in ../src/operator/contrib/allclose_op.cc:L36
+    Defined in src/operator/contrib/allclose_op.cc:L36
 
     Parameters
     ----------
@@ -713,7 +713,7 @@ def arange_like(data: Optional[NDArray] = ..., start: Optional[float] = ..., ste
         <NDArray 4 @cpu(0)>
 
 
-    Defined in ../src/operator/contrib/arange_like.cc:L110
+    Defined in src/operator/contrib/arange_like.cc:L110
 
     Parameters
     ----------
@@ -811,7 +811,7 @@ def bipartite_matching(data: Optional[NDArray] = ..., is_ascend: Optional[bool] 
       y : matched row indices.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L586
+    Defined in src/operator/contrib/bounding_box.cc:L586
 
     Parameters
     ----------
@@ -852,7 +852,7 @@ def boolean_mask(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., 
 
 
 
-    Defined in ../src/operator/contrib/boolean_mask.cc:L161
+    Defined in src/operator/contrib/boolean_mask.cc:L161
 
     Parameters
     ----------
@@ -881,7 +881,7 @@ def box_decode(data: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., 
         or center type: `x, y, width, height.) array
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L632
+    Defined in src/operator/contrib/bounding_box.cc:L632
 
     Parameters
     ----------
@@ -920,7 +920,7 @@ def box_encode(samples: Optional[NDArray] = ..., matches: Optional[NDArray] = ..
         Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L606
+    Defined in src/operator/contrib/bounding_box.cc:L606
 
     Parameters
     ----------
@@ -957,7 +957,7 @@ def box_iou(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., format: 
       - output: (a_1, a_2, ..., a_n, b_1, b_2, ..., b_n) array
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L496
+    Defined in src/operator/contrib/bounding_box.cc:L496
 
     Parameters
     ----------
@@ -1006,7 +1006,7 @@ def box_nms(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ...
     additional elements are allowed.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L538
+    Defined in src/operator/contrib/bounding_box.cc:L538
 
     Parameters
     ----------
@@ -1070,7 +1070,7 @@ def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: O
     additional elements are allowed.
 
 
-    Defined in ../src/operator/contrib/bounding_box.cc:L538
+    Defined in src/operator/contrib/bounding_box.cc:L538
 
     Parameters
     ----------
@@ -1157,7 +1157,7 @@ def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data
 
 
 
-    Defined in ../src/operator/nn/ctc_loss.cc:L355
+    Defined in src/operator/nn/ctc_loss.cc:L355
 
     Parameters
     ----------
@@ -1195,7 +1195,7 @@ def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDA
 
 
 
-    Defined in ../src/operator/contrib/transformer.cc:L44
+    Defined in src/operator/contrib/transformer.cc:L44
 
     Parameters
     ----------
@@ -1221,7 +1221,7 @@ def gradientmultiplier(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     the preceding layer.
 
 
-    Defined in ../src/operator/tensor/misc_ops.cc:L481
+    Defined in src/operator/tensor/misc_ops.cc:L481
 
     Parameters
     ----------
@@ -1257,7 +1257,7 @@ def index_array(data: Optional[NDArray] = ..., axes: Optional[Union[int, Tuple[i
 
 
 
-    Defined in ../src/operator/tensor/misc_ops.cc:L601
+    Defined in src/operator/tensor/misc_ops.cc:L601
 
     Parameters
     ----------
@@ -1308,7 +1308,7 @@ def index_copy(old_tensor: Optional[NDArray] = ..., index_vector: Optional[NDArr
 
 
 
-    Defined in ../src/operator/contrib/index_copy.cc:L158
+    Defined in src/operator/contrib/index_copy.cc:L158
 
     Parameters
     ----------
@@ -1339,7 +1339,7 @@ def interleaved_matmul_encdec_qk(queries: Optional[NDArray] = ..., keys_values: 
     output, of shape (batch_size * heads, query_length, key_length), is Q . K^T / sqrt(head_dim).
 
 
-    Defined in ../src/operator/contrib/interleaved_matmul.cc:L351
+    Defined in src/operator/contrib/interleaved_matmul.cc:L351
 
     Parameters
     ----------
@@ -1369,7 +1369,7 @@ def interleaved_matmul_encdec_valatt(keys_values: Optional[NDArray] = ..., atten
     (query_length, batch_size, heads * head_dim), is attention . V per head.
 
 
-    Defined in ../src/operator/contrib/interleaved_matmul.cc:L363
+    Defined in src/operator/contrib/interleaved_matmul.cc:L363
 
     Parameters
     ----------
@@ -1400,7 +1400,7 @@ def interleaved_matmul_selfatt_qk(queries_keys_values: Optional[NDArray] = ..., 
     of shape (batch_size * heads, seq_length, seq_length), is Q . K^T / sqrt(head_dim) per head.
 
 
-    Defined in ../src/operator/contrib/interleaved_matmul.cc:L330
+    Defined in src/operator/contrib/interleaved_matmul.cc:L330
 
     Parameters
     ----------
@@ -1428,7 +1428,7 @@ def interleaved_matmul_selfatt_valatt(queries_keys_values: Optional[NDArray] = .
     (seq_length, batch_size, heads * head_dim), is attention . V per head.
 
 
-    Defined in ../src/operator/contrib/interleaved_matmul.cc:L340
+    Defined in src/operator/contrib/interleaved_matmul.cc:L340
 
     Parameters
     ----------
@@ -1472,7 +1472,7 @@ def quadratic(data: Optional[NDArray] = ..., a: Optional[float] = ..., b: Option
 
 
 
-    Defined in ../src/operator/contrib/quadratic_op.cc:L31
+    Defined in src/operator/contrib/quadratic_op.cc:L31
 
     Parameters
     ----------
@@ -1509,7 +1509,7 @@ def round_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in ../src/operator/tensor/misc_ops.cc:L534
+    Defined in src/operator/tensor/misc_ops.cc:L534
 
     Parameters
     ----------
@@ -1539,7 +1539,7 @@ def sign_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in ../src/operator/tensor/misc_ops.cc:L546
+    Defined in src/operator/tensor/misc_ops.cc:L546
 
     Parameters
     ----------

@@ -116,32 +116,16 @@ void NumpyReduceAxesCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const TBlob& in = inputs[0];
   const TBlob& out = outputs[0];
   const ReducePlan p = MakeReducePlan(in.shape_, NumpyReduceSmall(attrs, in.shape_));
-  if (in.type_flag_ == out.type_flag_) {
-    MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
-      ReduceWithPlan<Reducer>(p, in.dptr<DType>(), out.dptr<DType>(), req[0]);
-    });
-    return;
+  // A differing output dtype must be one of the accumulating types NumPy programs ask for.
+  const int otype = out.type_flag_;
+  if (otype != in.type_flag_ && otype != mshadow::kFloat32 && otype != mshadow::kFloat64 &&
+      otype != mshadow::kInt32 && otype != mshadow::kInt64) {
+    MX_THROW(TypeError) << attrs.op->name << ": output dtype code " << otype
+                        << " is not supported for an input of dtype code " << in.type_flag_
+                        << " (use float32, float64, int32 or int64)";
   }
-  // A different output dtype: the accumulating types NumPy programs ask for.
   MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
-    switch (out.type_flag_) {
-      case mshadow::kFloat32:
-        ReduceWithPlan<Reducer>(p, in.dptr<DType>(), out.dptr<float>(), req[0]);
-        break;
-      case mshadow::kFloat64:
-        ReduceWithPlan<Reducer>(p, in.dptr<DType>(), out.dptr<double>(), req[0]);
-        break;
-      case mshadow::kInt32:
-        ReduceWithPlan<Reducer>(p, in.dptr<DType>(), out.dptr<int32_t>(), req[0]);
-        break;
-      case mshadow::kInt64:
-        ReduceWithPlan<Reducer>(p, in.dptr<DType>(), out.dptr<int64_t>(), req[0]);
-        break;
-      default:
-        MX_THROW(TypeError) << attrs.op->name << ": output dtype code " << out.type_flag_
-                            << " is not supported for an input of dtype code "
-                            << in.type_flag_ << " (use float32, float64, int32 or int64)";
-    }
+    ReduceWithPlanTo<Reducer>(p, in.dptr<DType>(), out, req[0]);
   });
 }
 

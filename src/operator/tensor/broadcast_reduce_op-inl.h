@@ -544,6 +544,37 @@ void ReduceWithPlan(const ReducePlan& p, const DType* in, OType* out, OpReqType 
   }
 }
 
+/*! \brief out[i] (req) = OType(acc[i]): the store step of ReduceWithPlan, as its own pass. */
+template <typename A, typename OType>
+void StoreReduced(const A* acc, index_t n, OType* out, OpReqType req) {
+  const bool add = req == kAddTo;
+#pragma omp parallel for if (n >= mxnet_op::kOmpThreshold)
+  for (index_t i = 0; i < n; ++i) {
+    const OType v = static_cast<OType>(acc[i]);
+    out[i] = add ? static_cast<OType>(static_cast<A>(out[i]) + static_cast<A>(v)) : v;
+  }
+}
+
+/*!
+ * \brief ReduceWithPlan into an output of any dtype, with the same results. A differing output
+ *        dtype is reduced into the accumulation type first and then cast, so each reducer is
+ *        compiled once per input dtype instead of once per (input, output) dtype pair.
+ */
+template <typename Reducer, typename DType>
+void ReduceWithPlanTo(const ReducePlan& p, const DType* in, const TBlob& out, OpReqType req) {
+  using A = typename ReduceAccType<DType>::type;
+  if (out.type_flag_ == mshadow::DataType<DType>::kFlag) {
+    ReduceWithPlan<Reducer>(p, in, out.dptr<DType>(), req);
+    return;
+  }
+  if (req == kNullOp || p.small_size == 0) return;
+  std::vector<A> acc(p.small_size);
+  ReduceWithPlan<Reducer>(p, in, acc.data(), kWriteTo);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, OType, {
+    StoreReduced(acc.data(), p.small_size, out.dptr<OType>(), req);
+  });
+}
+
 // ---------------------------------------------------------------- broadcast iteration
 
 /*!
@@ -613,6 +644,18 @@ inline bool ReduceAxesShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in
                      ReduceAxesShapeImpl(attrs.op->name.c_str(), ishape, param.axis,
                                          param.keepdims, param.exclude));
   return shape_is_known(out_attrs->at(0));
+}
+
+/*! \brief Backward ops with (ograd, data, out) inputs: igrad has data's shape and type. */
+inline bool ReduceBackwardInOutShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                                     mxnet::ShapeVector* out) {
+  SHAPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
+  return shape_is_known((*out)[0]);
+}
+inline bool ReduceBackwardInOutType(const nnvm::NodeAttrs& attrs, std::vector<int>* in,
+                                    std::vector<int>* out) {
+  TYPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
+  return (*out)[0] != -1;
 }
 
 inline bool NormShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,

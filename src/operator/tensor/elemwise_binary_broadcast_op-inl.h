@@ -11,6 +11,10 @@
  * arrays); otherwise a BroadcastPlan merges adjacent axes that broadcast alike, and the kernel
  * walks the output row by row with a specialised inner loop (both contiguous, or one side
  * constant along the row).
+ *
+ * Registration: elemwise_binary_broadcast_op_basic.cc (add, sub, mul, div, mod), _extended.cc
+ * (power, maximum, minimum, hypot) and _logic.cc (comparisons, logical ops), split so that
+ * each unit compiles in reasonable time.
  */
 #ifndef MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_BROADCAST_OP_INL_H_
 #define MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_BROADCAST_OP_INL_H_
@@ -116,11 +120,15 @@ struct BroadcastPlan {
   }
 };
 
-/*! \brief Walks rows [row_begin, row_end) of a plan, calling fn(out_off, a_off, b_off, n, sa, sb). */
+/*!
+ * \brief Walks rows [row_begin, row_end) of a plan, calling fn(out_off, a_off, b_off, n, sa, sb).
+ *        Out of line: the serial and the OpenMP path of a caller share one copy of the row loops.
+ */
 template <typename Fn>
-inline void ForEachRow(const BroadcastPlan& p, index_t row_begin, index_t row_end, Fn fn) {
+DMLC_NO_INLINE void ForEachRow(const BroadcastPlan& p, index_t row_begin, index_t row_end, Fn fn) {
+  if (row_begin >= row_end) return;  // also keeps `% shape` below away from zero-size axes
   if (p.ndim == 0) {  // every axis has size 1
-    if (row_begin < row_end) fn(0, 0, 0, 1, 0, 0);
+    fn(0, 0, 0, 1, 0, 0);
     return;
   }
   const int last = p.ndim - 1;
@@ -181,6 +189,27 @@ void BroadcastForward(const BroadcastPlan& p, DType* out, const DType* a, const 
   }
 }
 
+namespace elemwise_kernel {
+
+/*! \brief out[i] (req) OP(a[.], b[.]) with the operands' offsets unravelled from i (GPU). */
+template <typename OP, int req>
+struct broadcast_binary {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* a, const DType* b,
+                                  BroadcastPlan p) {
+    index_t r = i, ia = 0, ib = 0;
+    for (int d = p.ndim - 1; d >= 0; --d) {
+      const index_t c = r % p.shape[d];
+      r /= p.shape[d];
+      ia += c * p.stride[0][d];
+      ib += c * p.stride[1][d];
+    }
+    KERNEL_ASSIGN(out[i], req, OP::Map(a[ia], b[ib]));
+  }
+};
+
+}  // namespace elemwise_kernel
+
 template <typename xpu, typename OP>
 void BinaryBroadcastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -196,7 +225,13 @@ void BinaryBroadcastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const BroadcastPlan plan(out.shape_, lhs.shape_, rhs.shape_);
   MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
     MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-      BroadcastForward<OP, Req>(plan, out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
+      if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+        BroadcastForward<OP, Req>(plan, out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
+      } else {  // one thread per output element; the plan travels by value
+        mxnet_op::Kernel<elemwise_kernel::broadcast_binary<OP, Req>, xpu>::Launch(
+            ctx.get_stream<xpu>(), plan.size, out.dptr<DType>(), lhs.dptr<DType>(),
+            rhs.dptr<DType>(), plan);
+      }
     });
   });
 }
@@ -362,5 +397,43 @@ inline bool BinaryBroadcastBackwardShape(const nnvm::NodeAttrs& attrs,
           })                                                                                \
       .add_argument("lhs", "NDArray-or-Symbol", "First input to the function")              \
       .add_argument("rhs", "NDArray-or-Symbol", "Second input to the function")
+
+/*! \brief Backward of broadcast_add/sub: inputs (ograd), outputs (lgrad, rgrad). */
+#define MXNET_REGISTER_BROADCAST_BWD_USE_NONE(name, LOP, ROP)                               \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(1)                                                                    \
+      .set_num_outputs(2)                                                                   \
+      .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<mxnet::FInferShape>("FInferShape",                                          \
+                                    ::mxnet::op::BinaryBroadcastBackwardShape<1>)           \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::ElemwiseType<1, 2>)            \
+      .set_attr<nnvm::FInplaceOption>(                                                      \
+          "FInplaceOption",                                                                 \
+          [](const nnvm::NodeAttrs&) {                                                      \
+            return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}};                        \
+          })                                                                                \
+      .set_attr<::mxnet::FCompute>(                                                         \
+          "FCompute<cpu>",                                                                  \
+          ::mxnet::op::BinaryBroadcastBackward<mshadow::cpu, LOP, ROP, false>)              \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+
+/*! \brief Backward of the other broadcast ops: inputs (ograd, lhs, rhs), outputs (lgrad, rgrad). */
+#define MXNET_REGISTER_BROADCAST_BWD_USE_IN(name, LOP, ROP)                                 \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(3)                                                                    \
+      .set_num_outputs(2)                                                                   \
+      .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<mxnet::FInferShape>("FInferShape",                                          \
+                                    ::mxnet::op::BinaryBroadcastBackwardShape<3>)           \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::ElemwiseType<3, 2>)            \
+      .set_attr<nnvm::FInplaceOption>(                                                      \
+          "FInplaceOption",                                                                 \
+          [](const nnvm::NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })  \
+      .set_attr<::mxnet::FCompute>(                                                         \
+          "FCompute<cpu>",                                                                  \
+          ::mxnet::op::BinaryBroadcastBackward<mshadow::cpu, LOP, ROP, true>)               \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
+      .add_argument("lhs", "NDArray-or-Symbol", "The first input")                          \
+      .add_argument("rhs", "NDArray-or-Symbol", "The second input")
 
 #endif  // MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_BROADCAST_OP_INL_H_

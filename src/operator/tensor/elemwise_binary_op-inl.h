@@ -11,6 +11,9 @@
  * The forward loop is `out[i] = OP(lhs[i], rhs[i])` over one contiguous range per thread (no
  * index arithmetic), so it vectorises and runs at memory bandwidth; small arrays run on the
  * calling thread without touching OpenMP.
+ *
+ * Registration: elemwise_binary_op_basic.cc (add, sub, mul, div, mod, add_n), _extended.cc
+ * (power, maximum, minimum, hypot) and _logic.cc (comparisons, logical ops).
  */
 #ifndef MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_OP_INL_H_
 #define MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_OP_INL_H_
@@ -162,20 +165,17 @@ inline bool BinarySameType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_at
   return true;
 }
 
+/*!
+ * \brief The same-shape FCompute functions. ComputeSameShape, BackwardUseNone and BackwardUseIn
+ *        are defined out of line (not inline) below so that the broadcasting ops, which fall
+ *        back to them, can use the copies compiled once in elemwise_binary_op_*.cc (see the
+ *        extern declarations below).
+ */
 struct ElemwiseBinaryOp {
   /*! \brief out (req) OP(lhs, rhs) on blobs of equal size. */
   template <typename xpu, typename OP>
   static void ComputeSameShape(mshadow::Stream<xpu>* s, const TBlob& lhs, const TBlob& rhs,
-                               OpReqType req, const TBlob& out) {
-    using namespace mxnet_op;
-    const index_t n = static_cast<index_t>(out.Size());
-    MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-      MXNET_ASSIGN_REQ_SWITCH(req, Req, {
-        Kernel<elemwise_kernel::binary<OP, Req>, xpu>::LaunchEx(
-            s, n, out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
-      });
-    });
-  }
+                               OpReqType req, const TBlob& out);
 
   template <typename xpu, typename OP>
   static void Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -208,49 +208,124 @@ struct ElemwiseBinaryOp {
   template <typename xpu, typename LOP, typename ROP>
   static void BackwardUseNone(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                               const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                              const std::vector<TBlob>& outputs) {
-    mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-    // The gradient that shares memory with ograd (in place) is computed last.
-    if (outputs[1].dptr_ == inputs[0].dptr_) {
-      ApplyUnary<xpu, LOP>(s, inputs[0], req[0], outputs[0]);
-      ApplyUnary<xpu, ROP>(s, inputs[0], req[1], outputs[1]);
-    } else {
-      ApplyUnary<xpu, ROP>(s, inputs[0], req[1], outputs[1]);
-      ApplyUnary<xpu, LOP>(s, inputs[0], req[0], outputs[0]);
-    }
-  }
+                              const std::vector<TBlob>& outputs);
 
   /*! \brief Backward from (ograd, lhs, rhs): lgrad = og * LOP(a, b), rgrad = og * ROP(a, b). */
   template <typename xpu, typename LOP, typename ROP>
   static void BackwardUseIn(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                            const std::vector<TBlob>& outputs) {
-    using namespace mxnet_op;
-    mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-    const index_t n = static_cast<index_t>(inputs[0].Size());
-    MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-      MXNET_ASSIGN_REQ_SWITCH(req[0], LReq, {
-        MXNET_ASSIGN_REQ_SWITCH(req[1], RReq, {
-          Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, LReq, RReq>, xpu>::LaunchEx(
-              s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
-              inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
-        });
-        if (req[1] == kNullOp) {
-          Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, LReq, kNullOp>, xpu>::LaunchEx(
-              s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
-              inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
-        }
+                            const std::vector<TBlob>& outputs);
+};
+
+template <typename xpu, typename OP>
+void ElemwiseBinaryOp::ComputeSameShape(mshadow::Stream<xpu>* s, const TBlob& lhs,
+                                        const TBlob& rhs, OpReqType req, const TBlob& out) {
+  using namespace mxnet_op;
+  const index_t n = static_cast<index_t>(out.Size());
+  MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
+    MXNET_ASSIGN_REQ_SWITCH(req, Req, {
+      Kernel<elemwise_kernel::binary<OP, Req>, xpu>::LaunchEx(
+          s, n, out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
+    });
+  });
+}
+
+template <typename xpu, typename LOP, typename ROP>
+void ElemwiseBinaryOp::BackwardUseNone(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                       const std::vector<TBlob>& inputs,
+                                       const std::vector<OpReqType>& req,
+                                       const std::vector<TBlob>& outputs) {
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  // The gradient that shares memory with ograd (in place) is computed last.
+  if (outputs[1].dptr_ == inputs[0].dptr_) {
+    ApplyUnary<xpu, LOP>(s, inputs[0], req[0], outputs[0]);
+    ApplyUnary<xpu, ROP>(s, inputs[0], req[1], outputs[1]);
+  } else {
+    ApplyUnary<xpu, ROP>(s, inputs[0], req[1], outputs[1]);
+    ApplyUnary<xpu, LOP>(s, inputs[0], req[0], outputs[0]);
+  }
+}
+
+template <typename xpu, typename LOP, typename ROP>
+void ElemwiseBinaryOp::BackwardUseIn(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                     const std::vector<TBlob>& inputs,
+                                     const std::vector<OpReqType>& req,
+                                     const std::vector<TBlob>& outputs) {
+  using namespace mxnet_op;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t n = static_cast<index_t>(inputs[0].Size());
+  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    MXNET_ASSIGN_REQ_SWITCH(req[0], LReq, {
+      MXNET_ASSIGN_REQ_SWITCH(req[1], RReq, {
+        Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, LReq, RReq>, xpu>::LaunchEx(
+            s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
+            inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
       });
-      if (req[0] == kNullOp) {
-        MXNET_ASSIGN_REQ_SWITCH(req[1], RReq, {
-          Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, kNullOp, RReq>, xpu>::LaunchEx(
-              s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
-              inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
-        });
+      if (req[1] == kNullOp) {
+        Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, LReq, kNullOp>, xpu>::LaunchEx(
+            s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
+            inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
       }
     });
-  }
-};
+    if (req[0] == kNullOp) {
+      MXNET_ASSIGN_REQ_SWITCH(req[1], RReq, {
+        Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, kNullOp, RReq>, xpu>::LaunchEx(
+            s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
+            inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
+      });
+    }
+  });
+}
+
+/*!
+ * \brief Explicit instantiations of the same-shape CPU functions. The broadcasting ops fall back
+ *        to them for equal shapes; the `extern` declarations below stop each broadcast unit
+ *        from compiling its own copy, and each elemwise_binary_op_*.cc instantiates the ones of
+ *        the ops it registers (the same macro without `extern`).
+ */
+#define MXNET_BINARY_SAME_SHAPE_CPU(OP)                                                      \
+  template void ElemwiseBinaryOp::ComputeSameShape<mshadow::cpu, OP>(                      \
+      mshadow::Stream<mshadow::cpu>*, const TBlob&, const TBlob&, OpReqType,               \
+      const TBlob&)
+#define MXNET_BINARY_BWD_USE_NONE_CPU(LOP, ROP)                                              \
+  template void ElemwiseBinaryOp::BackwardUseNone<mshadow::cpu, LOP, ROP>(                 \
+      const nnvm::NodeAttrs&, const OpContext&, const std::vector<TBlob>&,                 \
+      const std::vector<OpReqType>&, const std::vector<TBlob>&)
+#define MXNET_BINARY_BWD_USE_IN_CPU(LOP, ROP)                                                \
+  template void ElemwiseBinaryOp::BackwardUseIn<mshadow::cpu, LOP, ROP>(                   \
+      const nnvm::NodeAttrs&, const OpContext&, const std::vector<TBlob>&,                 \
+      const std::vector<OpReqType>&, const std::vector<TBlob>&)
+
+// elemwise_binary_op_basic.cc
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::plus);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::minus);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::mul);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::div);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::mod);
+extern MXNET_BINARY_BWD_USE_NONE_CPU(mshadow_op::identity, mshadow_op::identity);
+extern MXNET_BINARY_BWD_USE_NONE_CPU(mshadow_op::identity, mshadow_op::negation);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::mul_left, binary_grad::mul_right);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::div_left, binary_grad::div_right);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::one, binary_grad::mod_right);
+// elemwise_binary_op_extended.cc
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::power);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::maximum);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::minimum);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::hypot);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::power_left, binary_grad::power_right);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::ge, binary_grad::lt);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::le, binary_grad::gt);
+extern MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::hypot_left, binary_grad::hypot_right);
+// elemwise_binary_op_logic.cc
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::eq);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::ne);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::gt);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::ge);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::lt);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::le);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::logical_and);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::logical_or);
+extern MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::logical_xor);
 
 // ------------------------------------------------------------------------------------------
 // add_n / ElementWiseSum
@@ -324,5 +399,41 @@ void ElementWiseSumCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
           })                                                                                \
       .add_argument("lhs", "NDArray-or-Symbol", "first input")                              \
       .add_argument("rhs", "NDArray-or-Symbol", "second input")
+
+/*! \brief Backward op taking only ograd and giving both input gradients (same shapes). */
+#define MXNET_REGISTER_BINARY_BWD_USE_NONE(name, LOP, ROP)                                  \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(1)                                                                    \
+      .set_num_outputs(2)                                                                   \
+      .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<mxnet::FInferShape>("FInferShape", ::mxnet::op::ElemwiseShape<1, 2>)        \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::ElemwiseType<1, 2>)            \
+      .set_attr<nnvm::FInplaceOption>(                                                      \
+          "FInplaceOption",                                                                 \
+          [](const nnvm::NodeAttrs&) {                                                      \
+            return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}};                        \
+          })                                                                                \
+      .set_attr<::mxnet::FCompute>(                                                         \
+          "FCompute<cpu>",                                                                  \
+          ::mxnet::op::ElemwiseBinaryOp::BackwardUseNone<mshadow::cpu, LOP, ROP>)           \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
+
+/*! \brief Backward op taking (ograd, lhs, rhs) and giving both input gradients. */
+#define MXNET_REGISTER_BINARY_BWD_USE_IN(name, LOP, ROP)                                    \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(3)                                                                    \
+      .set_num_outputs(2)                                                                   \
+      .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<mxnet::FInferShape>("FInferShape", ::mxnet::op::ElemwiseShape<3, 2>)        \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::ElemwiseType<3, 2>)            \
+      .set_attr<nnvm::FInplaceOption>(                                                      \
+          "FInplaceOption",                                                                 \
+          [](const nnvm::NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })  \
+      .set_attr<::mxnet::FCompute>(                                                         \
+          "FCompute<cpu>",                                                                  \
+          ::mxnet::op::ElemwiseBinaryOp::BackwardUseIn<mshadow::cpu, LOP, ROP>)             \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
+      .add_argument("lhs", "NDArray-or-Symbol", "The first input")                          \
+      .add_argument("rhs", "NDArray-or-Symbol", "The second input")
 
 #endif  // MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_OP_INL_H_

@@ -9,6 +9,9 @@
  * Parameters as MXNet 1.9.1: `scalar` (double, default 1) and `is_int` (default true). The
  * scalar is converted to the array dtype; an integer array with `is_int=False` (a float
  * scalar) gives a float64 result, a bool array gives int64 (is_int) or float64.
+ *
+ * Registration: elemwise_binary_scalar_op_basic.cc (plus, minus, mul, div, mod and reversed
+ * forms), _extended.cc (power, rpower, maximum, minimum, hypot) and _logic.cc (comparisons).
  */
 #ifndef MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_SCALAR_OP_INL_H_
 #define MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_SCALAR_OP_INL_H_
@@ -93,35 +96,52 @@ struct scalar_bwd {
 
 }  // namespace elemwise_kernel
 
+/*! \brief out (req) OP(DType(in), s): one kernel per (input, output) dtype pair. */
+template <typename xpu, typename OP, typename DType, typename IType>
+inline void LaunchScalarKernel(mshadow::Stream<xpu>* s, const TBlob& in, OpReqType req,
+                               const TBlob& out, double alpha) {
+  using namespace mxnet_op;
+  MXNET_ASSIGN_REQ_SWITCH(req, Req, {
+    Kernel<elemwise_kernel::scalar<OP, Req>, xpu>::LaunchEx(
+        s, static_cast<index_t>(out.Size()), out.dptr<DType>(), in.dptr<IType>(),
+        ScalarAs<DType>(alpha));
+  });
+}
+
 struct BinaryScalarOp {
-  /*! \brief outputs[0] = OP(inputs[0], scalar). */
+  /*!
+   * \brief outputs[0] = OP(inputs[0], scalar). Besides equal dtypes, only the promotions that
+   *        BinaryScalarType produces get a kernel: integer or bool input to float64, bool input
+   *        to int64 (instantiating every dtype pair made these units take minutes to compile).
+   */
   template <typename xpu, typename OP>
   static void Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                       const std::vector<TBlob>& outputs) {
-    using namespace mxnet_op;
     if (req[0] == kNullOp) return;
     const double alpha = nnvm::get<NumpyBinaryScalarParam>(attrs.parsed).scalar;
     mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-    const index_t n = static_cast<index_t>(outputs[0].Size());
     const TBlob& in = inputs[0];
     const TBlob& out = outputs[0];
-    if (in.type_flag_ == out.type_flag_) {
-      MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-        MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-          Kernel<elemwise_kernel::scalar<OP, Req>, xpu>::LaunchEx(
-              s, n, out.dptr<DType>(), in.dptr<DType>(), ScalarAs<DType>(alpha));
-        });
+    const int itype = in.type_flag_;
+    const int otype = out.type_flag_;
+    if (itype == otype) {
+      MSHADOW_TYPE_SWITCH(otype, DType, {
+        LaunchScalarKernel<xpu, OP, DType, DType>(s, in, req[0], out, alpha);
       });
-    } else {  // integer/bool input promoted to the output dtype
-      MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-        MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, IType, {
-          MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-            Kernel<elemwise_kernel::scalar<OP, Req>, xpu>::LaunchEx(
-                s, n, out.dptr<DType>(), in.dptr<IType>(), ScalarAs<DType>(alpha));
-          });
-        });
+    } else if (otype == mshadow::kFloat64 && IsIntType(itype)) {
+      MSHADOW_IDX_TYPE_SWITCH(itype, IType, {
+        LaunchScalarKernel<xpu, OP, double, IType>(s, in, req[0], out, alpha);
       });
+    } else if (otype == mshadow::kFloat64 && itype == mshadow::kBool) {
+      LaunchScalarKernel<xpu, OP, double, bool>(s, in, req[0], out, alpha);
+    } else if (otype == mshadow::kInt64 && itype == mshadow::kBool) {
+      LaunchScalarKernel<xpu, OP, int64_t, bool>(s, in, req[0], out, alpha);
+    } else {
+      MX_THROW(InternalError) << "Operator " << attrs.op->name << ": no kernel for input dtype "
+                              << mshadow::dtype_string(itype) << " and output dtype "
+                              << mshadow::dtype_string(otype)
+                              << " (type inference should not produce this pair; a bug)";
     }
   }
 
@@ -160,6 +180,37 @@ struct BinaryScalarOp {
       .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::BinaryScalarType)              \
       .set_attr<nnvm::FInplaceOption>("FInplaceOption", ::mxnet::op::InplaceIn0Out0)        \
       .add_argument("data", "NDArray-or-Symbol", "source input")                            \
+      .add_arguments(::mxnet::op::NumpyBinaryScalarParam::__FIELDS__())
+
+/*! \brief Backward of a scalar op from (ograd, x or y): dx = ograd * GRAD(x or y, scalar). */
+#define MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD(name, GRAD)                               \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(2)                                                                    \
+      .set_num_outputs(1)                                                                   \
+      .set_attr_parser(::mxnet::op::ParamParser<::mxnet::op::NumpyBinaryScalarParam>)       \
+      .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<mxnet::FInferShape>("FInferShape", ::mxnet::op::ElemwiseShape<2, 1>)        \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::ElemwiseType<2, 1>)            \
+      .set_attr<nnvm::FInplaceOption>("FInplaceOption", ::mxnet::op::InplaceIn0Out0)        \
+      .set_attr<::mxnet::FCompute>("FCompute<cpu>",                                         \
+                                   ::mxnet::op::BinaryScalarOp::Backward<mshadow::cpu, GRAD>) \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
+      .add_argument("data", "NDArray-or-Symbol", "The forward input (output for rpower)")   \
+      .add_arguments(::mxnet::op::NumpyBinaryScalarParam::__FIELDS__())
+
+/*! \brief Backward of a scalar op from ograd only: dx = OP(ograd, scalar). */
+#define MXNET_OPERATOR_REGISTER_BINARY_SCALAR_BWD_USE_NONE(name, OP)                        \
+  NNVM_REGISTER_OP(name)                                                                    \
+      .set_num_inputs(1)                                                                    \
+      .set_num_outputs(1)                                                                   \
+      .set_attr_parser(::mxnet::op::ParamParser<::mxnet::op::NumpyBinaryScalarParam>)       \
+      .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<mxnet::FInferShape>("FInferShape", ::mxnet::op::ElemwiseShape<1, 1>)        \
+      .set_attr<nnvm::FInferType>("FInferType", ::mxnet::op::ElemwiseType<1, 1>)            \
+      .set_attr<nnvm::FInplaceOption>("FInplaceOption", ::mxnet::op::InplaceIn0Out0)        \
+      .set_attr<::mxnet::FCompute>("FCompute<cpu>",                                         \
+                                   ::mxnet::op::BinaryScalarOp::Compute<mshadow::cpu, OP>)  \
+      .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
       .add_arguments(::mxnet::op::NumpyBinaryScalarParam::__FIELDS__())
 
 #endif  // MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_SCALAR_OP_INL_H_

@@ -239,33 +239,44 @@ inline bool EyeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
 // Kernels
 // ------------------------------------------------------------------------------------------
 
-/*! \brief out (req) value on every element; a zero write is a parallel memset. */
-inline void FillBlob(const TBlob& out, OpReqType req, double value) {
+/*! \brief Zero `bytes` at p: a parallel memset on the CPU, cudaMemsetAsync on a GPU. */
+inline void ZeroBytes(mshadow::Stream<cpu>*, void* p, size_t bytes) {
+  using namespace mxnet_op;
+  char* c = static_cast<char*>(p);
+  const int nthreads = bytes >= static_cast<size_t>(kOmpThreshold) * 4 ? MaxOmpThreads() : 1;
+  if (nthreads > 1) {
+    const size_t chunk = (bytes + nthreads - 1) / nthreads;
+#pragma omp parallel for num_threads(nthreads)
+    for (int t = 0; t < nthreads; ++t) {
+      const size_t b = t * chunk;
+      if (b < bytes) std::memset(c + b, 0, std::min(chunk, bytes - b));
+    }
+  } else {
+    std::memset(c, 0, bytes);
+  }
+}
+#ifdef __CUDACC__
+inline void ZeroBytes(mshadow::Stream<gpu>* s, void* p, size_t bytes) {
+  CUDA_CALL(cudaMemsetAsync(p, 0, bytes, mshadow::Stream<gpu>::GetStream(s)));
+}
+#endif
+
+/*! \brief out (req) value on every element; a zero write is a memset. */
+template <typename xpu>
+void FillBlob(mshadow::Stream<xpu>* s, const TBlob& out, OpReqType req, double value) {
   using namespace mxnet_op;
   if (req == kNullOp) return;
   const index_t n = static_cast<index_t>(out.Size());
   if (n == 0) return;
   if (req == kAddTo && value == 0) return;
   if (value == 0 && req != kAddTo) {
-    char* p = static_cast<char*>(out.dptr_);
-    const size_t bytes = static_cast<size_t>(n) * mshadow::mshadow_sizeof(out.type_flag_);
-    const int nthreads = n >= kOmpThreshold ? MaxOmpThreads() : 1;
-    if (nthreads > 1) {
-      const size_t chunk = (bytes + nthreads - 1) / nthreads;
-#pragma omp parallel for num_threads(nthreads)
-      for (int t = 0; t < nthreads; ++t) {
-        const size_t b = t * chunk;
-        if (b < bytes) std::memset(p + b, 0, std::min(chunk, bytes - b));
-      }
-    } else {
-      std::memset(p, 0, bytes);
-    }
+    ZeroBytes(s, out.dptr_, static_cast<size_t>(n) * mshadow::mshadow_sizeof(out.type_flag_));
     return;
   }
   MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, DType, {
     const DType v = CastValue<DType>(value);
     MXNET_ASSIGN_REQ_SWITCH(req, Req, {
-      Kernel<elemwise_kernel::fill<Req>, cpu>::LaunchEx(nullptr, n, out.dptr<DType>(), v);
+      Kernel<elemwise_kernel::fill<Req>, xpu>::LaunchEx(s, n, out.dptr<DType>(), v);
     });
   });
 }
@@ -274,28 +285,70 @@ template <typename xpu, int value>
 void FillCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& outputs) {
-  FillBlob(outputs[0], req[0], value);
+  FillBlob<xpu>(ctx.get_stream<xpu>(), outputs[0], req[0], value);
 }
 
 template <typename xpu>
 void FullCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& outputs) {
-  FillBlob(outputs[0], req[0], nnvm::get<InitOpWithScalarParam>(attrs.parsed).value);
+  FillBlob<xpu>(ctx.get_stream<xpu>(), outputs[0], req[0],
+                nnvm::get<InitOpWithScalarParam>(attrs.parsed).value);
 }
 
-/*! \brief out[i] (req) f(i) for a generator computed in double. */
-template <typename Gen>
-inline void GenerateBlob(const TBlob& out, OpReqType req, Gen gen) {
-  if (req == kNullOp) return;
+namespace init_kernel {
+
+/*! \brief arange: start + (i / repeat) * step. */
+struct RangeGen {
+  double start, step;
+  index_t repeat;
+  MSHADOW_XINLINE double operator()(index_t i) const {
+    return start + static_cast<double>(i / repeat) * step;
+  }
+};
+
+/*! \brief linspace: start + i * step, the last element exactly `stop` with endpoint. */
+struct LinspaceGen {
+  double start, stop, step;
+  index_t last;
+  bool endpoint;
+  MSHADOW_XINLINE double operator()(index_t i) const {
+    return (endpoint && i == last && last > 0) ? stop : start + step * static_cast<double>(i);
+  }
+};
+
+/*! \brief eye: 1 on the k-th diagonal of a rows x cols matrix. */
+struct EyeGen {
+  index_t cols, k;
+  MSHADOW_XINLINE double operator()(index_t i) const {
+    return (i % cols) - (i / cols) == k ? 1.0 : 0.0;
+  }
+};
+
+/*! \brief out[i] (req) gen(i), computed in double. */
+template <int req>
+struct generate {
+  template <typename DType, typename Gen>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, Gen gen) {
+    if (req == kAddTo) {
+      out[i] = CastValue<DType>(static_cast<double>(out[i]) + gen(i));
+    } else {
+      out[i] = CastValue<DType>(gen(i));
+    }
+  }
+};
+
+}  // namespace init_kernel
+
+/*! \brief out[i] (req) gen(i) for a generator computed in double. */
+template <typename xpu, typename Gen>
+inline void GenerateBlob(mshadow::Stream<xpu>* s, const TBlob& out, OpReqType req, Gen gen) {
+  using namespace mxnet_op;
   const index_t n = static_cast<index_t>(out.Size());
   MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-    DType* o = out.dptr<DType>();
-    if (req == kAddTo) {
-      for (index_t i = 0; i < n; ++i) o[i] = CastValue<DType>(static_cast<double>(o[i]) + gen(i));
-    } else {
-      for (index_t i = 0; i < n; ++i) o[i] = CastValue<DType>(gen(i));
-    }
+    MXNET_ASSIGN_REQ_SWITCH(req, Req, {
+      Kernel<init_kernel::generate<Req>, xpu>::Launch(s, n, out.dptr<DType>(), gen);
+    });
   });
 }
 
@@ -304,10 +357,8 @@ void RangeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                   const std::vector<TBlob>& outputs) {
   const RangeParam& p = nnvm::get<RangeParam>(attrs.parsed);
-  const double start = p.start, step = p.step;
-  const index_t repeat = p.repeat;
-  GenerateBlob(outputs[0], req[0],
-               [=](index_t i) { return start + static_cast<double>(i / repeat) * step; });
+  GenerateBlob<xpu>(ctx.get_stream<xpu>(), outputs[0], req[0],
+                    init_kernel::RangeGen{p.start, p.step, static_cast<index_t>(p.repeat)});
 }
 
 template <typename xpu>
@@ -317,12 +368,10 @@ void LinspaceCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const LinspaceParam& p = nnvm::get<LinspaceParam>(attrs.parsed);
   const int steps = p.endpoint ? p.num - 1 : p.num;
   const double step = steps > 0 ? (p.stop - p.start) / steps : 0.0;
-  const double start = p.start, stop = p.stop;
-  const index_t last = p.num - 1;
-  const bool endpoint = p.endpoint;
-  GenerateBlob(outputs[0], req[0], [=](index_t i) {
-    return (endpoint && i == last && last > 0) ? stop : start + step * static_cast<double>(i);
-  });
+  GenerateBlob<xpu>(ctx.get_stream<xpu>(), outputs[0], req[0],
+                    init_kernel::LinspaceGen{p.start, p.stop, step,
+                                             static_cast<index_t>(p.num - 1),
+                                             static_cast<bool>(p.endpoint)});
 }
 
 template <typename xpu>
@@ -330,11 +379,9 @@ void EyeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                 const std::vector<TBlob>& outputs) {
   const EyeParam& p = nnvm::get<EyeParam>(attrs.parsed);
-  const index_t cols = p.M > 0 ? p.M : p.N;
-  const index_t k = p.k;
-  GenerateBlob(outputs[0], req[0], [=](index_t i) {
-    return (i % cols) - (i / cols) == k ? 1.0 : 0.0;
-  });
+  GenerateBlob<xpu>(ctx.get_stream<xpu>(), outputs[0], req[0],
+                    init_kernel::EyeGen{static_cast<index_t>(p.M > 0 ? p.M : p.N),
+                                        static_cast<index_t>(p.k)});
 }
 
 }  // namespace op

@@ -1,14 +1,25 @@
 /*!
- * \file elemwise_binary_op.cc
- * \brief Same-shape binary operators: arithmetic (elemwise_add/_sub/_mul/_div, _mod, _power,
- *        _maximum, _minimum, _hypot, _grad_add), comparisons and logical ops (0/1 results in
- *        the input dtype), their backward ops, and add_n (ElementWiseSum).
+ * \file elemwise_binary_op_basic.cc
+ * \brief Same-shape arithmetic: elemwise_add/_sub/_mul/_div, _mod, _grad_add, their backward
+ *        ops, and add_n (ElementWiseSum). Kernels in elemwise_binary_op-inl.h.
  */
 #include "./elemwise_binary_op-inl.h"
 #include "./higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
+
+// The same-shape kernels shared with the broadcasting ops (extern in elemwise_binary_op-inl.h).
+MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::plus);
+MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::minus);
+MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::mul);
+MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::div);
+MXNET_BINARY_SAME_SHAPE_CPU(mshadow_op::mod);
+MXNET_BINARY_BWD_USE_NONE_CPU(mshadow_op::identity, mshadow_op::identity);
+MXNET_BINARY_BWD_USE_NONE_CPU(mshadow_op::identity, mshadow_op::negation);
+MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::mul_left, binary_grad::mul_right);
+MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::div_left, binary_grad::div_right);
+MXNET_BINARY_BWD_USE_IN_CPU(binary_grad::one, binary_grad::mod_right);
 
 namespace {
 // Second-order gradients of the binary backward ops (see higher_order_grad-inl.h).
@@ -44,36 +55,6 @@ std::vector<nnvm::NodeEntry> BackwardDivGrad(const nnvm::ObjectPtr& n,
 }  // namespace
 
 DMLC_REGISTER_PARAMETER(ElementWiseSumParam);
-
-/*! \brief Backward op taking only ograd and giving both input gradients (same shapes). */
-#define MXNET_REGISTER_BINARY_BWD_USE_NONE(name, LOP, ROP)                              \
-  NNVM_REGISTER_OP(name)                                                                \
-  .set_num_inputs(1)                                                                    \
-  .set_num_outputs(2)                                                                   \
-  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
-  .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<1, 2>)                     \
-  .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 2>)                         \
-  .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
-      [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}, {0, 1}}; }) \
-  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseNone<cpu, LOP, ROP>) \
-  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
-
-/*! \brief Backward op taking (ograd, lhs, rhs) and giving both input gradients. */
-#define MXNET_REGISTER_BINARY_BWD_USE_IN(name, LOP, ROP)                                \
-  NNVM_REGISTER_OP(name)                                                                \
-  .set_num_inputs(3)                                                                    \
-  .set_num_outputs(2)                                                                   \
-  .set_attr<nnvm::TIsBackward>("TIsBackward", true)                                     \
-  .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<3, 2>)                     \
-  .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)                         \
-  .set_attr<nnvm::FInplaceOption>("FInplaceOption",                                     \
-      [](const NodeAttrs&) { return std::vector<std::pair<int, int>>{{0, 0}}; })         \
-  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::BackwardUseIn<cpu, LOP, ROP>)   \
-  .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")               \
-  .add_argument("lhs", "NDArray-or-Symbol", "The first input")                           \
-  .add_argument("rhs", "NDArray-or-Symbol", "The second input")
-
-// ---------------------------------------------------------------------------- arithmetic
 
 MXNET_OPERATOR_REGISTER_BINARY(elemwise_add)
 .add_alias("_add").add_alias("_plus").add_alias("_Plus").add_alias("_sparse_elemwise_add")
@@ -157,70 +138,6 @@ MXNET_OPERATOR_REGISTER_BINARY(_mod)
 .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::mod>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_mod"});
 MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_mod, binary_grad::one, binary_grad::mod_right);
-
-MXNET_OPERATOR_REGISTER_BINARY(_power)
-.add_alias("_Power")
-.describe("First array elements raised to powers from second array, element-wise." ADD_FILELINE)
-.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::power>)
-.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_power"});
-MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_power, binary_grad::power_left,
-                                 binary_grad::power_right);
-
-MXNET_OPERATOR_REGISTER_BINARY(_maximum)
-.add_alias("_Maximum")
-.describe("Element-wise maximum of the two inputs." ADD_FILELINE)
-.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::maximum>)
-.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_maximum"});
-MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_maximum, binary_grad::ge, binary_grad::lt);
-
-MXNET_OPERATOR_REGISTER_BINARY(_minimum)
-.add_alias("_Minimum")
-.describe("Element-wise minimum of the two inputs." ADD_FILELINE)
-.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::minimum>)
-.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_minimum"});
-MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_minimum, binary_grad::le, binary_grad::gt);
-
-MXNET_OPERATOR_REGISTER_BINARY(_hypot)
-.add_alias("_Hypot")
-.describe(R"code(Given the "legs" of a right triangle, return its hypotenuse.
-
-Equivalent to "sqrt(x1**2 + x2**2)", element-wise.
-
-Example::
-
-   x = [3., 5., 7.]
-   y = [4., 12., 24.]
-   hypot(x, y) = [5., 13., 25.]
-
-)code" ADD_FILELINE)
-.set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, mshadow_op::hypot>)
-.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_hypot"});
-MXNET_REGISTER_BINARY_BWD_USE_IN(_backward_hypot, binary_grad::hypot_left,
-                                 binary_grad::hypot_right);
-
-// ---------------------------------------------------------------------------- logic
-
-#define MXNET_REGISTER_BINARY_LOGIC(name, alias, functor, doc)                        \
-  MXNET_OPERATOR_REGISTER_BINARY(name)                                                \
-  .add_alias(alias)                                                                   \
-  .describe(doc " (1 where true, 0 where false; in the input dtype)." ADD_FILELINE)   \
-  .set_attr<FCompute>("FCompute<cpu>", ElemwiseBinaryOp::Compute<cpu, functor>)       \
-  .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
-
-MXNET_REGISTER_BINARY_LOGIC(_equal, "_Equal", mshadow_op::eq, "lhs == rhs, element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_not_equal, "_Not_Equal", mshadow_op::ne, "lhs != rhs, element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_greater, "_Greater", mshadow_op::gt, "lhs > rhs, element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_greater_equal, "_Greater_Equal", mshadow_op::ge,
-                            "lhs >= rhs, element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_lesser, "_Lesser", mshadow_op::lt, "lhs < rhs, element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_lesser_equal, "_Lesser_Equal", mshadow_op::le,
-                            "lhs <= rhs, element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_logical_and, "_Logical_And", mshadow_op::logical_and,
-                            "lhs and rhs (non-zero is true), element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_logical_or, "_Logical_Or", mshadow_op::logical_or,
-                            "lhs or rhs (non-zero is true), element-wise");
-MXNET_REGISTER_BINARY_LOGIC(_logical_xor, "_Logical_Xor", mshadow_op::logical_xor,
-                            "lhs xor rhs (non-zero is true), element-wise");
 
 // ---------------------------------------------------------------------------- add_n
 

@@ -1,0 +1,51 @@
+// Copies involving a GPU: cudaMemcpyAsync on the function's stream (unified addressing lets
+// the runtime tell host from device pointers); peer copies between two GPUs.
+#include "./device_copy.h"
+
+#include <dmlc/logging.h>
+
+#include "../common/cuda_utils.h"
+
+namespace mxnet {
+namespace device_copy {
+
+void CopyBytesAsync(void* dst, Context dst_ctx, const void* src, Context src_ctx, size_t bytes,
+                    const RunContext& rctx) {
+  if (bytes == 0) return;
+#if MXNET_USE_CUDA
+  cudaStream_t stream = rctx.ctx.dev_mask() == gpu::kDevMask
+                            ? mshadow::Stream<gpu>::GetStream(rctx.get_stream<gpu>())
+                            : nullptr;
+  if (dst_ctx.dev_mask() == gpu::kDevMask && src_ctx.dev_mask() == gpu::kDevMask &&
+      dst_ctx.dev_id != src_ctx.dev_id) {
+    CUDA_CALL(cudaMemcpyPeerAsync(dst, dst_ctx.dev_id, src, src_ctx.dev_id, bytes, stream));
+  } else {
+    CUDA_CALL(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+  }
+#else
+  (void)dst;
+  (void)src;
+  (void)rctx;
+  MX_THROW(NotImplementedError) << "copy from " << src_ctx << " to " << dst_ctx
+                                << ": GPU support is not compiled in (rebuild with "
+                                   "-DMXNET_USE_CUDA=ON)";
+#endif
+}
+
+void CopyBytesSync(void* dst, Context dst_ctx, const void* src, Context src_ctx, size_t bytes) {
+  if (bytes == 0) return;
+#if MXNET_USE_CUDA
+  const int dev = dst_ctx.dev_mask() == gpu::kDevMask ? dst_ctx.dev_id : src_ctx.dev_id;
+  common::cuda::DeviceGuard guard(dev);
+  CUDA_CALL(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+#else
+  (void)dst;
+  (void)src;
+  MX_THROW(NotImplementedError) << "copy from " << src_ctx << " to " << dst_ctx
+                                << ": GPU support is not compiled in (rebuild with "
+                                   "-DMXNET_USE_CUDA=ON)";
+#endif
+}
+
+}  // namespace device_copy
+}  // namespace mxnet
