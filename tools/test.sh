@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 status=0
+echo "== slowest compile units (tools/build_times.py; limit 60 s) =="
+python3 tools/build_times.py "${BUILD_DIR:-build}/.ninja_log" -n 5 || true
 echo "== ctest =="
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j2 2>&1 | tail -n 40) || status=1
 echo "== pytest =="
@@ -13,6 +15,7 @@ PYTHONPATH="$PWD/python" "${PYTHON:-python3}" -m pytest -q tests/python 2>&1 | t
 echo "== CUDA variant =="
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   if MXNET_CUDA=1 MXNET_NO_COPY=1 CMAKE_ARGS="-DMXNET_BUILD_TESTS=OFF" tools/setup.sh >/dev/null; then
+    python3 tools/build_times.py build-cuda/.ninja_log -n 5 || true
     MXNET_LIBRARY_PATH="$PWD/build-cuda/libmxnet.so" PYTHONPATH="$PWD/python" \
       "${PYTHON:-python3}" -m pytest -q tests/python/gpu tests/python/unittest/test_exec_core.py \
       tests/python/unittest/test_ndarray.py 2>&1 | tail -n 5 || status=1

@@ -212,14 +212,14 @@ MXNET_UNARY_GRAD_OP(softrelu, -std::expm1(-a))           // on y = softrelu(x)
 
 }  // namespace unary_grad
 
-/*! \brief Forward functor for erfinv (not in mshadow_op.h). */
+/*! \brief Forward functor for erfinv (not in mshadow_op.h); host-only math, so CPU-only. */
 namespace mshadow_op_ext {
 struct erfinv {
   template <typename DType>
-  MSHADOW_XINLINE static DType Map(DType a) {
+  static inline DType Map(DType a) {
     return static_cast<DType>(unary_grad::erfinv_impl(static_cast<double>(static_cast<float>(a))));
   }
-  MSHADOW_XINLINE static double Map(double a) { return unary_grad::erfinv_impl(a); }
+  static inline double Map(double a) { return unary_grad::erfinv_impl(a); }
 };
 }  // namespace mshadow_op_ext
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The GPU machine's check, in one call: build the CUDA variant (or use one carried in
+# build-cuda/), run the GPU tests and the GPU benchmark, and write every log under $OUT.
+#   OUT=/tmp/out tools/gpu_check.sh            # build there (16 cores), test, benchmark
+#   SKIP_BUILD=1 OUT=... tools/gpu_check.sh    # use the carried build-cuda/libmxnet.so
+#   QUICK=1 ...                                # benchmark smoke test only
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/gpu_check}
+mkdir -p "$OUT"
+nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
+if [ "${SKIP_BUILD:-0}" != "1" ]; then
+  start=$(date +%s)
+  cmake -S . -B build-cuda -G Ninja -DMXNET_USE_CUDA=ON -DMXNET_BUILD_TESTS=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" > "$OUT/cmake.log" 2>&1 &&
+    ninja -C build-cuda -j"$(nproc)" > "$OUT/build.log" 2>&1
+  echo "build rc=$? in $(( $(date +%s) - start )) s" | tee -a "$OUT/summary.txt"
+  python3 tools/build_times.py build-cuda/.ninja_log --limit 600 > "$OUT/build_times.txt" 2>&1
+fi
+export MXNET_LIBRARY_PATH="$PWD/build-cuda/libmxnet.so" PYTHONPATH="$PWD/python"
+python3 -c "import mxnet as mx; print('num_gpus', mx.context.num_gpus(), 'gpu ops',
+len(mx.runtime.operators_with_kernel('gpu')))" 2>&1 | tee -a "$OUT/summary.txt"
+timeout 300 python3 -m pytest -q tests/python/gpu tests/python/unittest/test_exec_core.py \
+  > "$OUT/pytest_gpu.log" 2>&1
+tail -n 3 "$OUT/pytest_gpu.log" | tee -a "$OUT/summary.txt"
+BENCH=../shared/bench/gpu
+[ -d "$BENCH" ] || BENCH=benchmark/gpu
+if [ -f "$BENCH/bench_gpu.py" ]; then
+  q=(); [ "${QUICK:-0}" = "1" ] && q=(--quick)
+  (cd "$BENCH" && timeout 240 python3 bench_gpu.py --fw torch "${q[@]}" > "$OUT/torch.jsonl" 2> "$OUT/torch.err";
+   timeout 240 python3 bench_gpu.py --fw mxnet "${q[@]}" > "$OUT/new.jsonl" 2> "$OUT/new.err";
+   python3 compare.py "$OUT/new.jsonl" "$OUT/torch.jsonl" > "$OUT/compare.txt" 2>&1)
+  tee -a "$OUT/summary.txt" < "$OUT/compare.txt"
+fi
