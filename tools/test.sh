@@ -14,13 +14,15 @@ PYTHONPATH="$PWD/python" "${PYTHON:-python3}" -m pytest -q tests/python 2>&1 | t
 # without a GPU its tests check that CPU work is unaffected and that gpu(0) fails clearly.
 echo "== CUDA variant =="
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
-  if MXNET_CUDA=1 MXNET_NO_COPY=1 CMAKE_ARGS="-DMXNET_BUILD_TESTS=OFF" tools/setup.sh >/dev/null; then
+  if MXNET_CUDA=1 MXNET_NO_COPY=1 CMAKE_ARGS="-DMXNET_BUILD_TESTS=OFF" tools/setup.sh \
+      > build-cuda.log 2>&1; then
     python3 tools/build_times.py build-cuda/.ninja_log -n 5 || true
     MXNET_LIBRARY_PATH="$PWD/build-cuda/libmxnet.so" PYTHONPATH="$PWD/python" \
       "${PYTHON:-python3}" -m pytest -q tests/python/gpu tests/python/unittest/test_exec_core.py \
       tests/python/unittest/test_ndarray.py 2>&1 | tail -n 5 || status=1
   else
     echo "CUDA variant: build failed"
+    tail -n 40 build-cuda.log
     status=1
   fi
 else
