@@ -290,8 +290,32 @@ MSHADOW_XINLINE void OptAssign(DType* out, index_t i, OpReqType req, A v) {
   else if (req != kNullOp) out[i] = DType(v);
 }
 
-/*! \brief SGD (optionally with momentum) on weight w (DType) with master weight w32 (MType,
- *         == DType unless mixed precision) and momentum mom (MType, nullable). */
+/*!
+ * \brief One element of SGD (optionally with momentum) on weight w (DType) with master weight
+ *        w32 (MType, == DType unless mixed precision) and momentum mom (MType, nullable): the
+ *        math of every device. SGDStepDense is the CPU's vectorised form of its common case.
+ */
+struct sgd_step {
+  template <typename DType, typename MType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* w, const DType* g,
+                                  MType* mom, MType* w32, float lr, float wd, float momentum,
+                                  float rescale, float clip, OpReqType req) {
+    typedef OptAcc<MType> A;
+    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
+    A nw;
+    if (mom != nullptr) {
+      const A m = A(momentum) * static_cast<A>(mom[i]) - A(lr) * A(wd) * weight - A(lr) * grad;
+      mom[i] = MType(m);
+      nw = weight + m;
+    } else {
+      nw = (A(1) - A(lr) * A(wd)) * weight - A(lr) * grad;
+    }
+    if (w32 != nullptr) w32[i] = MType(nw);
+    OptAssign(out, i, req, nw);
+  }
+};
+
 /*! \brief The common SGD case as branch-free loops the compiler vectorizes: same-type
  *         weight and momentum (or none), no master copy, output written (not added). */
 template <typename DType, bool kHasMom, bool kClip>
@@ -334,20 +358,8 @@ inline void SGDStep(index_t n, DType* out, const DType* w, const DType* g, MType
     }
     return;
   }
-  OptLaunch(n, [=](index_t i) {
-    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
-    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
-    A nw;
-    if (mom != nullptr) {
-      const A m = A(momentum) * static_cast<A>(mom[i]) - A(lr) * A(wd) * weight - A(lr) * grad;
-      mom[i] = MType(m);
-      nw = weight + m;
-    } else {
-      nw = (A(1) - A(lr) * A(wd)) * weight - A(lr) * grad;
-    }
-    if (w32 != nullptr) w32[i] = MType(nw);
-    OptAssign(out, i, req, nw);
-  });
+  mxnet_op::Kernel<sgd_step, mshadow::cpu>::Launch(nullptr, n, out, w, g, mom, w32, lr, wd,
+                                                   momentum, rescale, clip, req);
 }
 
 /*! \brief Throws ValueError unless every input of an update has the weight's shape. */

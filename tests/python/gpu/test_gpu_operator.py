@@ -122,3 +122,25 @@ def test_activation_forward_and_gradient(act):
     out, grads = run("Activation", [x], mx.gpu(0), True, act_type=act)
     np.testing.assert_allclose(out, ref_out, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(grads[0], ref_grads[0], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("op,n_states,mp", [("sgd_update", 0, False), ("sgd_mom_update", 1, False),
+                                            ("mp_sgd_update", 0, True),
+                                            ("mp_sgd_mom_update", 1, True)])
+def test_sgd_updates_match_cpu(op, n_states, mp):
+    rng = np.random.RandomState(5)
+    dtype = np.float16 if mp else np.float32
+    w, g = rng.randn(50, 30).astype(dtype), rng.randn(50, 30).astype(dtype)
+    states = [rng.randn(50, 30).astype(np.float32 if mp else dtype) for _ in range(n_states)]
+    if mp:
+        states.append(w.astype(np.float32))
+    params = dict(lr=0.1, wd=0.01, rescale_grad=0.5, clip_gradient=1.0)
+    if n_states:
+        params["momentum"] = 0.9
+    results = []
+    for ctx in (mx.cpu(), mx.gpu(0)):
+        arrs = [mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in [w, g] + states]
+        getattr(mx.nd, op)(*arrs, out=arrs[0], **params)
+        results.append([a.asnumpy() for a in arrs])
+    for c, gp in zip(*results):
+        np.testing.assert_allclose(gp, c, rtol=1e-3 if mp else 1e-5, atol=1e-3 if mp else 1e-6)

@@ -1,0 +1,49 @@
+/*!
+ * \file optimizer_op.cu
+ * \brief GPU kernels of the SGD updates (sgd_update, sgd_mom_update and their mixed-precision
+ *        forms): the sgd_step functor of optimizer_op-inl.h on the GPU. The other optimizers
+ *        are CPU-only for now.
+ */
+#include "./optimizer_op-inl.h"
+
+namespace mxnet {
+namespace op {
+namespace {
+
+/*!
+ * \brief inputs: weight, grad[, mom][, weight32]; outputs: weight. The momentum and master
+ *        weight are updated in place (FMutateInputs).
+ */
+template <bool kMom, bool kMP>
+void SGDUpdateGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& out) {
+  float lr, wd, momentum = 0.f, rescale, clip;
+  if constexpr (kMom) {
+    const SGDMomParam& p = nnvm::get<SGDMomParam>(attrs.parsed);
+    lr = p.lr, wd = p.wd, momentum = p.momentum, rescale = p.rescale_grad, clip = p.clip_gradient;
+  } else {
+    const SGDParam& p = nnvm::get<SGDParam>(attrs.parsed);
+    lr = p.lr, wd = p.wd, rescale = p.rescale_grad, clip = p.clip_gradient;
+  }
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    typedef typename std::conditional<kMP, float, DType>::type MType;
+    MType* mom = kMom ? in[2].dptr<MType>() : static_cast<MType*>(nullptr);
+    MType* w32 = kMP ? in[kMom ? 3 : 2].dptr<MType>() : static_cast<MType*>(nullptr);
+    mxnet_op::Kernel<sgd_step, gpu>::Launch(
+        ctx.get_stream<gpu>(), static_cast<index_t>(in[0].Size()), out[0].dptr<DType>(),
+        in[0].dptr<DType>(), in[1].dptr<DType>(), mom, w32, lr, wd, momentum, rescale, clip,
+        req[0]);
+  });
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, false>);
+NNVM_REGISTER_OP(sgd_mom_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<true, false>);
+NNVM_REGISTER_OP(mp_sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, true>);
+NNVM_REGISTER_OP(mp_sgd_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<true, true>);
+
+}  // namespace op
+}  // namespace mxnet
