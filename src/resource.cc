@@ -249,13 +249,9 @@ class ResourceManagerImpl final : public ResourceManager {
 
   static void CheckCPU(Context ctx) {
     if (ctx.dev_mask() == cpu::kDevMask) return;
-#if MXNET_USE_CUDA
-    MX_THROW(NotImplementedError) << "ResourceManager: resources on " << ctx
-                                  << " are not implemented yet";
-#else
-    MX_THROW(NotImplementedError) << "ResourceManager: cannot provide resources on " << ctx
-                                  << ": GPU support is not compiled in";
-#endif
+    Context::CheckGPU(ctx, "ResourceManager");  // no GPU support or no such device: throws
+    MX_THROW(NotImplementedError) << "ResourceManager: random generators on " << ctx
+                                  << " are not implemented yet (temp space is)";
   }
 
   std::shared_ptr<Engine> engine_;    // outlives the deferred deletions pushed at exit

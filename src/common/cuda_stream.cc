@@ -39,9 +39,7 @@ void Context::GetGPUMemoryInformation(int dev, uint64_t* free_mem, uint64_t* tot
 #else
   (void)free_mem;
   (void)total_mem;
-  MX_THROW(NotImplementedError) << "gpu_memory_info: cannot query gpu(" << dev
-                                << "): GPU support is not compiled in (rebuild with "
-                                   "-DMXNET_USE_CUDA=ON)";
+  CheckGPU(Context::GPU(dev), "gpu_memory_info");  // throws: no GPU support in this build
 #endif
 }
 
@@ -55,7 +53,7 @@ void Context::CheckGPU(const Context& ctx, const std::string& what) {
                          << " GPU(s) visible";
   }
 #else
-  MX_THROW(NotImplementedError) << prefix << "cannot run on " << ctx
+  MX_THROW(NotImplementedError) << prefix << "cannot use " << ctx
                                 << ": GPU support is not compiled in (rebuild with "
                                    "-DMXNET_USE_CUDA=ON)";
 #endif

@@ -103,7 +103,7 @@ mshadow::Stream<gpu>* DeviceGPUStream(int dev_id) {
 #if MXNET_USE_CUDA
   return QueueOf(dev_id).stream;
 #else
-  MX_THROW(NotImplementedError) << "gpu(" << dev_id << "): GPU support is not compiled in";
+  Context::CheckGPU(Context::GPU(dev_id), "engine stream");  // throws: no GPU support
   return nullptr;
 #endif
 }
@@ -122,7 +122,13 @@ void SetRunStream(RunContext* rctx) {
   }
   mshadow::Stream<gpu>* s = DeviceGPUStream(rctx->ctx.dev_id);
 #if MXNET_USE_CUDA
-  CUDA_CALL(cudaSetDevice(rctx->ctx.dev_id));
+  // Engine threads make the device current once, not before every function. Only engine
+  // code switches devices on these threads (DeviceGuard restores what it changed).
+  thread_local int current_device = -1;
+  if (current_device != rctx->ctx.dev_id) {
+    CUDA_CALL(cudaSetDevice(rctx->ctx.dev_id));
+    current_device = rctx->ctx.dev_id;
+  }
 #endif
   rctx->stream = s;
 }

@@ -53,6 +53,11 @@ void LogDecision(const nnvm::Op* op, const Context& ctx, DispatchMode mode, Kern
             << "): " << dispatch_mode_string(mode) << ", " << KernelKindName(kind);
 }
 
+/*! \brief " (node NAME)" for a named graph node, else nothing (imperative calls). */
+std::string NodeName(const nnvm::NodeAttrs& attrs) {
+  return attrs.name.empty() ? std::string() : " (node " + attrs.name + ")";
+}
+
 }  // namespace
 
 const char* KernelKindName(KernelKind k) {
@@ -108,22 +113,16 @@ OpKernel SelectKernel(const nnvm::NodeAttrs& attrs, const Context& ctx, Dispatch
     k.kind = KernelKind::kStateful;
     k.fstateful = t.fstateful[op];
   } else if (t.fstateful.count(op)) {
-    MX_THROW(NotImplementedError) << "Operator " << op->name << " (node " << attrs.name
-                                  << ") is stateful on " << ctx
+    MX_THROW(NotImplementedError) << "Operator " << op->name << NodeName(attrs)
+                                  << " is stateful on " << ctx
                                   << " but has no state to run with (no FCreateOpState)";
   } else {
-    const bool elsewhere = HasKernel(op, dev_mask == gpu::kDevMask ? cpu::kDevMask
-                                                                   : gpu::kDevMask);
+    const int other = dev_mask == gpu::kDevMask ? cpu::kDevMask : gpu::kDevMask;
     MX_THROW(NotImplementedError)
-        << "Operator " << op->name << " has no " << t.device_name << " implementation: cannot run on "
-        << ctx << (elsewhere ? (dev_mask == gpu::kDevMask ? " (it runs on cpu)" : " (it runs on gpu)")
-                             : "")
-#if !MXNET_USE_CUDA
-        << (dev_mask == gpu::kDevMask ? "; this build has no GPU support (rebuild with "
-                                        "-DMXNET_USE_CUDA=ON)"
-                                      : "")
-#endif
-        ;
+        << "Operator " << op->name << NodeName(attrs) << " has no " << t.device_name
+        << " implementation: cannot run on " << ctx
+        << (HasKernel(op, other) ? (other == cpu::kDevMask ? " (it runs on cpu)" : " (it runs on gpu)")
+                                 : "");
   }
   if (fexec_type.count(op)) k.is_async = fexec_type[op](attrs) == ExecType::kAsync;
   if (DispatchLogEnabled()) LogDecision(op, ctx, mode, k.kind, front_end);

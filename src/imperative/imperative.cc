@@ -194,7 +194,9 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     }
   }
   const Context ctx = PickContext(attrs, inputs, outputs);
-  if (ctx.dev_mask() == gpu::kDevMask) Context::CheckGPU(ctx, "Operator " + op->name);
+  if (ctx.dev_mask() == gpu::kDevMask && ctx.dev_id >= Context::GetGPUCount()) {
+    Context::CheckGPU(ctx, "Operator " + op->name);  // throws, naming the operator
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i]->ctx().dev_mask() != ctx.dev_mask()) {
       MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is on "
@@ -228,7 +230,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   const bool dispatch_ex = mode == DispatchMode::kFComputeEx;
   // The kernel is chosen before any output is allocated: no GPU kernel fails cleanly here.
   static auto& fcreate_state = nnvm::Op::GetAttr<FCreateOpState>("FCreateOpState");
-  const exec::OpKernel kernel =
+  exec::OpKernel kernel =
       exec::SelectKernel(attrs, ctx, mode, fcreate_state.count(op) || backward_state != nullptr,
                          "imperative");
 
@@ -354,7 +356,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   }
 
   if (kernel.kind == exec::KernelKind::kFComputeEx) {
-    FComputeEx fn = kernel.fcompute_ex;
+    FComputeEx fn = std::move(kernel.fcompute_ex);
     const nnvm::NodeAttrs* attrs_raw = &attrs;
     for (const NDArray& a : out_arrays) {
       if (!a.is_sparse()) a.CheckAndAlloc();
@@ -374,7 +376,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     return;
   }
   if (kernel.kind == exec::KernelKind::kFCompute) {
-    FCompute fn = kernel.fcompute;
+    FCompute fn = std::move(kernel.fcompute);
     const nnvm::NodeAttrs* attrs_raw = &attrs;
     Engine::Get()->PushSync(
         [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
@@ -401,7 +403,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     OpStatePtr state = backward_state != nullptr ? *backward_state
                                                  : fcreate_state[op](attrs, ctx, in_shapes, in_types);
     if (created_state != nullptr && backward_state == nullptr) *created_state = state;
-    FStatefulCompute fn = kernel.fstateful;
+    FStatefulCompute fn = std::move(kernel.fstateful);
     write_vars.push_back(state.get_var());
     Engine::DeduplicateVarHandle(&read_vars, &write_vars);
     if (kernel.is_async) {

@@ -9,6 +9,15 @@
 namespace mxnet {
 namespace device_copy {
 
+#if !MXNET_USE_CUDA
+namespace {
+/*! \brief A copy touching a GPU in a build without CUDA: the GPU side's standard error. */
+void NoGPUCopy(Context dst_ctx, Context src_ctx) {
+  Context::CheckGPU(dst_ctx.dev_mask() == gpu::kDevMask ? dst_ctx : src_ctx, "copy");
+}
+}  // namespace
+#endif
+
 void CopyBytesAsync(void* dst, Context dst_ctx, const void* src, Context src_ctx, size_t bytes,
                     const RunContext& rctx) {
   if (bytes == 0) return;
@@ -26,9 +35,7 @@ void CopyBytesAsync(void* dst, Context dst_ctx, const void* src, Context src_ctx
   (void)dst;
   (void)src;
   (void)rctx;
-  MX_THROW(NotImplementedError) << "copy from " << src_ctx << " to " << dst_ctx
-                                << ": GPU support is not compiled in (rebuild with "
-                                   "-DMXNET_USE_CUDA=ON)";
+  NoGPUCopy(dst_ctx, src_ctx);
 #endif
 }
 
@@ -41,9 +48,7 @@ void CopyBytesSync(void* dst, Context dst_ctx, const void* src, Context src_ctx,
 #else
   (void)dst;
   (void)src;
-  MX_THROW(NotImplementedError) << "copy from " << src_ctx << " to " << dst_ctx
-                                << ": GPU support is not compiled in (rebuild with "
-                                   "-DMXNET_USE_CUDA=ON)";
+  NoGPUCopy(dst_ctx, src_ctx);
 #endif
 }
 

@@ -119,8 +119,8 @@ class StorageImpl final : public Storage {
         return storage::CreateStorageManager(ctx, storage::PoolConfigFromEnv("CPU"),
                                              storage::MakeCPUAllocator());
       case Context::kGPU: {
-#if MXNET_USE_CUDA
         Context::CheckGPU(ctx, "Storage");
+#if MXNET_USE_CUDA
         storage::PoolConfig cfg = storage::PoolConfigFromEnv("GPU");
         if (cfg.type == storage::PoolType::kRound) {
           LOG(INFO) << "Using GPUPooledRoundedStorageManager.";
@@ -133,10 +133,6 @@ class StorageImpl final : public Storage {
         return storage::CreateStorageManager(
             ctx, cfg,
             std::make_unique<storage::GPUAllocator>(ctx.dev_id, static_cast<int>(reserve)));
-#else
-        MX_THROW(NotImplementedError) << "Storage: cannot use " << ctx
-                                      << ": GPU support is not compiled in (rebuild with "
-                                         "-DMXNET_USE_CUDA=ON)";
 #endif
       }
     }

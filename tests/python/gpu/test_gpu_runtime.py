@@ -71,7 +71,7 @@ def test_operator_without_gpu_kernel_names_operator_and_device():
         pytest.skip("_linalg_potrf has a GPU kernel now: pick another probe")
     x = mx.nd.ones((2, 2), ctx=mx.gpu(0))
     with pytest.raises(mx.MXNetError,
-                       match=r"_linalg_potrf has no GPU implementation: cannot run on gpu\(0\)"):
+                       match=r"_linalg_potrf.* has no GPU implementation: cannot run on gpu\(0\)"):
         mx.nd.linalg.potrf(x).wait_to_read()
 
 
