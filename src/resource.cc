@@ -181,9 +181,42 @@ class ResourceParallelRandom {
 };
 
 /*!
+ * \brief The kParallelRandom generator of one GPU: a seed and a call counter in host memory
+ *        (Philox needs no device state). Ops that use it hold its variable, so the counter
+ *        advances in engine order and reseeding waits for the calls pushed before it.
+ */
+class ResourceGPURandom {
+ public:
+  typedef common::random::RandGenerator<gpu> Gen;
+
+  ResourceGPURandom(Context ctx, uint32_t global_seed) : ctx_(ctx), gen_(new Gen()) {
+    gen_->Seed(ParallelCopySeed(ctx.dev_id, 0, global_seed));
+    resource_.req = ResourceRequest(ResourceRequest::kParallelRandom);
+    resource_.var = Engine::Get()->NewVariable();
+    resource_.ptr_ = gen_;
+  }
+  ~ResourceGPURandom() {
+    Gen* g = gen_;
+    Engine::Get()->DeleteVariable([g](RunContext) { delete g; }, Context::CPU(), resource_.var);
+  }
+  void Seed(uint32_t global_seed) {
+    Gen* g = gen_;
+    const uint32_t seed = ParallelCopySeed(ctx_.dev_id, 0, global_seed);
+    Engine::Get()->PushSync([g, seed](RunContext) { g->Seed(seed); }, Context::CPU(), {},
+                            {resource_.var}, FnProperty::kNormal, 0, "ResourceGPURandomSetSeed");
+  }
+  const Resource& resource() const { return resource_; }
+
+ private:
+  Context ctx_;
+  Gen* gen_;
+  Resource resource_;
+};
+
+/*!
  * \brief CPU resources are made up front (one set serves every CPU context, as MXNet 1.x).
- *        GPU temp space is made per device on first request (MXNET_GPU_TEMP_COPY copies, 1);
- *        GPU random generators are not provided yet.
+ *        GPU temp space (MXNET_GPU_TEMP_COPY copies, 1) and the GPU's kParallelRandom
+ *        generator are made per device on first request; kRandom is CPU-only.
  */
 class ResourceManagerImpl final : public ResourceManager {
  public:
@@ -199,6 +232,7 @@ class ResourceManagerImpl final : public ResourceManager {
 
   ~ResourceManagerImpl() override {
     for (auto& space : gpu_space_) space.reset();
+    for (auto& rand : gpu_rand_) rand.reset();
     cpu_space_.reset();
     cpu_rand_.reset();
     cpu_parallel_rand_.reset();
@@ -212,6 +246,9 @@ class ResourceManagerImpl final : public ResourceManager {
   Resource Request(Context ctx, const ResourceRequest& req) override {
     if (ctx.dev_mask() == gpu::kDevMask && req.type == ResourceRequest::kTempSpace) {
       return GPUSpace(ctx)->GetNext();
+    }
+    if (ctx.dev_mask() == gpu::kDevMask && req.type == ResourceRequest::kParallelRandom) {
+      return GPURandom(ctx)->resource();
     }
     CheckCPU(ctx);
     switch (req.type) {
@@ -228,9 +265,17 @@ class ResourceManagerImpl final : public ResourceManager {
     global_seed_ = seed;
     cpu_rand_->Seed(seed);
     cpu_parallel_rand_->Seed(seed);
+    std::lock_guard<std::mutex> lock(gpu_mu_);
+    for (auto& rand : gpu_rand_) {
+      if (rand) rand->Seed(seed);
+    }
   }
 
   void SeedRandom(Context ctx, uint32_t seed) override {
+    if (ctx.dev_mask() == gpu::kDevMask) {
+      GPURandom(ctx)->Seed(seed);
+      return;
+    }
     CheckCPU(ctx);
     cpu_rand_->Seed(seed);
     cpu_parallel_rand_->Seed(seed);
@@ -247,11 +292,19 @@ class ResourceManagerImpl final : public ResourceManager {
     return slot.get();
   }
 
+  ResourceGPURandom* GPURandom(Context ctx) {
+    Context::CheckGPU(ctx, "random generator");
+    std::lock_guard<std::mutex> lock(gpu_mu_);
+    auto& slot = gpu_rand_.at(ctx.dev_id);
+    if (!slot) slot = std::make_unique<ResourceGPURandom>(ctx, global_seed_);
+    return slot.get();
+  }
+
   static void CheckCPU(Context ctx) {
     if (ctx.dev_mask() == cpu::kDevMask) return;
     Context::CheckGPU(ctx, "ResourceManager");  // no GPU support or no such device: throws
     MX_THROW(NotImplementedError) << "ResourceManager: random generators on " << ctx
-                                  << " are not implemented yet (temp space is)";
+                                  << " are not implemented (temp space and parallel random are)";
   }
 
   std::shared_ptr<Engine> engine_;    // outlives the deferred deletions pushed at exit
@@ -262,6 +315,7 @@ class ResourceManagerImpl final : public ResourceManager {
   std::unique_ptr<ResourceParallelRandom> cpu_parallel_rand_;
   std::mutex gpu_mu_;
   std::array<std::unique_ptr<ResourceTempSpace>, Context::kMaxDevID> gpu_space_;
+  std::array<std::unique_ptr<ResourceGPURandom>, Context::kMaxDevID> gpu_rand_;
 };
 
 }  // namespace resource

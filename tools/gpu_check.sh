@@ -3,6 +3,8 @@
 # build-cuda/), run the GPU tests and the GPU benchmark, and write every log under $OUT.
 #   OUT=/tmp/out tools/gpu_check.sh            # build there (16 cores), test, benchmark
 #   SKIP_BUILD=1 OUT=... tools/gpu_check.sh    # use the carried build-cuda/libmxnet.so
+#     (made here with MXNET_CUDA=1 CUDA_ARCHS=90 MXNET_NO_COPY=1 tools/setup.sh; cuBLAS then
+#     comes from the machine's CUDA, found through LD_LIBRARY_PATH below)
 #   QUICK=1 ...                                # benchmark smoke test only
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +20,10 @@ if [ "${SKIP_BUILD:-0}" != "1" ]; then
   python3 tools/build_times.py build-cuda/.ninja_log --limit 600 > "$OUT/build_times.txt" 2>&1
 fi
 export MXNET_LIBRARY_PATH="$PWD/build-cuda/libmxnet.so" PYTHONPATH="$PWD/python"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/local/cuda-13.0/lib64:${LD_LIBRARY_PATH:-}"
 python3 -c "import mxnet as mx; print('num_gpus', mx.context.num_gpus(), 'gpu ops',
 len(mx.runtime.operators_with_kernel('gpu')))" 2>&1 | tee -a "$OUT/summary.txt"
-timeout 300 python3 -m pytest -q tests/python/gpu tests/python/unittest/test_exec_core.py \
+timeout 360 python3 -m pytest -q --durations=5 tests/python/gpu tests/python/unittest/test_exec_core.py \
   > "$OUT/pytest_gpu.log" 2>&1
 tail -n 3 "$OUT/pytest_gpu.log" | tee -a "$OUT/summary.txt"
 BENCH=../shared/bench/gpu

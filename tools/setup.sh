@@ -37,6 +37,11 @@ if [ "${MXNET_CUDA:-0}" = "1" ]; then
     echo "MXNET_CUDA=1: nvcc not found (install CUDA 13's compiler, or set CUDACXX)" >&2
     exit 1
   fi
+  # cuBLAS headers and library from PyPI when the toolkit has none (CMake finds the wheel).
+  if [ ! -e "$(dirname "$NVCC")/../include/cublas_v2.h" ] &&
+     ! "$PY" -c "import nvidia.cu13, os, sys; sys.exit(not os.path.exists(list(nvidia.cu13.__path__)[0] + '/include/cublas_v2.h'))" 2>/dev/null; then
+    "$PY" -m pip install -q nvidia-cublas
+  fi
   CUDA_ARGS=(-DMXNET_USE_CUDA=ON "-DCMAKE_CUDA_COMPILER=$NVCC"
              "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-80;90}")
   BUILD_DIR=${BUILD_DIR:-build-cuda}

@@ -32,9 +32,11 @@ namespace mshadow {
 
 namespace random_detail {
 /*! \brief Float in [0, 1) from the top 24 bits of r. */
-inline float UniformFloat(uint32_t r) { return static_cast<float>(r >> 8) * (1.0f / 16777216.0f); }
+MSHADOW_XINLINE float UniformFloat(uint32_t r) {
+  return static_cast<float>(r >> 8) * (1.0f / 16777216.0f);
+}
 /*! \brief Double in [0, 1) from 53 bits of two draws (as genrand_res53). */
-inline double UniformDouble(uint32_t hi, uint32_t lo) {
+MSHADOW_XINLINE double UniformDouble(uint32_t hi, uint32_t lo) {
   return (static_cast<double>(hi >> 5) * 67108864.0 + static_cast<double>(lo >> 6)) *
          (1.0 / 9007199254740992.0);
 }

@@ -148,6 +148,97 @@ class RandGenerator<mshadow::cpu, DType> {
   RandState* states_{nullptr};
 };
 
+// ------------------------------------------------------------------------------- the GPU
+
+/*!
+ * \brief Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11):
+ *        a keyed bijection of a 128-bit counter, so element i of a kernel draws from its own
+ *        counter with no state to load or store.
+ */
+struct Philox4x32 {
+  uint32_t v[4];
+
+  MSHADOW_XINLINE static Philox4x32 Block(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3,
+                                          uint32_t k0, uint32_t k1) {
+    Philox4x32 r;
+    uint32_t c[4] = {c0, c1, c2, c3};
+    for (int round = 0; round < 10; ++round) {
+      if (round > 0) {
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+      }
+      const uint64_t p0 = static_cast<uint64_t>(0xD2511F53u) * c[0];
+      const uint64_t p1 = static_cast<uint64_t>(0xCD9E8D57u) * c[2];
+      const uint32_t hi0 = static_cast<uint32_t>(p0 >> 32), lo0 = static_cast<uint32_t>(p0);
+      const uint32_t hi1 = static_cast<uint32_t>(p1 >> 32), lo1 = static_cast<uint32_t>(p1);
+      c[0] = hi1 ^ c[1] ^ k0;
+      c[1] = lo1;
+      c[2] = hi0 ^ c[3] ^ k1;
+      c[3] = lo0;
+    }
+    for (int k = 0; k < 4; ++k) r.v[k] = c[k];
+    return r;
+  }
+};
+
+/*!
+ * \brief The draws of element `i` of call `call` of a generator seeded with `seed`: one Philox
+ *        block, four 32-bit words, enough for a float or double uniform or normal.
+ */
+class PhiloxDraw {
+ public:
+  MSHADOW_XINLINE PhiloxDraw(uint32_t seed, uint64_t call, int64_t i)
+      : w_(Philox4x32::Block(static_cast<uint32_t>(i), static_cast<uint32_t>(
+                                 static_cast<uint64_t>(i) >> 32),
+                             static_cast<uint32_t>(call), static_cast<uint32_t>(call >> 32), seed,
+                             0x6D786E65u)) {}
+  /*! \brief Word k (0..3) of the block. */
+  MSHADOW_XINLINE uint32_t word(int k) const { return w_.v[k]; }
+  /*! \brief Uniform in [0, 1) from word k (float: 24 bits) or words k, k+1 (double: 53 bits). */
+  template <typename F>
+  MSHADOW_XINLINE F uniform(int k = 0) const {
+    if constexpr (std::is_same<F, double>::value) {
+      return mshadow::random_detail::UniformDouble(w_.v[k], w_.v[k + 1]);
+    } else {
+      return static_cast<F>(mshadow::random_detail::UniformFloat(w_.v[k]));
+    }
+  }
+  /*! \brief Standard normal by Box-Muller from the block's first two uniforms. */
+  template <typename F>
+  MSHADOW_XINLINE F normal() const {
+    const int step = std::is_same<F, double>::value ? 2 : 1;
+    const F u1 = F(1) - uniform<F>(0);  // (0, 1]: safe for log
+    const F u2 = uniform<F>(step);
+    return std::sqrt(F(-2) * std::log(u1)) * std::cos(F(6.283185307179586) * u2);
+  }
+
+ private:
+  Philox4x32 w_;
+};
+
+/*!
+ * \brief The GPU's kParallelRandom generator: a seed and a count of the calls made so far.
+ *        Call c draws element i from Philox counter (i, c), so kernels need no state and the
+ *        numbers depend only on the seed and the order of the calls. The layout does not depend
+ *        on DType (the resource manager holds one and hands it out as any DType).
+ */
+template <typename DType>
+class RandGenerator<mshadow::gpu, DType> {
+ public:
+  RandGenerator() = default;
+  void Seed(uint32_t seed) {
+    seed_ = seed;
+    calls_ = 0;
+  }
+  uint32_t seed() const { return seed_; }
+  /*! \brief The counter of the next call (callers run in engine order on the resource's var). */
+  uint64_t NextCall() { return calls_++; }
+
+ private:
+  uint32_t seed_{0};
+  uint64_t calls_{0};
+};
+
 }  // namespace random
 }  // namespace common
 }  // namespace mxnet

@@ -35,6 +35,18 @@ MSHADOW_XINLINE OType CastValue(IType v) {
   }
 }
 
+/*! \brief o[i] (req) OType(x[i]): the element kernel of a cast on the GPU. */
+struct cast_element {
+  template <typename OType, typename IType>
+  MSHADOW_XINLINE static void Map(int64_t i, const IType* x, OType* o, int req) {
+    if (req == kAddTo) {
+      o[i] = CastValue<OType>(static_cast<double>(o[i]) + static_cast<double>(x[i]));
+    } else {
+      o[i] = CastValue<OType>(x[i]);
+    }
+  }
+};
+
 /*! \brief Runs fn(begin, end) over [0, n) in contiguous chunks, one per OpenMP thread. */
 template <typename Fn>
 inline void ParallelChunks(int64_t n, Fn fn) {

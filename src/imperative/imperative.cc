@@ -193,6 +193,12 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       MX_THROW(ValueError) << "Operator " << op->name << ": input " << i << " is an empty (none) NDArray";
     }
   }
+  // copyto / as_in_context between devices: an asynchronous engine copy, not a kernel.
+  static const nnvm::Op* copyto_op = nnvm::Op::Get("_copyto");
+  if (op == copyto_op && !outputs[0]->is_none() && inputs[0]->ctx() != outputs[0]->ctx()) {
+    CopyFromTo(*inputs[0], *outputs[0]);
+    return;
+  }
   const Context ctx = PickContext(attrs, inputs, outputs);
   if (ctx.dev_mask() == gpu::kDevMask && ctx.dev_id >= Context::GetGPUCount()) {
     Context::CheckGPU(ctx, "Operator " + op->name);  // throws, naming the operator

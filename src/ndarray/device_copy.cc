@@ -44,6 +44,10 @@ void CopyBytesSync(void* dst, Context dst_ctx, const void* src, Context src_ctx,
 #if MXNET_USE_CUDA
   const int dev = dst_ctx.dev_mask() == gpu::kDevMask ? dst_ctx.dev_id : src_ctx.dev_id;
   common::cuda::DeviceGuard guard(dev);
+  // The engine's streams do not synchronise with the legacy stream cudaMemcpy runs on, and a
+  // block the pool hands out may still be in use by kernels queued before it was freed (freed
+  // blocks return to the pool once their last operation is queued): wait for the device first.
+  CUDA_CALL(cudaDeviceSynchronize());
   CUDA_CALL(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
 #else
   (void)dst;

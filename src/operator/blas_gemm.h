@@ -154,6 +154,44 @@ inline void BlasGemm<mshadow::half::half_t>(bool ta, bool tb, index_t M, index_t
 }
 #endif  // MXNET_USE_BLAS_OPEN
 
+// ------------------------------------------------------------------- by device
+
+/*!
+ * \brief cuBLAS GEMM on the stream of `s`, row-major with BlasGemm's argument order, `batch`
+ *        products at element strides sa/sb/sc. dtype is float32, float64 or float16 (float16
+ *        accumulates in float32); any other dtype throws naming it. Defined in
+ *        blas_gemm_gpu.cc (CUDA builds); MXNET_CUDA_ALLOW_TENSOR_CORE=0 keeps float16 off the
+ *        tensor cores, MXNET_CUDA_TENSOR_OP_MATH_ALLOW_CONVERSION=1 lets float32 use TF32.
+ */
+void GpuGemm(mshadow::Stream<mshadow::gpu>* s, int dtype, bool ta, bool tb, index_t M, index_t N,
+             index_t K, double alpha, const void* A, index_t lda, const void* B, index_t ldb,
+             double beta, void* C, index_t ldc, index_t batch, index_t sa, index_t sb,
+             index_t sc);
+
+/*!
+ * \brief C = alpha op(A) op(B) + beta C on either device, `batch` times at element strides
+ *        sa/sb/sc (row-major, BlasGemm's argument order).
+ */
+template <typename DType>
+inline void Gemm(mshadow::Stream<mshadow::cpu>*, bool ta, bool tb, index_t M, index_t N,
+                 index_t K, double alpha, const DType* A, index_t lda, const DType* B,
+                 index_t ldb, double beta, DType* C, index_t ldc, index_t batch = 1,
+                 index_t sa = 0, index_t sb = 0, index_t sc = 0) {
+  for (index_t i = 0; i < batch; ++i) {
+    BlasGemm<DType>(ta, tb, M, N, K, DType(alpha), A + i * sa, lda, B + i * sb, ldb, DType(beta),
+                    C + i * sc, ldc);
+  }
+}
+
+template <typename DType>
+inline void Gemm(mshadow::Stream<mshadow::gpu>* s, bool ta, bool tb, index_t M, index_t N,
+                 index_t K, double alpha, const DType* A, index_t lda, const DType* B,
+                 index_t ldb, double beta, DType* C, index_t ldc, index_t batch = 1,
+                 index_t sa = 0, index_t sb = 0, index_t sc = 0) {
+  GpuGemm(s, mshadow::DataType<DType>::kFlag, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C,
+          ldc, batch, sa, sb, sc);
+}
+
 }  // namespace op
 }  // namespace mxnet
 

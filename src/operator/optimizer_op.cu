@@ -1,7 +1,7 @@
 /*!
  * \file optimizer_op.cu
- * \brief GPU kernels of the SGD updates (sgd_update, sgd_mom_update and their mixed-precision
- *        forms): the sgd_step functor of optimizer_op-inl.h on the GPU. The other optimizers
+ * \brief GPU kernels of the SGD updates (sgd_update, sgd_mom_update, their mixed-precision
+ *        forms and the multi_ forms): the sgd_step functor of optimizer_op-inl.h on the GPU. The other optimizers
  *        are CPU-only for now.
  */
 #include "./optimizer_op-inl.h"
@@ -37,8 +37,49 @@ void SGDUpdateGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
+/*! \brief multi_*: group k of `per` inputs is (weight, grad[, mom][, weight32]); one launch each. */
+template <bool kMom, bool kMP>
+void MultiSGDUpdateGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& out) {
+  const int per = 2 + (kMom ? 1 : 0) + (kMP ? 1 : 0);
+  float momentum = 0.f, rescale, clip;
+  const mxnet::Tuple<float>* lrs;
+  const mxnet::Tuple<float>* wds;
+  int num;
+  if constexpr (kMom) {
+    const MultiSGDMomParam& p = nnvm::get<MultiSGDMomParam>(attrs.parsed);
+    momentum = p.momentum, rescale = p.rescale_grad, clip = p.clip_gradient;
+    lrs = &p.lrs, wds = &p.wds, num = p.num_weights;
+  } else {
+    const MultiSGDParam& p = nnvm::get<MultiSGDParam>(attrs.parsed);
+    rescale = p.rescale_grad, clip = p.clip_gradient;
+    lrs = &p.lrs, wds = &p.wds, num = p.num_weights;
+  }
+  for (int k = 0; k < num; ++k) {
+    const TBlob& w = in[k * per];
+    MSHADOW_REAL_TYPE_SWITCH(w.type_flag_, DType, {
+      typedef typename std::conditional<kMP, float, DType>::type MType;
+      MType* mom = kMom ? in[k * per + 2].dptr<MType>() : static_cast<MType*>(nullptr);
+      MType* w32 = kMP ? in[k * per + per - 1].dptr<MType>() : static_cast<MType*>(nullptr);
+      mxnet_op::Kernel<sgd_step, gpu>::Launch(
+          ctx.get_stream<gpu>(), static_cast<index_t>(w.Size()), out[k].dptr<DType>(),
+          w.dptr<DType>(), in[k * per + 1].dptr<DType>(), mom, w32, (*lrs)[k], (*wds)[k],
+          momentum, rescale, clip, req[k]);
+    });
+  }
+}
+
 }  // namespace
 
+NNVM_REGISTER_OP(multi_sgd_update)
+.set_attr<FCompute>("FCompute<gpu>", MultiSGDUpdateGPU<false, false>);
+NNVM_REGISTER_OP(multi_sgd_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", MultiSGDUpdateGPU<true, false>);
+NNVM_REGISTER_OP(multi_mp_sgd_update)
+.set_attr<FCompute>("FCompute<gpu>", MultiSGDUpdateGPU<false, true>);
+NNVM_REGISTER_OP(multi_mp_sgd_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", MultiSGDUpdateGPU<true, true>);
 NNVM_REGISTER_OP(sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, false>);
 NNVM_REGISTER_OP(sgd_mom_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<true, false>);
 NNVM_REGISTER_OP(mp_sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, true>);

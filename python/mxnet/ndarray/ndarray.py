@@ -795,6 +795,20 @@ class NDArray(NDArrayBase):
     def __dlpack__(self, stream=None):
         return to_dlpack_for_read(self)
 
+    @property
+    def __cuda_array_interface__(self):
+        """CUDA Array Interface (version 3) of a GPU array, for CuPy, PyTorch, Numba, ...:
+        the device pointer after pending writes finished. Absent on other devices."""
+        if self.context.device_type != "gpu":
+            raise AttributeError("__cuda_array_interface__: the array is on %s, not a GPU"
+                                 % self.context)
+        self.wait_to_read()
+        ptr = ctypes.c_void_p()
+        check_call(_LIB.MXNDArrayGetData(self.handle, ctypes.byref(ptr)))
+        return {"shape": tuple(self.shape), "typestr": np.dtype(self.dtype).str,
+                "data": (ptr.value or 0, False), "strides": None, "version": 3,
+                "stream": None}
+
     def __dlpack_device__(self):
         ctx = self.context
         return ({"gpu": 2, "cpu_pinned": 3}.get(ctx.device_type, 1), ctx.device_id)

@@ -4,8 +4,8 @@
  *
  * flatten=True views data as (N, prod(shape[1:])) and gives (N, num_hidden); flatten=False
  * applies the layer to the last axis: (d0, ..., d_{n-2}, K) -> (d0, ..., d_{n-2}, num_hidden).
- * Forward and the three gradients are single GEMMs on the blobs (bias add and bias gradient
- * are row loops).
+ * Forward and the two matrix gradients are single GEMMs on the blobs (OpenBLAS or cuBLAS);
+ * the bias add is an element-wise kernel and the bias gradient a column-sum reduction.
  */
 #ifndef MXNET_OPERATOR_NN_FULLY_CONNECTED_INL_H_
 #define MXNET_OPERATOR_NN_FULLY_CONNECTED_INL_H_
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../blas_gemm.h"
+#include "../tensor/broadcast_reduce_op-inl.h"
 #include "../elemwise_op_common.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
@@ -135,14 +136,13 @@ inline bool FullyConnectedShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector
   return shape_is_known(dshape) && K >= 0;
 }
 
-template <typename DType>
-inline void FCAddBias(DType* out, const DType* bias, index_t N, index_t H) {
-#pragma omp parallel for if (N * H > 65536)
-  for (index_t i = 0; i < N; ++i) {
-    DType* row = out + i * H;
-    for (index_t j = 0; j < H; ++j) row[j] += bias[j];
+/*! \brief out[i] += bias[i % H] over the (N, H) output. */
+struct fc_add_bias {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* bias, index_t H) {
+    out[i] += bias[i % H];
   }
-}
+};
 
 template <typename xpu>
 void FullyConnectedCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -154,11 +154,15 @@ void FullyConnectedCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   FCDataDims(inputs[fullc::kData].shape_, param.flatten, &N, &K);
   const index_t H = param.num_hidden;
   MSHADOW_REAL_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+    mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
     DType* out = outputs[0].dptr<DType>();
     const bool add = req[fullc::kOut] == kAddTo;
-    BlasGemm<DType>(false, true, N, H, K, DType(1), inputs[fullc::kData].dptr<DType>(), K,
-                    inputs[fullc::kWeight].dptr<DType>(), K, DType(add ? 1 : 0), out, H);
-    if (!param.no_bias) FCAddBias(out, inputs[fullc::kBias].dptr<DType>(), N, H);
+    Gemm<DType>(s, false, true, N, H, K, 1.0, inputs[fullc::kData].dptr<DType>(), K,
+                inputs[fullc::kWeight].dptr<DType>(), K, add ? 1.0 : 0.0, out, H);
+    if (!param.no_bias) {
+      mxnet_op::Kernel<fc_add_bias, xpu>::Launch(s, N * H, out,
+                                                 inputs[fullc::kBias].dptr<DType>(), H);
+    }
   });
 }
 
@@ -176,25 +180,21 @@ void FullyConnectedGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ct
   FCDataDims(inputs[1].shape_, param.flatten, &N, &K);
   const index_t H = param.num_hidden;
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
     const DType* g = inputs[0].dptr<DType>();
     const DType* x = inputs[1].dptr<DType>();
     const DType* w = inputs[2].dptr<DType>();
     if (req[0] != kNullOp) {
-      BlasGemm<DType>(false, false, N, K, H, DType(1), g, H, w, K,
-                      DType(req[0] == kAddTo ? 1 : 0), outputs[0].dptr<DType>(), K);
+      Gemm<DType>(s, false, false, N, K, H, 1.0, g, H, w, K, req[0] == kAddTo ? 1.0 : 0.0,
+                  outputs[0].dptr<DType>(), K);
     }
     if (req[1] != kNullOp) {
-      BlasGemm<DType>(true, false, H, K, N, DType(1), g, H, x, K,
-                      DType(req[1] == kAddTo ? 1 : 0), outputs[1].dptr<DType>(), K);
+      Gemm<DType>(s, true, false, H, K, N, 1.0, g, H, x, K, req[1] == kAddTo ? 1.0 : 0.0,
+                  outputs[1].dptr<DType>(), K);
     }
-    if (!param.no_bias && req[2] != kNullOp) {
-      DType* gb = outputs[2].dptr<DType>();
-      std::vector<double> acc(H, 0.0);
-      for (index_t i = 0; i < N; ++i) {
-        const DType* row = g + i * H;
-        for (index_t j = 0; j < H; ++j) acc[j] += static_cast<double>(row[j]);
-      }
-      for (index_t j = 0; j < H; ++j) KERNEL_ASSIGN(gb[j], req[2], DType(acc[j]));
+    if (!param.no_bias && req[2] != kNullOp) {  // column sums of G: (N, H) -> (1, H)
+      const ReducePlan p = MakeReducePlan(mxnet::TShape({N, H}), mxnet::TShape({1, H}));
+      ReducePlanned<red::sum>(s, p, g, outputs[2].dptr<DType>(), req[2]);
     }
   });
 }

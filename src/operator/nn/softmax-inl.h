@@ -12,6 +12,7 @@
 
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/storage.h>
 
 #include <algorithm>
 #include <cmath>
@@ -91,29 +92,35 @@ inline int SoftmaxAxis(const char* op, int axis, int ndim) {
 template <typename DType>
 using SoftmaxAcc = typename std::conditional<std::is_same<DType, double>::value, double, float>::type;
 
+/*! \brief Accumulation type of a (DType, OType) pair: double if either is double. */
+template <typename DType, typename OType>
+using SoftmaxPairAcc =
+    typename std::conditional<std::is_same<DType, double>::value ||
+                                  std::is_same<OType, double>::value,
+                              double, float>::type;
+
 /*!
- * \brief Forward over all rows. `len` (nullable) holds the valid length of each (o, i) row;
- *        positions at or past it get 0.
+ * \brief Forward of row r (one (outer, inner) position across the axis). `len` (nullable) holds
+ *        the valid length of each row; positions at or past it get 0. One thread per row on
+ *        the GPU, the same body in the CPU's loop.
  */
-template <SoftmaxKind kind, typename DType, typename OType>
-void SoftmaxForwardRows(const DType* in, OType* out, const std::vector<index_t>* len,
-                        const SoftmaxGeom& g, double temperature, OpReqType req) {
-  typedef typename std::conditional<std::is_same<DType, double>::value ||
-                                        std::is_same<OType, double>::value,
-                                    double, float>::type A;
-  const index_t rows = g.outer * g.inner;
-  const A inv_t = A(1) / static_cast<A>(temperature);
-  const A sign = kind == SoftmaxKind::kSoftmin ? A(-1) : A(1);
-#pragma omp parallel for if (rows * g.n > 32768)
-  for (index_t r = 0; r < rows; ++r) {
+template <SoftmaxKind kind>
+struct softmax_fwd_row {
+  template <typename DType, typename OType>
+  MSHADOW_XINLINE static void Map(index_t r, const DType* in, OType* out, const index_t* len,
+                                  SoftmaxGeom g, double temperature, int req) {
+    using A = SoftmaxPairAcc<DType, OType>;
+    const A inv_t = A(1) / static_cast<A>(temperature);
+    const A sign = kind == SoftmaxKind::kSoftmin ? A(-1) : A(1);
     const index_t o = r / g.inner, i = r % g.inner;
     const index_t base = o * g.n * g.inner + i;
     const index_t stride = g.inner;
     index_t valid = g.n;
-    if (len != nullptr) valid = std::max<index_t>(0, std::min<index_t>(g.n, (*len)[r]));
+    if (len != nullptr) valid = len[r] < 0 ? 0 : (len[r] < g.n ? len[r] : g.n);
     A mx = -std::numeric_limits<A>::infinity();
     for (index_t k = 0; k < valid; ++k) {
-      mx = std::max(mx, sign * static_cast<A>(in[base + k * stride]) * inv_t);
+      const A z = sign * static_cast<A>(in[base + k * stride]) * inv_t;
+      mx = z > mx ? z : mx;
     }
     A sum = 0;
     for (index_t k = 0; k < valid; ++k) {
@@ -131,26 +138,22 @@ void SoftmaxForwardRows(const DType* in, OType* out, const std::vector<index_t>*
       else dst = OType(v);
     }
   }
-}
+};
 
-/*! \brief Backward over all rows from out_grad `og` and output `y`, writing `dx`. */
-template <SoftmaxKind kind, typename OType, typename DType>
-void SoftmaxBackwardRows(const OType* og, const OType* y, DType* dx,
-                         const std::vector<index_t>* len, const SoftmaxGeom& g,
-                         double temperature, OpReqType req) {
-  typedef typename std::conditional<std::is_same<DType, double>::value ||
-                                        std::is_same<OType, double>::value,
-                                    double, float>::type A;
-  if (req == kNullOp) return;
-  const index_t rows = g.outer * g.inner;
-  const A inv_t = A(1) / static_cast<A>(temperature);
-#pragma omp parallel for if (rows * g.n > 32768)
-  for (index_t r = 0; r < rows; ++r) {
+/*! \brief Backward of row r from out_grad `og` and output `y`, writing `dx`. */
+template <SoftmaxKind kind>
+struct softmax_bwd_row {
+  template <typename OType, typename DType>
+  MSHADOW_XINLINE static void Map(index_t r, const OType* og, const OType* y, DType* dx,
+                                  const index_t* len, SoftmaxGeom g, double temperature,
+                                  int req) {
+    using A = SoftmaxPairAcc<DType, OType>;
+    const A inv_t = A(1) / static_cast<A>(temperature);
     const index_t o = r / g.inner, i = r % g.inner;
     const index_t base = o * g.n * g.inner + i;
     const index_t stride = g.inner;
     index_t valid = g.n;
-    if (len != nullptr) valid = std::max<index_t>(0, std::min<index_t>(g.n, (*len)[r]));
+    if (len != nullptr) valid = len[r] < 0 ? 0 : (len[r] < g.n ? len[r] : g.n);
     A s = 0;
     for (index_t k = 0; k < valid; ++k) {
       const A gk = static_cast<A>(og[base + k * stride]);
@@ -170,16 +173,58 @@ void SoftmaxBackwardRows(const OType* og, const OType* y, DType* dx,
       else dst = DType(v);
     }
   }
+};
+
+/*! \brief OP::Map(r, args...) for every row; OpenMP on the CPU once rows x n is large. */
+template <typename OP, typename... Args>
+inline void SoftmaxLaunchRows(mshadow::Stream<mshadow::cpu>*, const SoftmaxGeom& g,
+                              Args... args) {
+  const index_t rows = g.outer * g.inner;
+#pragma omp parallel for if (rows * g.n > 32768)
+  for (index_t r = 0; r < rows; ++r) OP::Map(r, args...);
+}
+template <typename OP, typename... Args>
+inline void SoftmaxLaunchRows(mshadow::Stream<mshadow::gpu>* s, const SoftmaxGeom& g,
+                              Args... args) {
+  mxnet_op::Kernel<OP, mshadow::gpu>::Launch(s, g.outer * g.inner, args...);
 }
 
-/*! \brief Valid lengths of a length blob (any integer or float dtype) as index_t. */
-inline std::vector<index_t> SoftmaxLengths(const TBlob& len) {
-  std::vector<index_t> out(len.Size());
-  MSHADOW_TYPE_SWITCH(len.type_flag_, LType, {
-    const LType* p = len.dptr<LType>();
-    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<index_t>(p[i]);
-  });
-  return out;
+struct length_to_index {
+  template <typename LType>
+  MSHADOW_XINLINE static void Map(index_t i, const LType* in, index_t* out) {
+    out[i] = static_cast<index_t>(in[i]);
+  }
+};
+
+/*!
+ * \brief The valid lengths of a length blob (any integer or float dtype) as index_t, on the
+ *        blob's device (`buf` keeps device memory alive).
+ */
+template <typename xpu>
+inline const index_t* SoftmaxLengths(const OpContext& ctx, const TBlob& len,
+                                     std::vector<index_t>* host, Storage::Handle* buf) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+    host->resize(len.Size());
+    MSHADOW_TYPE_SWITCH(len.type_flag_, LType, {
+      const LType* p = len.dptr<LType>();
+      for (size_t i = 0; i < host->size(); ++i) (*host)[i] = static_cast<index_t>(p[i]);
+    });
+    return host->data();
+  } else {
+    *buf = Storage::Get()->Alloc(std::max<size_t>(len.Size(), 1) * sizeof(index_t),
+                                 ctx.run_ctx.ctx);
+    index_t* out = static_cast<index_t*>(buf->dptr);
+    MSHADOW_TYPE_SWITCH(len.type_flag_, LType, {
+      mxnet_op::Kernel<length_to_index, xpu>::Launch(ctx.get_stream<xpu>(), len.Size(),
+                                                      len.dptr<LType>(), out);
+    });
+    return out;
+  }
+}
+
+/*! \brief Returns SoftmaxLengths' device buffer (ordered after its users on the stream). */
+inline void SoftmaxFreeLengths(Storage::Handle* buf) {
+  if (buf->dptr != nullptr) Storage::Get()->Free(*buf);
 }
 
 inline bool SoftmaxOpShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -232,15 +277,19 @@ void SoftmaxCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const SoftmaxParam& param = nnvm::get<SoftmaxParam>(attrs.parsed);
   const int axis = SoftmaxAxis(attrs.op->name.c_str(), param.axis, inputs[0].ndim());
   const SoftmaxGeom g(inputs[0].shape_, axis);
-  std::vector<index_t> len;
-  if (param.UseLength()) len = SoftmaxLengths(inputs[1]);
+  std::vector<index_t> host_len;
+  Storage::Handle len_buf;
+  const index_t* len = param.UseLength()
+                           ? SoftmaxLengths<xpu>(ctx, inputs[1], &host_len, &len_buf)
+                           : nullptr;
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
     MSHADOW_REAL_TYPE_SWITCH(outputs[0].type_flag_, OType, {
-      SoftmaxForwardRows<kind, DType, OType>(inputs[0].dptr<DType>(), outputs[0].dptr<OType>(),
-                                             param.UseLength() ? &len : nullptr, g,
-                                             param.Temperature(), req[0]);
+      SoftmaxLaunchRows<softmax_fwd_row<kind>>(
+          ctx.get_stream<xpu>(), g, static_cast<const DType*>(inputs[0].dptr<DType>()),
+          outputs[0].dptr<OType>(), len, g, param.Temperature(), static_cast<int>(req[0]));
     });
   });
+  SoftmaxFreeLengths(&len_buf);
 }
 
 /*! \brief inputs: out_grad, output[, length]; outputs: data_grad[, length_grad (zeros)]. */
@@ -251,23 +300,27 @@ void SoftmaxGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const SoftmaxParam& param = nnvm::get<SoftmaxParam>(attrs.parsed);
   if (param.UseLength() && outputs.size() > 1 && req[1] != kNullOp && req[1] != kAddTo) {
     MSHADOW_TYPE_SWITCH(outputs[1].type_flag_, LType, {
-      LType* p = outputs[1].dptr<LType>();
-      std::fill(p, p + outputs[1].Size(), LType(0));
+      mxnet_op::Kernel<mxnet_op::set_zero, xpu>::Launch(ctx.get_stream<xpu>(), outputs[1].Size(),
+                                                        outputs[1].dptr<LType>());
     });
   }
   if (req[0] == kNullOp || inputs[1].Size() == 0) return;
   const int axis = SoftmaxAxis(attrs.op->name.c_str(), param.axis, inputs[1].ndim());
   const SoftmaxGeom g(inputs[1].shape_, axis);
-  std::vector<index_t> len;
-  if (param.UseLength()) len = SoftmaxLengths(inputs[2]);
+  std::vector<index_t> host_len;
+  Storage::Handle len_buf;
+  const index_t* len = param.UseLength()
+                           ? SoftmaxLengths<xpu>(ctx, inputs[2], &host_len, &len_buf)
+                           : nullptr;
   MSHADOW_REAL_TYPE_SWITCH(inputs[1].type_flag_, OType, {
     MSHADOW_REAL_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-      SoftmaxBackwardRows<kind, OType, DType>(inputs[0].dptr<OType>(), inputs[1].dptr<OType>(),
-                                              outputs[0].dptr<DType>(),
-                                              param.UseLength() ? &len : nullptr, g,
-                                              param.Temperature(), req[0]);
+      SoftmaxLaunchRows<softmax_bwd_row<kind>>(
+          ctx.get_stream<xpu>(), g, static_cast<const OType*>(inputs[0].dptr<OType>()),
+          static_cast<const OType*>(inputs[1].dptr<OType>()), outputs[0].dptr<DType>(), len, g,
+          param.Temperature(), static_cast<int>(req[0]));
     });
   });
+  SoftmaxFreeLengths(&len_buf);
 }
 
 /*! \brief SoftmaxActivation's (outer, n, inner) view: instance -> (N, rest, 1), channel ->
@@ -296,8 +349,10 @@ void SoftmaxActivationCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx
   const SoftmaxActivationParam& param = nnvm::get<SoftmaxActivationParam>(attrs.parsed);
   const SoftmaxGeom g = SoftmaxActivationGeom(inputs[0].shape_, param.mode);
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    SoftmaxForwardRows<SoftmaxKind::kSoftmax, DType, DType>(
-        inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), nullptr, g, 1.0, req[0]);
+    SoftmaxLaunchRows<softmax_fwd_row<SoftmaxKind::kSoftmax>>(
+        ctx.get_stream<xpu>(), g, static_cast<const DType*>(inputs[0].dptr<DType>()),
+        outputs[0].dptr<DType>(), static_cast<const index_t*>(nullptr), g, 1.0,
+        static_cast<int>(req[0]));
   });
 }
 
@@ -311,9 +366,10 @@ void SoftmaxActivationGradCompute(const nnvm::NodeAttrs& attrs, const OpContext&
   const SoftmaxActivationParam& param = nnvm::get<SoftmaxActivationParam>(attrs.parsed);
   const SoftmaxGeom g = SoftmaxActivationGeom(inputs[1].shape_, param.mode);
   MSHADOW_REAL_TYPE_SWITCH(inputs[1].type_flag_, DType, {
-    SoftmaxBackwardRows<SoftmaxKind::kSoftmax, DType, DType>(
-        inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), outputs[0].dptr<DType>(), nullptr, g,
-        1.0, req[0]);
+    SoftmaxLaunchRows<softmax_bwd_row<SoftmaxKind::kSoftmax>>(
+        ctx.get_stream<xpu>(), g, static_cast<const DType*>(inputs[0].dptr<DType>()),
+        static_cast<const DType*>(inputs[1].dptr<DType>()), outputs[0].dptr<DType>(),
+        static_cast<const index_t*>(nullptr), g, 1.0, static_cast<int>(req[0]));
   });
 }
 

@@ -164,7 +164,8 @@ void NumpyReduceBackwardUseInOut(const nnvm::NodeAttrs& attrs, const OpContext& 
                                  const std::vector<TBlob>& outputs) {
   const TBlob& data = inputs[1];
   const ReducePlan p = MakeReducePlan(data.shape_, NumpyReduceSmall(attrs, data.shape_));
-  ReduceBackwardUseInOutImpl<GradOp>(p, inputs[0], data, inputs[2], req[0], outputs[0]);
+  ReduceBackwardUseInOutImpl<GradOp>(ctx.get_stream<cpu>(), p, inputs[0], data, inputs[2], req[0],
+                                     outputs[0]);
 }
 
 }  // namespace op

@@ -341,13 +341,51 @@ inline void FillSamples(const OpContext& ctx, const TBlob& out, double a, double
   });
 }
 
+/*!
+ * \brief The GPU's draws: element i of a call takes one Philox block (PhiloxDraw), so the
+ *        kernel has no state and any grid gives the same numbers. Uniform and normal only.
+ */
+template <typename Dist>
+struct sample_philox {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, uint32_t seed, uint64_t call, double a,
+                                  double b) {
+    typedef typename std::conditional<std::is_same<DType, double>::value, double, float>::type
+        A;
+    const common::random::PhiloxDraw r(seed, call, i);
+    if constexpr (std::is_same<Dist, UniformDist>::value) {
+      out[i] = DType(static_cast<A>(a) + static_cast<A>(b - a) * r.uniform<A>());
+    } else {
+      static_assert(std::is_same<Dist, NormalDist>::value, "GPU sampling: uniform or normal");
+      out[i] = DType(static_cast<A>(a) + static_cast<A>(b) * r.normal<A>());
+    }
+  }
+};
+
+/*! \brief FillSamples on the GPU (uniform and normal): one kernel over the output. */
+template <typename Dist>
+inline void FillSamplesGPU(const OpContext& ctx, const TBlob& out, double a, double b) {
+  const index_t n = out.Size();
+  if (n == 0) return;
+  auto* gen = ctx.requested[0].get_parallel_random<gpu, float>();
+  const uint64_t call = gen->NextCall();
+  MSHADOW_REAL_TYPE_SWITCH(out.type_flag_, DType, {
+    mxnet_op::Kernel<sample_philox<Dist>, gpu>::Launch(ctx.get_stream<gpu>(), n, out.dptr<DType>(),
+                                                       gen->seed(), call, a, b);
+  });
+}
+
 template <typename xpu, typename Param, typename Dist>
 void SampleCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                    const std::vector<TBlob>& outputs) {
   if (req[0] == kNullOp) return;
   const auto args = nnvm::get<Param>(attrs.parsed).Args();
-  FillSamples<Dist>(ctx, outputs[0], args.first, args.second);
+  if constexpr (std::is_same<xpu, gpu>::value) {
+    FillSamplesGPU<Dist>(ctx, outputs[0], args.first, args.second);
+  } else {
+    FillSamples<Dist>(ctx, outputs[0], args.first, args.second);
+  }
 }
 
 template <typename xpu>

@@ -334,59 +334,59 @@ MSHADOW_XINLINE A HighestAcc() {
 
 namespace red {
 struct sum {
-  template <typename A> static A Init() { return A(0); }
-  template <typename A> static void Reduce(A& acc, A x) { acc += x; }  // NOLINT(*)
-  template <typename A> static void Merge(A& acc, A x) { acc += x; }   // NOLINT(*)
-  template <typename A> static A Finalize(A acc, index_t) { return acc; }
+  template <typename A> MSHADOW_XINLINE static A Init() { return A(0); }
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) { acc += x; }  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static void Merge(A& acc, A x) { acc += x; }   // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Finalize(A acc, index_t) { return acc; }
 };
 struct mean : sum {
-  template <typename A> static A Finalize(A acc, index_t n) {
+  template <typename A> MSHADOW_XINLINE static A Finalize(A acc, index_t n) {
     if (n) return acc / A(n);
     if constexpr (std::is_floating_point<A>::value) return A(NAN);
     return A(0);
   }
 };
 struct prod {
-  template <typename A> static A Init() { return A(1); }
-  template <typename A> static void Reduce(A& acc, A x) { acc *= x; }  // NOLINT(*)
-  template <typename A> static void Merge(A& acc, A x) { acc *= x; }   // NOLINT(*)
-  template <typename A> static A Finalize(A acc, index_t) { return acc; }
+  template <typename A> MSHADOW_XINLINE static A Init() { return A(1); }
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) { acc *= x; }  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static void Merge(A& acc, A x) { acc *= x; }   // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Finalize(A acc, index_t) { return acc; }
 };
 struct nansum : sum {
-  template <typename A> static void Reduce(A& acc, A x) {  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) {  // NOLINT(*)
     if (!IsNanAcc(x)) acc += x;
   }
 };
 struct nanprod : prod {
-  template <typename A> static void Reduce(A& acc, A x) {  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) {  // NOLINT(*)
     if (!IsNanAcc(x)) acc *= x;
   }
 };
 /*! \brief max, propagating NaN. */
 struct maximum {
-  template <typename A> static A Init() { return LowestAcc<A>(); }
-  template <typename A> static void Reduce(A& acc, A x) {  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Init() { return LowestAcc<A>(); }
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) {  // NOLINT(*)
     if (!IsNanAcc(acc) && !(acc >= x)) acc = x;
   }
-  template <typename A> static void Merge(A& acc, A x) { Reduce(acc, x); }  // NOLINT(*)
-  template <typename A> static A Finalize(A acc, index_t) { return acc; }
+  template <typename A> MSHADOW_XINLINE static void Merge(A& acc, A x) { Reduce(acc, x); }  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Finalize(A acc, index_t) { return acc; }
 };
 struct minimum {
-  template <typename A> static A Init() { return HighestAcc<A>(); }
-  template <typename A> static void Reduce(A& acc, A x) {  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Init() { return HighestAcc<A>(); }
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) {  // NOLINT(*)
     if (!IsNanAcc(acc) && !(acc <= x)) acc = x;
   }
-  template <typename A> static void Merge(A& acc, A x) { Reduce(acc, x); }  // NOLINT(*)
-  template <typename A> static A Finalize(A acc, index_t) { return acc; }
+  template <typename A> MSHADOW_XINLINE static void Merge(A& acc, A x) { Reduce(acc, x); }  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Finalize(A acc, index_t) { return acc; }
 };
 /*! \brief L1 norm: sum of |x|. */
 struct nrm1 : sum {
-  template <typename A> static void Reduce(A& acc, A x) { acc += x < A(0) ? -x : x; }  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) { acc += x < A(0) ? -x : x; }  // NOLINT(*)
 };
 /*! \brief L2 norm: sqrt of the sum of squares. */
 struct nrm2 : sum {
-  template <typename A> static void Reduce(A& acc, A x) { acc += x * x; }  // NOLINT(*)
-  template <typename A> static A Finalize(A acc, index_t) {
+  template <typename A> MSHADOW_XINLINE static void Reduce(A& acc, A x) { acc += x * x; }  // NOLINT(*)
+  template <typename A> MSHADOW_XINLINE static A Finalize(A acc, index_t) {
     return static_cast<A>(std::sqrt(static_cast<double>(acc)));
   }
 };
@@ -631,6 +631,45 @@ void BroadcastWithPlan(const ReducePlan& p, const DType* in, DType* out, OpReqTy
   }
 }
 
+// ---------------------------------------------------------------- device forms
+
+/*!
+ * \brief The drivers by device: the CPU forms call the loops above, the GPU forms (same reducers
+ *        and gradient maps) live in broadcast_reduce_gpu.cuh and exist in CUDA compiles only.
+ */
+template <typename Reducer, typename DType, typename OType>
+inline void ReducePlanned(mshadow::Stream<mshadow::cpu>*, const ReducePlan& p, const DType* in,
+                          OType* out, OpReqType req) {
+  ReduceWithPlan<Reducer>(p, in, out, req);
+}
+template <typename Reducer, typename DType, typename OType>
+void ReducePlanned(mshadow::Stream<mshadow::gpu>* s, const ReducePlan& p, const DType* in,
+                   OType* out, OpReqType req);
+
+template <typename DType>
+inline void BroadcastPlanned(mshadow::Stream<mshadow::cpu>*, const ReducePlan& p, const DType* in,
+                             DType* out, OpReqType req) {
+  BroadcastWithPlan(p, in, out, req);
+}
+template <typename DType>
+void BroadcastPlanned(mshadow::Stream<mshadow::gpu>* s, const ReducePlan& p, const DType* in,
+                      DType* out, OpReqType req);
+
+/*! \brief out[b] (req) = in[small(b)] * scale, in the accumulation type A. */
+template <typename DType, typename A>
+inline void BroadcastScaledPlanned(mshadow::Stream<mshadow::cpu>*, const ReducePlan& p,
+                                   const DType* in, DType* out, A scale, OpReqType req) {
+  if (req == kNullOp) return;
+  const bool add = req == kAddTo;
+  ForEachBroadcast(p, [&](index_t b, index_t s) {
+    const A v = static_cast<A>(in[s]) * scale;
+    out[b] = add ? static_cast<DType>(static_cast<A>(out[b]) + v) : static_cast<DType>(v);
+  });
+}
+template <typename DType, typename A>
+void BroadcastScaledPlanned(mshadow::Stream<mshadow::gpu>* s, const ReducePlan& p,
+                            const DType* in, DType* out, A scale, OpReqType req);
+
 // ---------------------------------------------------------------- inference
 
 inline bool ReduceAxesShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -740,7 +779,7 @@ void ReduceAxesCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const TBlob& out = outputs[0];
   const ReducePlan p = MakeReducePlan(in.shape_, ReduceSmallFromParam(attrs, in.shape_));
   MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
-    ReduceWithPlan<Reducer>(p, in.dptr<DType>(), out.dptr<DType>(), req[0]);
+    ReducePlanned<Reducer>(ctx.get_stream<xpu>(), p, in.dptr<DType>(), out.dptr<DType>(), req[0]);
   });
 }
 
@@ -755,39 +794,38 @@ void ReduceAxesBackwardUseNone(const nnvm::NodeAttrs& attrs, const OpContext& ct
   const ReducePlan p = MakeReducePlan(igrad.shape_, ReduceSmallFromParam(attrs, igrad.shape_));
   if (req[0] == kNullOp) return;
   MSHADOW_TYPE_SWITCH(igrad.type_flag_, DType, {
-    const DType* g = ograd.dptr<DType>();
-    DType* o = igrad.dptr<DType>();
-    using A = typename mshadow_op::AccType<DType>::type;
-    const A scale = normalize && p.red_size > 0 ? A(1) / A(p.red_size) : A(1);
-    const bool add = req[0] == kAddTo;
-    ForEachBroadcast(p, [&](index_t b, index_t s) {
-      const DType v = normalize ? static_cast<DType>(static_cast<A>(g[s]) * scale) : g[s];
-      o[b] = add ? static_cast<DType>(static_cast<A>(o[b]) + static_cast<A>(v)) : v;
-    });
+    if (!normalize) {  // a plain copy, exact for every dtype
+      BroadcastPlanned(ctx.get_stream<xpu>(), p, ograd.dptr<DType>(), igrad.dptr<DType>(), req[0]);
+    } else {
+      using A = typename mshadow_op::AccType<DType>::type;
+      const A scale = p.red_size > 0 ? A(1) / A(p.red_size) : A(1);
+      BroadcastScaledPlanned(ctx.get_stream<xpu>(), p, ograd.dptr<DType>(), igrad.dptr<DType>(),
+                             scale, req[0]);
+    }
   });
 }
 
 /*! \brief d out / d in of one element, given in and the reduced out. */
 namespace red_grad {
 struct prod {  // out / in
-  template <typename A> static A Map(A in, A out) { return out / in; }
+  template <typename A> MSHADOW_XINLINE static A Map(A in, A out) { return out / in; }
 };
 struct eq {  // max/min: 1 where the input is the extremum
-  template <typename A> static A Map(A in, A out) { return in == out ? A(1) : A(0); }
+  template <typename A> MSHADOW_XINLINE static A Map(A in, A out) { return in == out ? A(1) : A(0); }
 };
 struct nansum {
-  template <typename A> static A Map(A in, A) { return IsNanAcc(in) ? A(0) : A(1); }
+  template <typename A> MSHADOW_XINLINE static A Map(A in, A) { return IsNanAcc(in) ? A(0) : A(1); }
 };
 struct nanprod {
-  template <typename A> static A Map(A in, A out) { return IsNanAcc(in) ? A(0) : out / in; }
+  template <typename A> MSHADOW_XINLINE static A Map(A in, A out) { return IsNanAcc(in) ? A(0) : out / in; }
 };
 struct nrm1 {
-  template <typename A> static A Map(A in, A) {
+  template <typename A> MSHADOW_XINLINE static A Map(A in, A) {
     return in > A(0) ? A(1) : (in < A(0) ? A(-1) : A(0));
   }
 };
 struct nrm2 {
-  template <typename A> static A Map(A in, A out) { return out == A(0) ? A(0) : in / out; }
+  template <typename A> MSHADOW_XINLINE static A Map(A in, A out) { return out == A(0) ? A(0) : in / out; }
 };
 }  // namespace red_grad
 
@@ -795,22 +833,30 @@ struct nrm2 {
  * \brief Gradient using input and output: igrad = bcast(ograd) * GradOp(in, bcast(out)).
  *        inputs: ograd, data, out (the reduction result); small shape from the output.
  */
-template <typename GradOp>
-void ReduceBackwardUseInOutImpl(const ReducePlan& p, const TBlob& ograd, const TBlob& data,
-                                const TBlob& out, OpReqType req, const TBlob& igrad) {
+template <typename GradOp, typename DType>
+inline void ReduceBackwardUseInOutPlanned(mshadow::Stream<mshadow::cpu>*, const ReducePlan& p,
+                                          const DType* g, const DType* x, const DType* y,
+                                          DType* o, OpReqType req) {
+  using A = typename mshadow_op::AccType<DType>::type;
+  const bool add = req == kAddTo;
+  ForEachBroadcast(p, [&](index_t b, index_t s) {
+    const A v = static_cast<A>(g[s]) * GradOp::Map(static_cast<A>(x[b]), static_cast<A>(y[s]));
+    o[b] = add ? static_cast<DType>(static_cast<A>(o[b]) + v) : static_cast<DType>(v);
+  });
+}
+template <typename GradOp, typename DType>
+void ReduceBackwardUseInOutPlanned(mshadow::Stream<mshadow::gpu>* s, const ReducePlan& p,
+                                   const DType* g, const DType* x, const DType* y, DType* o,
+                                   OpReqType req);
+
+template <typename GradOp, typename xpu>
+void ReduceBackwardUseInOutImpl(mshadow::Stream<xpu>* s, const ReducePlan& p, const TBlob& ograd,
+                                const TBlob& data, const TBlob& out, OpReqType req,
+                                const TBlob& igrad) {
   if (req == kNullOp) return;
   MSHADOW_TYPE_SWITCH(igrad.type_flag_, DType, {
-    using A = typename mshadow_op::AccType<DType>::type;
-    const DType* g = ograd.dptr<DType>();
-    const DType* x = data.dptr<DType>();
-    const DType* y = out.dptr<DType>();
-    DType* o = igrad.dptr<DType>();
-    const bool add = req == kAddTo;
-    ForEachBroadcast(p, [&](index_t b, index_t s) {
-      const A v = static_cast<A>(g[s]) *
-                  GradOp::Map(static_cast<A>(x[b]), static_cast<A>(y[s]));
-      o[b] = add ? static_cast<DType>(static_cast<A>(o[b]) + v) : static_cast<DType>(v);
-    });
+    ReduceBackwardUseInOutPlanned<GradOp>(s, p, ograd.dptr<DType>(), data.dptr<DType>(),
+                                          out.dptr<DType>(), igrad.dptr<DType>(), req);
   });
 }
 
@@ -821,7 +867,65 @@ void ReduceAxesBackwardUseInOut(const nnvm::NodeAttrs& attrs, const OpContext& c
                                 const std::vector<TBlob>& outputs) {
   const TBlob& data = inputs[1];
   const ReducePlan p = MakeReducePlan(data.shape_, ReduceSmallFromParam(attrs, data.shape_));
-  ReduceBackwardUseInOutImpl<GradOp>(p, inputs[0], data, inputs[2], req[0], outputs[0]);
+  ReduceBackwardUseInOutImpl<GradOp>(ctx.get_stream<xpu>(), p, inputs[0], data, inputs[2], req[0],
+                                     outputs[0]);
+}
+
+// ---------------------------------------------------------------- norm
+
+template <typename Reducer, typename DType>
+inline void ReducePlannedTo(mshadow::Stream<mshadow::cpu>*, const ReducePlan& p, const DType* in,
+                            const TBlob& out, OpReqType req) {
+  ReduceWithPlanTo<Reducer>(p, in, out, req);
+}
+template <typename Reducer, typename DType>
+void ReducePlannedTo(mshadow::Stream<mshadow::gpu>* s, const ReducePlan& p, const DType* in,
+                     const TBlob& out, OpReqType req);
+
+inline mxnet::TShape NormSmall(const NormParam& param, const mxnet::TShape& ishape) {
+  return ReduceSmallShape("norm", ishape, param.axis, false);
+}
+
+template <typename xpu>
+void NormCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                 const std::vector<TBlob>& outputs) {
+  const NormParam& param = nnvm::get<NormParam>(attrs.parsed);
+  const TBlob& in = inputs[0];
+  const TBlob& out = outputs[0];
+  const ReducePlan p = MakeReducePlan(in.shape_, NormSmall(param, in.shape_));
+  MSHADOW_TYPE_SWITCH(in.type_flag_, DType, {
+    if (param.ord == 1) {
+      ReducePlannedTo<red::nrm1>(ctx.get_stream<xpu>(), p, in.dptr<DType>(), out, req[0]);
+    } else {
+      ReducePlannedTo<red::nrm2>(ctx.get_stream<xpu>(), p, in.dptr<DType>(), out, req[0]);
+    }
+  });
+}
+
+/*! \brief inputs: ograd, data, out (the norm). */
+template <typename xpu>
+void NormBackwardCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& outputs) {
+  const NormParam& param = nnvm::get<NormParam>(attrs.parsed);
+  const TBlob& data = inputs[1];
+  const ReducePlan p = MakeReducePlan(data.shape_, NormSmall(param, data.shape_));
+  if (inputs[0].type_flag_ != data.type_flag_ || inputs[2].type_flag_ != data.type_flag_) {
+    MX_THROW(TypeError) << "norm backward: expected the output dtype ("
+                        << mshadow::dtype_string(inputs[2].type_flag_)
+                        << ") to equal the input dtype ("
+                        << mshadow::dtype_string(data.type_flag_)
+                        << "); gradients of norm with out_dtype are not supported";
+  }
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  if (param.ord == 1) {
+    ReduceBackwardUseInOutImpl<red_grad::nrm1>(s, p, inputs[0], data, inputs[2], req[0],
+                                               outputs[0]);
+  } else {
+    ReduceBackwardUseInOutImpl<red_grad::nrm2>(s, p, inputs[0], data, inputs[2], req[0],
+                                               outputs[0]);
+  }
 }
 
 // ---------------------------------------------------------------- broadcast shapes
@@ -932,7 +1036,7 @@ void BroadcastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const TBlob& out = outputs[0];
   const ReducePlan p = MakeReducePlan(out.shape_, in.shape_);
   MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, DType, {
-    BroadcastWithPlan(p, in.dptr<DType>(), out.dptr<DType>(), req[0]);
+    BroadcastPlanned(ctx.get_stream<xpu>(), p, in.dptr<DType>(), out.dptr<DType>(), req[0]);
   });
 }
 
@@ -952,11 +1056,16 @@ void BroadcastBackwardCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx
   }
   const ReducePlan p = MakeReducePlan(in.shape_, small);
   MSHADOW_TYPE_SWITCH(in.type_flag_, DType, {
-    ReduceWithPlan<red::sum>(p, in.dptr<DType>(), out.dptr<DType>(), req[0]);
+    ReducePlanned<red::sum>(ctx.get_stream<xpu>(), p, in.dptr<DType>(), out.dptr<DType>(),
+                            req[0]);
   });
 }
 
 }  // namespace op
 }  // namespace mxnet
+
+#ifdef __CUDACC__
+#include "./broadcast_reduce_gpu.cuh"
+#endif
 
 #endif  // MXNET_OPERATOR_TENSOR_BROADCAST_REDUCE_OP_INL_H_

@@ -6,7 +6,7 @@
  * flattened input as (1, N, 1)). Indices are returned as values of the input dtype, as MXNet
  * 1.x does.
  */
-#include "./broadcast_reduce_op-inl.h"
+#include "./broadcast_reduce_op_index-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -15,16 +15,6 @@ DMLC_REGISTER_PARAMETER(ReduceAxisParam);
 DMLC_REGISTER_PARAMETER(PickParam);
 
 namespace {
-
-/*! \brief (outer, K, inner) of `shape` around `axis` (already normalised). */
-inline void AxisSplit(const mxnet::TShape& shape, int axis, index_t* outer, index_t* k,
-                      index_t* inner) {
-  *outer = 1;
-  *inner = 1;
-  for (int i = 0; i < axis; ++i) *outer *= shape[i];
-  *k = shape[axis];
-  for (int i = axis + 1; i < shape.ndim(); ++i) *inner *= shape[i];
-}
 
 /*! \brief Index of the extremum along the middle axis; first occurrence, NaN wins (numpy). */
 template <bool is_max, typename DType>
@@ -95,19 +85,6 @@ void ArgmaxChannelParser(NodeAttrs* attrs) {
 
 // ---------------------------------------------------------------- pick
 
-/*! \brief Index of pick along an axis of length k, with clip or wrap semantics. */
-template <typename IType>
-inline index_t PickIndex(IType v, index_t k, int mode) {
-  index_t j = static_cast<index_t>(v);
-  if (mode == kWrap) {
-    j %= k;
-    if (j < 0) j += k;
-  } else {
-    j = j < 0 ? 0 : (j >= k ? k - 1 : j);
-  }
-  return j;
-}
-
 bool PickOpShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                  mxnet::ShapeVector* out_attrs) {
   CHECK_EQ(in_attrs->size(), 2U);
@@ -146,66 +123,6 @@ bool PickOpType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attrs,
   TYPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[0]);
   TYPE_ASSIGN_CHECK(*in_attrs, 0, (*out_attrs)[0]);
   return (*out_attrs)[0] != -1 && (*in_attrs)[1] != -1;
-}
-
-void PickSplit(const PickParam& param, const mxnet::TShape& dshape, index_t* outer, index_t* k,
-               index_t* inner) {
-  AxisSplit(dshape, CheckAxis("pick", param.axis.value(), dshape.ndim()), outer, k, inner);
-}
-
-template <typename DType, typename IType>
-void PickKernel(const DType* data, const IType* index, DType* out, OpReqType req, index_t outer,
-                index_t k, index_t inner, int mode) {
-  const index_t n = outer * inner;
-  const int nthreads = n >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
-#pragma omp parallel for num_threads(nthreads) if (nthreads > 1)
-  for (index_t i = 0; i < n; ++i) {
-    const index_t o = i / inner, c = i % inner;
-    const index_t j = PickIndex(index[i], k, mode);
-    KERNEL_ASSIGN(out[i], req, data[(o * k + j) * inner + c]);
-  }
-}
-
-void PickCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                 const std::vector<TBlob>& outputs) {
-  const PickParam& param = nnvm::get<PickParam>(attrs.parsed);
-  index_t outer, k, inner;
-  PickSplit(param, inputs[0].shape_, &outer, &k, &inner);
-  if (req[0] == kNullOp || outer * inner == 0) return;
-  if (k == 0) MX_THROW(IndexError) << "pick: cannot pick from an empty axis";
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
-      PickKernel(inputs[0].dptr<DType>(), inputs[1].dptr<IType>(), outputs[0].dptr<DType>(),
-                 req[0], outer, k, inner, param.mode);
-    });
-  });
-}
-
-/*! \brief inputs: ograd, index; output: gradient of data (scatter-add of ograd). */
-void PickGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const PickParam& param = nnvm::get<PickParam>(attrs.parsed);
-  if (req[0] == kNullOp) return;
-  const TBlob& igrad = outputs[0];
-  index_t outer, k, inner;
-  PickSplit(param, igrad.shape_, &outer, &k, &inner);
-  MSHADOW_TYPE_SWITCH(igrad.type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
-      DType* g = igrad.dptr<DType>();
-      const DType* og = inputs[0].dptr<DType>();
-      const IType* index = inputs[1].dptr<IType>();
-      if (req[0] != kAddTo) std::fill(g, g + igrad.Size(), DType(0));
-      const index_t n = outer * inner;
-      for (index_t i = 0; i < n; ++i) {
-        const index_t o = i / inner, in = i % inner;
-        const index_t j = PickIndex(index[i], k, param.mode);
-        DType& dst = g[(o * k + j) * inner + in];
-        dst = static_cast<DType>(dst + og[i]);
-      }
-    });
-  });
 }
 
 }  // namespace
@@ -345,7 +262,7 @@ Examples::
                                      })
     .set_attr<mxnet::FInferShape>("FInferShape", PickOpShape)
     .set_attr<nnvm::FInferType>("FInferType", PickOpType)
-    .set_attr<FCompute>("FCompute<cpu>", PickCompute)
+    .set_attr<FCompute>("FCompute<cpu>", PickCompute<cpu>)
     .set_attr<nnvm::FGradient>(
         "FGradient",
         [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
@@ -363,7 +280,7 @@ NNVM_REGISTER_OP(_backward_pick)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<PickParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", PickGradCompute);
+    .set_attr<FCompute>("FCompute<cpu>", PickGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -7,7 +7,8 @@
  * (prod(shape[:-1]), shape[-1])^T; the result has the free dims of lhs then those of rhs.
  * 1-D x 1-D gives shape (1,). batch_dot does one such product per leading index:
  * (B, M, K) x (B, K, N) -> (B, M, N), with transpose flags on the last two axes.
- * Every product is one BlasGemm call straight on the input and output buffers.
+ * Every product is one Gemm call (OpenBLAS or cuBLAS) straight on the input and output buffers;
+ * batch_dot is one strided-batched call.
  */
 #ifndef MXNET_OPERATOR_TENSOR_DOT_INL_H_
 #define MXNET_OPERATOR_TENSOR_DOT_INL_H_
@@ -134,39 +135,42 @@ inline bool DotShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(l) && shape_is_known(r);
 }
 
-/*! \brief out (req) = op(a) op(b), matrices of sizes d. */
-template <typename DType>
-inline void DotGemm(const DotDims& d, bool ta, bool tb, const DType* a, const DType* b, DType* out,
-                    OpReqType req) {
+/*!
+ * \brief out (req) = op(a) op(b), `batch` products of matrices of sizes d stored back to back.
+ */
+template <typename xpu, typename DType>
+inline void DotGemm(mshadow::Stream<xpu>* s, const DotDims& d, bool ta, bool tb, const DType* a,
+                    const DType* b, DType* out, OpReqType req, index_t batch = 1) {
   if (req == kNullOp) return;
-  BlasGemm<DType>(ta, tb, d.M, d.N, d.K, DType(1), a, ta ? d.M : d.K, b, tb ? d.K : d.N,
-                  DType(req == kAddTo ? 1 : 0), out, d.N);
+  Gemm<DType>(s, ta, tb, d.M, d.N, d.K, 1.0, a, ta ? d.M : d.K, b, tb ? d.K : d.N,
+              req == kAddTo ? 1.0 : 0.0, out, d.N, batch, d.M * d.K, d.K * d.N, d.M * d.N);
 }
 
 /*!
- * \brief Gradients of out = op(A) op(B) with out gradient G (M, N):
+ * \brief Gradients of out = op(A) op(B) with out gradient G (M, N), `batch` times:
  *        dA = G op(B)^T (stored transposed when ta), dB = op(A)^T G (stored transposed when tb).
  */
-template <typename DType>
-inline void DotGemmBackward(const DotDims& d, bool ta, bool tb, const DType* g, const DType* a,
-                            const DType* b, DType* da, OpReqType req_a, DType* db,
-                            OpReqType req_b) {
+template <typename xpu, typename DType>
+inline void DotGemmBackward(mshadow::Stream<xpu>* s, const DotDims& d, bool ta, bool tb,
+                            const DType* g, const DType* a, const DType* b, DType* da,
+                            OpReqType req_a, DType* db, OpReqType req_b, index_t batch = 1) {
   const index_t M = d.M, N = d.N, K = d.K;
   const index_t lda = ta ? M : K, ldb = tb ? K : N;
+  const index_t sa = M * K, sb = K * N, sg = M * N;
   if (req_a != kNullOp) {
-    const DType beta = DType(req_a == kAddTo ? 1 : 0);
+    const double beta = req_a == kAddTo ? 1.0 : 0.0;
     if (!ta) {  // dA (M, K) = G (M, N) . op(B)^T (N, K)
-      BlasGemm<DType>(false, !tb, M, K, N, DType(1), g, N, b, ldb, beta, da, K);
+      Gemm<DType>(s, false, !tb, M, K, N, 1.0, g, N, b, ldb, beta, da, K, batch, sg, sb, sa);
     } else {    // dA^T (K, M) = op(B) (K, N) . G^T (N, M)
-      BlasGemm<DType>(tb, true, K, M, N, DType(1), b, ldb, g, N, beta, da, M);
+      Gemm<DType>(s, tb, true, K, M, N, 1.0, b, ldb, g, N, beta, da, M, batch, sb, sg, sa);
     }
   }
   if (req_b != kNullOp) {
-    const DType beta = DType(req_b == kAddTo ? 1 : 0);
+    const double beta = req_b == kAddTo ? 1.0 : 0.0;
     if (!tb) {  // dB (K, N) = op(A)^T (K, M) . G (M, N)
-      BlasGemm<DType>(!ta, false, K, N, M, DType(1), a, lda, g, N, beta, db, N);
+      Gemm<DType>(s, !ta, false, K, N, M, 1.0, a, lda, g, N, beta, db, N, batch, sa, sg, sb);
     } else {    // dB^T (N, K) = G^T (N, M) . op(A) (M, K)
-      BlasGemm<DType>(true, ta, N, K, M, DType(1), g, N, a, lda, beta, db, K);
+      Gemm<DType>(s, true, ta, N, K, M, 1.0, g, N, a, lda, beta, db, K, batch, sg, sa, sb);
     }
   }
 }
@@ -179,8 +183,8 @@ void DotForward_(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const DotDims d = DotMatrixDims(inputs[0].shape_, inputs[1].shape_, param.transpose_a,
                                   param.transpose_b);
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    DotGemm<DType>(d, param.transpose_a, param.transpose_b, inputs[0].dptr<DType>(),
-                   inputs[1].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
+    DotGemm(ctx.get_stream<xpu>(), d, param.transpose_a, param.transpose_b,
+            inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
   });
 }
 
@@ -193,9 +197,9 @@ void DotBackward_(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const DotDims d = DotMatrixDims(inputs[1].shape_, inputs[2].shape_, param.transpose_a,
                                   param.transpose_b);
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    DotGemmBackward<DType>(d, param.transpose_a, param.transpose_b, inputs[0].dptr<DType>(),
-                           inputs[1].dptr<DType>(), inputs[2].dptr<DType>(),
-                           outputs[0].dptr<DType>(), req[0], outputs[1].dptr<DType>(), req[1]);
+    DotGemmBackward(ctx.get_stream<xpu>(), d, param.transpose_a, param.transpose_b,
+                    inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), inputs[2].dptr<DType>(),
+                    outputs[0].dptr<DType>(), req[0], outputs[1].dptr<DType>(), req[1]);
   });
 }
 
@@ -258,13 +262,9 @@ void BatchDotForward_(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const DotDims d = BatchDotDims(inputs[0].shape_, inputs[1].shape_, param.transpose_a,
                                  param.transpose_b, &batch);
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    const DType* a = inputs[0].dptr<DType>();
-    const DType* b = inputs[1].dptr<DType>();
-    DType* out = outputs[0].dptr<DType>();
-    for (index_t i = 0; i < batch; ++i) {
-      DotGemm<DType>(d, param.transpose_a, param.transpose_b, a + i * d.M * d.K,
-                     b + i * d.K * d.N, out + i * d.M * d.N, req[0]);
-    }
+    DotGemm(ctx.get_stream<xpu>(), d, param.transpose_a, param.transpose_b,
+            inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), outputs[0].dptr<DType>(), req[0],
+            batch);
   });
 }
 
@@ -278,16 +278,9 @@ void BatchDotBackward_(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const DotDims d = BatchDotDims(inputs[1].shape_, inputs[2].shape_, param.transpose_a,
                                  param.transpose_b, &batch);
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    const DType* g = inputs[0].dptr<DType>();
-    const DType* a = inputs[1].dptr<DType>();
-    const DType* b = inputs[2].dptr<DType>();
-    DType* da = outputs[0].dptr<DType>();
-    DType* db = outputs[1].dptr<DType>();
-    for (index_t i = 0; i < batch; ++i) {
-      DotGemmBackward<DType>(d, param.transpose_a, param.transpose_b, g + i * d.M * d.N,
-                             a + i * d.M * d.K, b + i * d.K * d.N, da + i * d.M * d.K, req[0],
-                             db + i * d.K * d.N, req[1]);
-    }
+    DotGemmBackward(ctx.get_stream<xpu>(), d, param.transpose_a, param.transpose_b,
+                    inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), inputs[2].dptr<DType>(),
+                    outputs[0].dptr<DType>(), req[0], outputs[1].dptr<DType>(), req[1], batch);
   });
 }
 

@@ -319,6 +319,12 @@ void BroadcastBackwardTyped(const BroadcastPlan& plan, const DType* g, const DTy
   if (gsize[1]) AssignFromAcc(acc[1], req[1], rgrad.dptr<DType>());
 }
 
+/*! \brief The GPU form of BinaryBroadcastBackward (defined at the end, CUDA compiles only). */
+template <typename LOP, typename ROP, bool kUseIn>
+void BinaryBroadcastBackwardGPU(const OpContext& ctx, const std::vector<TBlob>& inputs,
+                                const std::vector<OpReqType>& req,
+                                const std::vector<TBlob>& outputs);
+
 /*!
  * \brief Backward of a broadcasting binary op: lgrad = sum over broadcast axes of
  *        og * LOP(a, b) (or LOP(og) when !kUseIn), likewise rgrad with ROP.
@@ -340,6 +346,10 @@ void BinaryBroadcastBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     return;
   }
   if (req[0] == kNullOp && req[1] == kNullOp) return;
+  if constexpr (std::is_same<xpu, mshadow::gpu>::value) {
+    BinaryBroadcastBackwardGPU<LOP, ROP, kUseIn>(ctx, inputs, req, outputs);
+    return;
+  }
   const BroadcastPlan plan(og.shape_, lgrad.shape_, rgrad.shape_);
   MSHADOW_TYPE_SWITCH(og.type_flag_, DType, {
     BroadcastBackwardTyped<LOP, ROP, kUseIn, DType>(
@@ -435,5 +445,80 @@ inline bool BinaryBroadcastBackwardShape(const nnvm::NodeAttrs& attrs,
       .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")              \
       .add_argument("lhs", "NDArray-or-Symbol", "The first input")                          \
       .add_argument("rhs", "NDArray-or-Symbol", "The second input")
+
+#ifdef __CUDACC__
+#include "./broadcast_reduce_op-inl.h"  // the GPU backward sums with ReducePlanned
+
+namespace mxnet {
+namespace op {
+namespace elemwise_kernel {
+
+/*! \brief t[i] = og[i] * OP(a[.], b[.]) (kUseIn) or OP(og[i]): one gradient's terms. */
+template <typename OP, bool kUseIn>
+struct broadcast_grad_term {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* t, const DType* og, const DType* a,
+                                  const DType* b, BroadcastPlan p) {
+    if constexpr (kUseIn) {
+      index_t r = i, ia = 0, ib = 0;
+      for (int d = p.ndim - 1; d >= 0; --d) {
+        const index_t c = r % p.shape[d];
+        r /= p.shape[d];
+        ia += c * p.stride[0][d];
+        ib += c * p.stride[1][d];
+      }
+      t[i] = og[i] * OP::Map(a[ia], b[ib]);
+    } else {
+      t[i] = OP::Map(og[i]);
+    }
+  }
+};
+
+}  // namespace elemwise_kernel
+
+/*!
+ * \brief Both gradients' terms go to scratch arrays of the output's size first (a gradient may
+ *        share memory with out_grad, FInplaceOption), then each is summed down to its input's
+ *        shape by the GPU reduction.
+ */
+template <typename LOP, typename ROP, bool kUseIn>
+void BinaryBroadcastBackwardGPU(const OpContext& ctx, const std::vector<TBlob>& inputs,
+                                const std::vector<OpReqType>& req,
+                                const std::vector<TBlob>& outputs) {
+  mshadow::Stream<mshadow::gpu>* s = ctx.get_stream<mshadow::gpu>();
+  const TBlob& og = inputs[0];
+  const index_t n = og.Size();
+  const BroadcastPlan plan(og.shape_, outputs[0].shape_, outputs[1].shape_);
+  MSHADOW_TYPE_SWITCH(og.type_flag_, DType, {
+    const DType* g = og.dptr<DType>();
+    const DType* a = kUseIn ? inputs[1].dptr<DType>() : nullptr;
+    const DType* b = kUseIn ? inputs[2].dptr<DType>() : nullptr;
+    reduce_gpu::Scratch terms(static_cast<size_t>(2 * n) * sizeof(DType));
+    DType* t[2] = {terms.get<DType>(), terms.get<DType>() + n};
+    if (req[0] != kNullOp) {
+      mxnet_op::Kernel<elemwise_kernel::broadcast_grad_term<LOP, kUseIn>, mshadow::gpu>::Launch(
+          s, n, t[0], g, a, b, plan);
+    }
+    if (req[1] != kNullOp) {
+      mxnet_op::Kernel<elemwise_kernel::broadcast_grad_term<ROP, kUseIn>, mshadow::gpu>::Launch(
+          s, n, t[1], g, a, b, plan);
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (req[k] == kNullOp) continue;
+      mxnet::TShape small = outputs[k].shape_;
+      if (small.ndim() != og.shape_.ndim()) {  // left-pad with 1s
+        std::vector<dim_t> v(og.shape_.ndim() - small.ndim(), 1);
+        v.insert(v.end(), small.begin(), small.end());
+        small = mxnet::TShape(v.begin(), v.end());
+      }
+      ReducePlanned<red::sum>(s, MakeReducePlan(og.shape_, small),
+                              static_cast<const DType*>(t[k]), outputs[k].dptr<DType>(), req[k]);
+    }
+  });
+}
+
+}  // namespace op
+}  // namespace mxnet
+#endif  // __CUDACC__
 
 #endif  // MXNET_OPERATOR_TENSOR_ELEMWISE_BINARY_BROADCAST_OP_INL_H_

@@ -1,7 +1,7 @@
 /*!
  * \file elemwise_binary_broadcast_op_basic.cu
- * \brief GPU forward kernels of the broadcast arithmetic operators (equal shapes take the
- *        same-shape kernel; the gradients' broadcast reductions are not on the GPU yet).
+ * \brief GPU kernels of the broadcast arithmetic operators and their gradients (equal shapes
+ *        take the same-shape kernels; broadcast gradients are summed by the GPU reduction).
  */
 #include "./elemwise_binary_broadcast_op-inl.h"
 
@@ -18,6 +18,20 @@ NNVM_REGISTER_OP(broadcast_div)
 .set_attr<FCompute>("FCompute<gpu>", BinaryBroadcastCompute<gpu, mshadow_op::div>);
 NNVM_REGISTER_OP(broadcast_mod)
 .set_attr<FCompute>("FCompute<gpu>", BinaryBroadcastCompute<gpu, mshadow_op::mod>);
+
+#define MXNET_BROADCAST_BWD_GPU(name, LOP, ROP, use_in) \
+  NNVM_REGISTER_OP(name).set_attr<FCompute>("FCompute<gpu>",  \
+                                            BinaryBroadcastBackward<gpu, LOP, ROP, use_in>)
+
+MXNET_BROADCAST_BWD_GPU(_backward_broadcast_add, mshadow_op::identity, mshadow_op::identity,
+                        false);
+MXNET_BROADCAST_BWD_GPU(_backward_broadcast_sub, mshadow_op::identity, mshadow_op::negation,
+                        false);
+MXNET_BROADCAST_BWD_GPU(_backward_broadcast_mul, binary_grad::mul_left, binary_grad::mul_right,
+                        true);
+MXNET_BROADCAST_BWD_GPU(_backward_broadcast_div, binary_grad::div_left, binary_grad::div_right,
+                        true);
+MXNET_BROADCAST_BWD_GPU(_backward_broadcast_mod, binary_grad::one, binary_grad::mod_right, true);
 
 }  // namespace op
 }  // namespace mxnet

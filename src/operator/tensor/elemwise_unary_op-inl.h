@@ -371,7 +371,19 @@ template <typename xpu>
 void CastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& outputs) {
-  common::CastCopy(inputs[0], req[0], outputs[0]);
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+    common::CastCopy(inputs[0], req[0], outputs[0]);
+  } else {
+    if (req[0] == kNullOp) return;
+    MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[0].type_flag_, OType, {
+      MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, IType, {
+        mxnet_op::Kernel<common::cast_element, xpu>::Launch(
+            ctx.get_stream<xpu>(), static_cast<index_t>(outputs[0].Size()),
+            static_cast<const IType*>(inputs[0].dptr<IType>()), outputs[0].dptr<OType>(),
+            static_cast<int>(req[0]));
+      });
+    });
+  }
 }
 
 struct ClipParam : public dmlc::Parameter<ClipParam> {

@@ -6,44 +6,12 @@ import pytest
 
 import mxnet as mx
 
-# 1.9.1's check_consistency defaults.
-TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-4, 1e-5), np.float64: (1e-8, 1e-10)}
-DTYPES = [np.float16, np.float32, np.float64]
+from gpu_util import DEV, DTYPES, TOL, check, inputs, run
 
 SAME_SHAPE = ["elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div"]
 BROADCAST = ["broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div"]
 SCALAR = [("_plus_scalar", 1.5), ("_minus_scalar", 1.5), ("_rminus_scalar", 1.5),
           ("_mul_scalar", -2.0), ("_div_scalar", 4.0), ("_rdiv_scalar", 3.0)]
-
-
-def inputs(shapes, dtype, seed=0):
-    rng = np.random.RandomState(seed)
-    # Away from zero so that division is well conditioned in float16.
-    return [(rng.uniform(0.5, 2.0, s) * rng.choice([-1, 1], s)).astype(dtype) for s in shapes]
-
-
-def run(op, arrays, ctx, grad, **params):
-    nds = [mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in arrays]
-    for x in nds:
-        x.attach_grad()
-    with mx.autograd.record():
-        out = getattr(mx.nd, op)(*nds, **params)
-    if grad:
-        head = mx.nd.array(np.linspace(-1, 1, out.size).reshape(out.shape), ctx=ctx,
-                           dtype=arrays[0].dtype)
-        out.backward(head)
-        return out.asnumpy(), [x.grad.asnumpy() for x in nds]
-    return out.asnumpy(), []
-
-
-def check(op, shapes, dtype, grad, **params):
-    arrays = inputs(shapes, dtype)
-    ref_out, ref_grads = run(op, [a.astype(np.float64) for a in arrays], mx.cpu(), grad, **params)
-    out, grads = run(op, arrays, mx.gpu(0), grad, **params)
-    rtol, atol = TOL[dtype]
-    np.testing.assert_allclose(out, ref_out, rtol=rtol, atol=atol, err_msg=op)
-    for g, r in zip(grads, ref_grads):
-        np.testing.assert_allclose(g, r, rtol=rtol, atol=atol, err_msg=op + " gradient")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -56,16 +24,17 @@ def test_same_shape_arithmetic(op, dtype):
 @pytest.mark.parametrize("op", BROADCAST)
 @pytest.mark.parametrize("shapes", [[(3, 4, 5), (1, 4, 1)], [(2, 1, 3), (4, 1)],
                                     [(6,), (6,)], [(0, 3), (1, 3)]])
-def test_broadcast_arithmetic_forward(op, dtype, shapes):
-    check(op, shapes, dtype, grad=False)
+def test_broadcast_arithmetic_and_gradients(op, dtype, shapes):
+    check(op, shapes, dtype, grad=True)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,scalar", SCALAR)
 def test_scalar_arithmetic(op, scalar, dtype):
     arrays = inputs([(7, 9)], dtype)
-    ref = getattr(mx.nd._internal, op)(mx.nd.array(arrays[0].astype(np.float64)), scalar=scalar)
-    out = getattr(mx.nd._internal, op)(mx.nd.array(arrays[0], ctx=mx.gpu(0), dtype=dtype),
+    ref = getattr(mx.nd._internal, op)(mx.nd.array(arrays[0], dtype=np.float64),
+                                       scalar=scalar)
+    out = getattr(mx.nd._internal, op)(mx.nd.array(arrays[0], ctx=DEV, dtype=dtype),
                                        scalar=scalar)
     rtol, atol = TOL[dtype]
     np.testing.assert_allclose(out.asnumpy(), ref.asnumpy(), rtol=rtol, atol=atol)
@@ -73,7 +42,7 @@ def test_scalar_arithmetic(op, scalar, dtype):
 
 def test_dependent_ops_queue_back_to_back_and_stay_correct():
     # A chain of dependent GPU ops with no host wait in between: the result is read once.
-    x = mx.nd.ones((1000,), ctx=mx.gpu(0))
+    x = mx.nd.ones((1000,), ctx=DEV)
     for _ in range(200):
         x = x * 1.01 + 0.5
     ref = np.ones(1000)
@@ -83,7 +52,7 @@ def test_dependent_ops_queue_back_to_back_and_stay_correct():
 
 
 def test_cpu_reader_waits_for_gpu_writer():
-    g = mx.nd.zeros((1 << 22,), ctx=mx.gpu(0))
+    g = mx.nd.zeros((1 << 22,), ctx=DEV)
     g += 3  # queued on the GPU stream
     c = g.copyto(mx.cpu())  # the copy must see the finished add
     c += 1  # a CPU operator on the copy
@@ -108,7 +77,7 @@ def test_unary_forward_and_gradient(op, dtype):
     arrays = [x.astype(dtype)]
     grad = op not in {"sign", "round", "ceil", "floor", "trunc", "fix"}
     ref_out, ref_grads = run(op, [arrays[0].astype(np.float64)], mx.cpu(), grad)
-    out, grads = run(op, arrays, mx.gpu(0), grad)
+    out, grads = run(op, arrays, DEV, grad)
     rtol, atol = TOL[dtype]
     np.testing.assert_allclose(out, ref_out, rtol=rtol, atol=atol)
     for g, r in zip(grads, ref_grads):
@@ -119,7 +88,7 @@ def test_unary_forward_and_gradient(op, dtype):
 def test_activation_forward_and_gradient(act):
     x = np.random.RandomState(4).uniform(-2, 2, (8, 16)).astype(np.float32)
     ref_out, ref_grads = run("Activation", [x.astype(np.float64)], mx.cpu(), True, act_type=act)
-    out, grads = run("Activation", [x], mx.gpu(0), True, act_type=act)
+    out, grads = run("Activation", [x], DEV, True, act_type=act)
     np.testing.assert_allclose(out, ref_out, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(grads[0], ref_grads[0], rtol=1e-4, atol=1e-5)
 
@@ -138,7 +107,7 @@ def test_sgd_updates_match_cpu(op, n_states, mp):
     if n_states:
         params["momentum"] = 0.9
     results = []
-    for ctx in (mx.cpu(), mx.gpu(0)):
+    for ctx in (mx.cpu(), DEV):
         arrs = [mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in [w, g] + states]
         getattr(mx.nd, op)(*arrs, out=arrs[0], **params)
         results.append([a.asnumpy() for a in arrs])

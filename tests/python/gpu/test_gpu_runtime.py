@@ -79,3 +79,42 @@ def test_bad_device_id_is_an_error_not_a_crash():
     n = mx.context.num_gpus()
     with pytest.raises(mx.MXNetError, match=r"gpu\(%d\) does not exist" % n):
         mx.nd.zeros((2,), ctx=mx.gpu(n)).asnumpy()
+
+
+def test_dlpack_exchanges_gpu_memory_with_torch_without_copies():
+    torch = pytest.importorskip("torch")
+    g = mx.nd.array(np.arange(12, dtype=np.float32).reshape(3, 4), ctx=mx.gpu(0))
+    t = torch.utils.dlpack.from_dlpack(g.to_dlpack_for_read())
+    assert t.is_cuda and t.data_ptr() == g.__cuda_array_interface__["data"][0]
+    np.testing.assert_array_equal(t.cpu().numpy(), g.asnumpy())
+    w = torch.arange(6, dtype=torch.float64, device="cuda").reshape(2, 3)
+    m = mx.nd.from_dlpack(torch.utils.dlpack.to_dlpack(w))
+    assert m.context == mx.gpu(0)
+    m *= 2  # writes land in torch's memory
+    mx.nd.waitall()
+    np.testing.assert_array_equal(w.cpu().numpy(), np.arange(6).reshape(2, 3) * 2)
+
+
+def test_cuda_array_interface_matches_pointer_attributes():
+    torch = pytest.importorskip("torch")
+    g = mx.nd.ones((5, 7), ctx=mx.gpu(0), dtype="float16") * 3
+    cai = g.__cuda_array_interface__
+    assert cai["shape"] == (5, 7) and cai["typestr"] == "<f2" and cai["version"] == 3
+    t = torch.as_tensor(g, device="cuda")  # reads through the interface, no copy
+    assert t.data_ptr() == cai["data"][0]
+    np.testing.assert_array_equal(t.cpu().numpy(), np.full((5, 7), 3, np.float16))
+    with pytest.raises(AttributeError):
+        mx.nd.ones((2,)).__cuda_array_interface__
+
+
+def test_freed_blocks_are_not_overwritten_before_queued_kernels_finish():
+    # Queue long work that reads `a`, drop `a`, then fill a new array of the same size from the
+    # host: the pool may hand out a's block, and the host copy must wait for the queued reads.
+    a = mx.nd.ones((1 << 24,), ctx=mx.gpu(0))
+    acc = mx.nd.zeros((1 << 24,), ctx=mx.gpu(0))
+    for _ in range(50):
+        acc += a
+    del a
+    b = mx.nd.array(np.full(1 << 24, 5, np.float32), ctx=mx.gpu(0))
+    assert acc.asnumpy().max() == 50 and acc.asnumpy().min() == 50
+    assert b.asnumpy().min() == 5
