@@ -381,6 +381,312 @@ inline bool OptUpdateShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_
   return shape_is_known(shape);
 }
 
+// ------------------------------------------------------------------ the other optimizers
+// Each update is a step object (pointers and scalars, copied into GPU kernels by value) whose
+// operator()(i) updates element i: the same code runs in the CPU's loop and in a GPU kernel.
+
+/*! \brief Runs step(i) for i in [0, n) on the device of s. */
+struct opt_apply {
+  template <typename Step>
+  MSHADOW_XINLINE static void Map(index_t i, Step step) {
+    step(i);
+  }
+};
+template <typename xpu, typename Step>
+inline void OptRun(mshadow::Stream<xpu>* s, index_t n, const Step& step) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+    OptLaunch(n, step);
+  } else {
+    mxnet_op::Kernel<opt_apply, xpu>::Launch(s, n, step);
+  }
+}
+
+template <typename A>
+MSHADOW_XINLINE A OptAbs(A x) {
+  return x < A(0) ? -x : x;
+}
+
+/*!
+ * \brief Nesterov momentum, MXNet 1.9.1's rule; the momentum holds -lr-scaled steps:
+ *          m0 = momentum * mom; w' = w - m0 + (1 + momentum) * (m0 - lr * (g + wd * w));
+ *          mom = m0 - lr * (g + wd * w_ref)
+ *        MXNet writes the weight before the momentum, so w_ref is the new weight whenever the
+ *        update is in place (out == weight, the optimizer's case) or on a float32 master copy.
+ */
+template <typename DType, typename MType>
+struct NAGStep {
+  DType* out;
+  const DType* w;
+  const DType* g;
+  MType* mom;
+  MType* w32;
+  float lr, wd, momentum, rescale, clip;
+  bool in_place;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<MType> A;
+    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
+    const A m0 = A(momentum) * static_cast<A>(mom[i]);
+    const A nw = weight - m0 + (A(momentum) + A(1)) * (m0 - A(lr) * (grad + A(wd) * weight));
+    const A w_ref = (w32 != nullptr || in_place) ? nw : weight;
+    mom[i] = MType(m0 - A(lr) * (grad + A(wd) * w_ref));
+    if (w32 != nullptr) w32[i] = MType(nw);
+    OptAssign(out, i, req, nw);
+  }
+};
+
+/*! \brief nag_mom_update (kMP: mp_nag_mom_update with a float32 momentum and master weight). */
+template <typename xpu, bool kMP>
+void NAGMomUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& out) {
+  const NAGMomParam& p = nnvm::get<NAGMomParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    typedef typename std::conditional<kMP, float, DType>::type MType;
+    NAGStep<DType, MType> st{out[0].dptr<DType>(), in[0].dptr<DType>(), in[1].dptr<DType>(),
+                             in[2].dptr<MType>(), kMP ? in[3].dptr<MType>() : nullptr,
+                             p.lr, p.wd, p.momentum, p.rescale_grad, p.clip_gradient,
+                             out[0].dptr_ == in[0].dptr_, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+template <typename DType>
+struct AdamStep {
+  const DType* w;
+  const DType* g;
+  DType* mean;
+  DType* var;
+  DType* o;
+  float lr, beta1, beta2, epsilon, wd, rescale, clip;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<DType> A;
+    const A weight = static_cast<A>(w[i]);
+    // Weight decay is added before clipping (unlike sgd).
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]) + A(wd) * weight, A(clip));
+    const A m = A(beta1) * static_cast<A>(mean[i]) + (A(1) - A(beta1)) * grad;
+    const A v = A(beta2) * static_cast<A>(var[i]) + (A(1) - A(beta2)) * grad * grad;
+    mean[i] = DType(m);
+    var[i] = DType(v);
+    OptAssign(o, i, req, weight - A(lr) * m / (std::sqrt(v) + A(epsilon)));
+  }
+};
+
+template <typename xpu>
+void AdamUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& out) {
+  const AdamParam& p = nnvm::get<AdamParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    AdamStep<DType> st{in[0].dptr<DType>(), in[1].dptr<DType>(), in[2].dptr<DType>(),
+                       in[3].dptr<DType>(), out[0].dptr<DType>(), p.lr, p.beta1, p.beta2,
+                       p.epsilon, p.wd, p.rescale_grad, p.clip_gradient, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+template <typename DType>
+struct RMSPropStep {
+  const DType* w;
+  const DType* g;
+  DType* st;
+  DType* o;
+  float lr, gamma1, epsilon, wd, rescale, clip, clip_weights;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<DType> A;
+    const A weight = static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]) + A(wd) * weight, A(clip));
+    const A nn = (A(1) - A(gamma1)) * grad * grad + A(gamma1) * static_cast<A>(st[i]);
+    st[i] = DType(nn);
+    OptAssign(o, i, req,
+              OptClip(weight - A(lr) * grad / std::sqrt(nn + A(epsilon)), A(clip_weights)));
+  }
+};
+
+template <typename xpu>
+void RMSPropUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                          const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                          const std::vector<TBlob>& out) {
+  const RMSPropParam& p = nnvm::get<RMSPropParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    RMSPropStep<DType> st{in[0].dptr<DType>(), in[1].dptr<DType>(), in[2].dptr<DType>(),
+                          out[0].dptr<DType>(), p.lr, p.gamma1, p.epsilon, p.wd,
+                          p.rescale_grad, p.clip_gradient, p.clip_weights, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+template <typename DType>
+struct RMSPropAlexStep {
+  const DType* w;
+  const DType* g;
+  DType* sn;
+  DType* sg;
+  DType* sd;
+  DType* o;
+  float lr, gamma1, gamma2, epsilon, wd, rescale, clip, clip_weights;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<DType> A;
+    const A weight = static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]) + A(wd) * weight, A(clip));
+    const A nn = (A(1) - A(gamma1)) * grad * grad + A(gamma1) * static_cast<A>(sn[i]);
+    const A gg = (A(1) - A(gamma1)) * grad + A(gamma1) * static_cast<A>(sg[i]);
+    const A dd = A(gamma2) * static_cast<A>(sd[i]) -
+                 A(lr) * grad / std::sqrt(nn - gg * gg + A(epsilon));
+    sn[i] = DType(nn);
+    sg[i] = DType(gg);
+    sd[i] = DType(dd);
+    OptAssign(o, i, req, OptClip(weight + dd, A(clip_weights)));
+  }
+};
+
+template <typename xpu>
+void RMSPropAlexUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                              const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                              const std::vector<TBlob>& out) {
+  const RMSPropAlexParam& p = nnvm::get<RMSPropAlexParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    RMSPropAlexStep<DType> st{in[0].dptr<DType>(), in[1].dptr<DType>(), in[2].dptr<DType>(),
+                              in[3].dptr<DType>(), in[4].dptr<DType>(), out[0].dptr<DType>(),
+                              p.lr, p.gamma1, p.gamma2, p.epsilon, p.wd, p.rescale_grad,
+                              p.clip_gradient, p.clip_weights, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+template <typename DType>
+struct FtrlStep {
+  const DType* w;
+  const DType* g;
+  DType* z;
+  DType* n;
+  DType* o;
+  float lr, lamda1, beta, wd, rescale, clip;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<DType> A;
+    const A weight = static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
+    const A n0 = static_cast<A>(n[i]);
+    const A zz = static_cast<A>(z[i]) + grad -
+                 (std::sqrt(n0 + grad * grad) - std::sqrt(n0)) * weight / A(lr);
+    const A nn = n0 + grad * grad;
+    z[i] = DType(zz);
+    n[i] = DType(nn);
+    const A denom = (A(beta) + std::sqrt(nn)) / A(lr) + A(wd);
+    const A nw = OptAbs(zz) > A(lamda1) ? (OptSign(zz) * A(lamda1) - zz) / denom : A(0);
+    OptAssign(o, i, req, nw);
+  }
+};
+
+template <typename xpu>
+void FtrlUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& out) {
+  const FtrlParam& p = nnvm::get<FtrlParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    FtrlStep<DType> st{in[0].dptr<DType>(), in[1].dptr<DType>(), in[2].dptr<DType>(),
+                       in[3].dptr<DType>(), out[0].dptr<DType>(), p.lr, p.lamda1, p.beta, p.wd,
+                       p.rescale_grad, p.clip_gradient, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+template <typename DType>
+struct FTMLStep {
+  const DType* w;
+  const DType* g;
+  DType* d;
+  DType* v;
+  DType* z;
+  DType* o;
+  OptAcc<DType> lr, b1, b2, b1t, b2t, epsilon, wd, rescale, clip;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<DType> A;
+    const A weight = static_cast<A>(w[i]);
+    const A grad = OptClip(rescale * static_cast<A>(g[i]) + wd * weight, clip);
+    const A vv = b2 * static_cast<A>(v[i]) + (A(1) - b2) * grad * grad;
+    const A dt = (A(1) - b1t) / lr * (std::sqrt(vv / (A(1) - b2t)) + epsilon);
+    const A zz = b1 * static_cast<A>(z[i]) + (A(1) - b1) * grad -
+                 (dt - b1 * static_cast<A>(d[i])) * weight;
+    v[i] = DType(vv);
+    d[i] = DType(dt);
+    z[i] = DType(zz);
+    OptAssign(o, i, req, -zz / dt);
+  }
+};
+
+template <typename xpu>
+void FTMLUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& out) {
+  const FTMLParam& p = nnvm::get<FTMLParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    typedef OptAcc<DType> A;
+    const A b1 = A(p.beta1), b2 = A(p.beta2);
+    FTMLStep<DType> st{in[0].dptr<DType>(), in[1].dptr<DType>(), in[2].dptr<DType>(),
+                       in[3].dptr<DType>(), in[4].dptr<DType>(), out[0].dptr<DType>(),
+                       A(p.lr), b1, b2, std::pow(b1, A(p.t)), std::pow(b2, A(p.t)),
+                       A(p.epsilon), A(p.wd), A(p.rescale_grad), A(p.clip_grad), req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+/*! \brief signsgd (no momentum state) and signum (with one): w' = decay * w + lr * sign(.). */
+template <typename DType, bool kMom>
+struct SignStep {
+  const DType* w;
+  const DType* g;
+  DType* mom;
+  DType* o;
+  float lr, wd, wd_lh, momentum, rescale, clip;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<DType> A;
+    const A weight = static_cast<A>(w[i]);
+    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
+    if (kMom) {
+      const A m = A(momentum) * static_cast<A>(mom[i]) -
+                  (A(1) - A(momentum)) * (A(wd) * weight + grad);
+      mom[i] = DType(m);
+      OptAssign(o, i, req, (A(1) - A(lr) * A(wd_lh)) * weight + A(lr) * OptSign(m));
+    } else {
+      OptAssign(o, i, req, (A(1) - A(lr) * A(wd)) * weight - A(lr) * OptSign(grad));
+    }
+  }
+};
+
+template <typename xpu>
+void SignSGDUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                          const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                          const std::vector<TBlob>& out) {
+  const SignSGDParam& p = nnvm::get<SignSGDParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    SignStep<DType, false> st{in[0].dptr<DType>(), in[1].dptr<DType>(), nullptr,
+                              out[0].dptr<DType>(), p.lr, p.wd, 0.f, 0.f, p.rescale_grad,
+                              p.clip_gradient, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+template <typename xpu>
+void SignumUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& out) {
+  const SignumParam& p = nnvm::get<SignumParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    SignStep<DType, true> st{in[0].dptr<DType>(), in[1].dptr<DType>(), in[2].dptr<DType>(),
+                             out[0].dptr<DType>(), p.lr, p.wd, p.wd_lh, p.momentum,
+                             p.rescale_grad, p.clip_gradient, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
 }  // namespace op
 }  // namespace mxnet
 

@@ -27,31 +27,6 @@ DMLC_REGISTER_PARAMETER(LambUpdatePhaseTwoParam);
 
 namespace {
 
-// ------------------------------------------------------------------------- one-step kernels
-// Each returns nothing and writes weight (via req) and the states in place; `i` is the element.
-
-template <typename DType, typename MType>
-void NAGStep(index_t n, DType* out, const DType* w, const DType* g, MType* mom, MType* w32,
-             float lr, float wd, float momentum, float rescale, float clip, OpReqType req) {
-  typedef OptAcc<MType> A;
-  const bool in_place = static_cast<const void*>(out) == static_cast<const void*>(w);
-  OptLaunch(n, [=](index_t i) {
-    // MXNet 1.9.1's rule; the momentum holds -lr-scaled steps:
-    //   m0 = momentum * mom; w' = w - m0 + (1 + momentum) * (m0 - lr * (g + wd * w));
-    //   mom = m0 - lr * (g + wd * w_ref)
-    // MXNet writes the weight before the momentum, so w_ref is the new weight whenever the
-    // update is in place (out == weight, the optimizer's case) or on a float32 master copy.
-    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
-    const A grad = OptClip(A(rescale) * static_cast<A>(g[i]), A(clip));
-    const A m0 = A(momentum) * static_cast<A>(mom[i]);
-    const A nw = weight - m0 + (A(momentum) + A(1)) * (m0 - A(lr) * (grad + A(wd) * weight));
-    const A w_ref = (w32 != nullptr || in_place) ? nw : weight;
-    mom[i] = MType(m0 - A(lr) * (grad + A(wd) * w_ref));
-    if (w32 != nullptr) w32[i] = MType(nw);
-    OptAssign(out, i, req, nw);
-  });
-}
-
 // ------------------------------------------------------------------------ FCompute bodies
 
 void SGDUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -129,208 +104,6 @@ void MultiSGDCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                             mom, w32, lr, wd, momentum, rescale, clip, req[k]);
     });
   }
-}
-
-void NAGMomUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& out) {
-  const NAGMomParam& p = nnvm::get<NAGMomParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    NAGStep<DType, DType>(in[0].Size(), out[0].dptr<DType>(), in[0].dptr<DType>(),
-                          in[1].dptr<DType>(), in[2].dptr<DType>(), nullptr, p.lr, p.wd,
-                          p.momentum, p.rescale_grad, p.clip_gradient, req[0]);
-  });
-}
-
-void MPNAGMomUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& out) {
-  const NAGMomParam& p = nnvm::get<NAGMomParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    NAGStep<DType, float>(in[0].Size(), out[0].dptr<DType>(), in[0].dptr<DType>(),
-                          in[1].dptr<DType>(), in[2].dptr<float>(), in[3].dptr<float>(), p.lr,
-                          p.wd, p.momentum, p.rescale_grad, p.clip_gradient, req[0]);
-  });
-}
-
-void AdamUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& out) {
-  const AdamParam& p = nnvm::get<AdamParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* mean = in[2].dptr<DType>();
-    DType* var = in[3].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      // Weight decay is added before clipping (unlike sgd).
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]) + A(p.wd) * weight,
-                             A(p.clip_gradient));
-      const A m = A(p.beta1) * static_cast<A>(mean[i]) + (A(1) - A(p.beta1)) * grad;
-      const A v = A(p.beta2) * static_cast<A>(var[i]) + (A(1) - A(p.beta2)) * grad * grad;
-      mean[i] = DType(m);
-      var[i] = DType(v);
-      OptAssign(o, i, rq, weight - A(p.lr) * m / (std::sqrt(v) + A(p.epsilon)));
-    });
-  });
-}
-
-void RMSPropUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& out) {
-  const RMSPropParam& p = nnvm::get<RMSPropParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* st = in[2].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]) + A(p.wd) * weight,
-                             A(p.clip_gradient));
-      const A nn = (A(1) - A(p.gamma1)) * grad * grad + A(p.gamma1) * static_cast<A>(st[i]);
-      st[i] = DType(nn);
-      const A nw = OptClip(weight - A(p.lr) * grad / std::sqrt(nn + A(p.epsilon)),
-                           A(p.clip_weights));
-      OptAssign(o, i, rq, nw);
-    });
-  });
-}
-
-void RMSPropAlexUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                              const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                              const std::vector<TBlob>& out) {
-  const RMSPropAlexParam& p = nnvm::get<RMSPropAlexParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* sn = in[2].dptr<DType>();
-    DType* sg = in[3].dptr<DType>();
-    DType* sd = in[4].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]) + A(p.wd) * weight,
-                             A(p.clip_gradient));
-      const A nn = (A(1) - A(p.gamma1)) * grad * grad + A(p.gamma1) * static_cast<A>(sn[i]);
-      const A gg = (A(1) - A(p.gamma1)) * grad + A(p.gamma1) * static_cast<A>(sg[i]);
-      const A dd = A(p.gamma2) * static_cast<A>(sd[i]) -
-                   A(p.lr) * grad / std::sqrt(nn - gg * gg + A(p.epsilon));
-      sn[i] = DType(nn);
-      sg[i] = DType(gg);
-      sd[i] = DType(dd);
-      OptAssign(o, i, rq, OptClip(weight + dd, A(p.clip_weights)));
-    });
-  });
-}
-
-void FtrlUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& out) {
-  const FtrlParam& p = nnvm::get<FtrlParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* z = in[2].dptr<DType>();
-    DType* n = in[3].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]), A(p.clip_gradient));
-      const A n0 = static_cast<A>(n[i]);
-      const A zz = static_cast<A>(z[i]) + grad -
-                   (std::sqrt(n0 + grad * grad) - std::sqrt(n0)) * weight / A(p.lr);
-      const A nn = n0 + grad * grad;
-      z[i] = DType(zz);
-      n[i] = DType(nn);
-      const A nw = std::abs(zz) > A(p.lamda1)
-                       ? (OptSign(zz) * A(p.lamda1) - zz) /
-                             ((A(p.beta) + std::sqrt(nn)) / A(p.lr) + A(p.wd))
-                       : A(0);
-      OptAssign(o, i, rq, nw);
-    });
-  });
-}
-
-void FTMLUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& out) {
-  const FTMLParam& p = nnvm::get<FTMLParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* d = in[2].dptr<DType>();
-    DType* v = in[3].dptr<DType>();
-    DType* z = in[4].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    const A b1 = A(p.beta1), b2 = A(p.beta2);
-    const A b1t = std::pow(b1, A(p.t)), b2t = std::pow(b2, A(p.t));
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]) + A(p.wd) * weight,
-                             A(p.clip_grad));
-      const A vv = b2 * static_cast<A>(v[i]) + (A(1) - b2) * grad * grad;
-      const A dt = (A(1) - b1t) / A(p.lr) * (std::sqrt(vv / (A(1) - b2t)) + A(p.epsilon));
-      const A zz = b1 * static_cast<A>(z[i]) + (A(1) - b1) * grad -
-                   (dt - b1 * static_cast<A>(d[i])) * weight;
-      v[i] = DType(vv);
-      d[i] = DType(dt);
-      z[i] = DType(zz);
-      OptAssign(o, i, rq, -zz / dt);
-    });
-  });
-}
-
-void SignSGDUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& out) {
-  const SignSGDParam& p = nnvm::get<SignSGDParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]), A(p.clip_gradient));
-      OptAssign(o, i, rq, (A(1) - A(p.lr) * A(p.wd)) * weight - A(p.lr) * OptSign(grad));
-    });
-  });
-}
-
-void SignumUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& out) {
-  const SignumParam& p = nnvm::get<SignumParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* mom = in[2].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]), A(p.clip_gradient));
-      const A m = A(p.momentum) * static_cast<A>(mom[i]) -
-                  (A(1) - A(p.momentum)) * (A(p.wd) * weight + grad);
-      mom[i] = DType(m);
-      OptAssign(o, i, rq, (A(1) - A(p.lr) * A(p.wd_lh)) * weight + A(p.lr) * OptSign(m));
-    });
-  });
 }
 
 void LambPhaseOneCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -701,7 +474,7 @@ the output is not the weight array itself).
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "mom"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<3, 3>)
-.set_attr<FCompute>("FCompute<cpu>", NAGMomUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", (NAGMomUpdateCompute<cpu, false>))
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("mom", "NDArray-or-Symbol", "Momentum")
@@ -714,7 +487,7 @@ MXNET_REGISTER_UPDATE(mp_nag_mom_update, NAGMomParam, 4)
                                  Names({"weight", "grad", "mom", "weight32"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<4, 2>)
-.set_attr<FCompute>("FCompute<cpu>", MPNAGMomUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", (NAGMomUpdateCompute<cpu, true>))
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("mom", "NDArray-or-Symbol", "Momentum")
@@ -749,7 +522,7 @@ in place.
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "mean", "var"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<4, 4>)
-.set_attr<FCompute>("FCompute<cpu>", AdamUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", AdamUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("mean", "NDArray-or-Symbol", "Moving mean")
@@ -786,7 +559,7 @@ Hinton suggests the momentum term :math:`\gamma` to be 0.9 and the learning rate
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "n"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<3, 3>)
-.set_attr<FCompute>("FCompute<cpu>", RMSPropUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", RMSPropUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("n", "NDArray-or-Symbol", "n")
@@ -820,7 +593,7 @@ to be 0.9 and the learning rate :math:`\eta` to be 0.0001.
                                  Names({"weight", "grad", "n", "g", "delta"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3, 4}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<5, 5>)
-.set_attr<FCompute>("FCompute<cpu>", RMSPropAlexUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", RMSPropAlexUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("n", "NDArray-or-Symbol", "n")
@@ -846,7 +619,7 @@ It updates the weights using::
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "z", "n"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<4, 4>)
-.set_attr<FCompute>("FCompute<cpu>", FtrlUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", FtrlUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("z", "NDArray-or-Symbol", "z")
@@ -872,7 +645,7 @@ available at http://proceedings.mlr.press/v70/zheng17a/zheng17a.pdf.
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "d", "v", "z"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3, 4}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<5, 5>)
-.set_attr<FCompute>("FCompute<cpu>", FTMLUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", FTMLUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("d", "NDArray-or-Symbol", "Internal state ``d_t``")
@@ -897,7 +670,7 @@ It updates the weights using::
 )code" ADD_FILELINE)
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad"}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<2, 2>)
-.set_attr<FCompute>("FCompute<cpu>", SignSGDUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", SignSGDUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_arguments(SignSGDParam::__FIELDS__());
@@ -923,7 +696,7 @@ Where the parameter ``momentum`` is the decay rate of momentum estimates at each
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "mom"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<3, 3>)
-.set_attr<FCompute>("FCompute<cpu>", SignumUpdateCompute)
+.set_attr<FCompute>("FCompute<cpu>", SignumUpdateCompute<cpu>)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("mom", "NDArray-or-Symbol", "Momentum")

@@ -1,8 +1,8 @@
 /*!
  * \file optimizer_op.cu
- * \brief GPU kernels of the SGD updates (sgd_update, sgd_mom_update, their mixed-precision
- *        forms and the multi_ forms): the sgd_step functor of optimizer_op-inl.h on the GPU. The other optimizers
- *        are CPU-only for now.
+ * \brief GPU kernels of the optimizer updates: SGD (with momentum, mixed precision, multi_),
+ *        NAG, Adam, RMSProp(Alex), FTRL, FTML, SignSGD and Signum: the step functors of
+ *        optimizer_op-inl.h, the same code as the CPU's loops. (LAMB is CPU-only for now.)
  */
 #include "./optimizer_op-inl.h"
 
@@ -80,6 +80,18 @@ NNVM_REGISTER_OP(multi_mp_sgd_update)
 .set_attr<FCompute>("FCompute<gpu>", MultiSGDUpdateGPU<false, true>);
 NNVM_REGISTER_OP(multi_mp_sgd_mom_update)
 .set_attr<FCompute>("FCompute<gpu>", MultiSGDUpdateGPU<true, true>);
+NNVM_REGISTER_OP(nag_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", (NAGMomUpdateCompute<gpu, false>));
+NNVM_REGISTER_OP(mp_nag_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", (NAGMomUpdateCompute<gpu, true>));
+NNVM_REGISTER_OP(adam_update).set_attr<FCompute>("FCompute<gpu>", AdamUpdateCompute<gpu>);
+NNVM_REGISTER_OP(rmsprop_update).set_attr<FCompute>("FCompute<gpu>", RMSPropUpdateCompute<gpu>);
+NNVM_REGISTER_OP(rmspropalex_update)
+.set_attr<FCompute>("FCompute<gpu>", RMSPropAlexUpdateCompute<gpu>);
+NNVM_REGISTER_OP(ftrl_update).set_attr<FCompute>("FCompute<gpu>", FtrlUpdateCompute<gpu>);
+NNVM_REGISTER_OP(ftml_update).set_attr<FCompute>("FCompute<gpu>", FTMLUpdateCompute<gpu>);
+NNVM_REGISTER_OP(signsgd_update).set_attr<FCompute>("FCompute<gpu>", SignSGDUpdateCompute<gpu>);
+NNVM_REGISTER_OP(signum_update).set_attr<FCompute>("FCompute<gpu>", SignumUpdateCompute<gpu>);
 NNVM_REGISTER_OP(sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, false>);
 NNVM_REGISTER_OP(sgd_mom_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<true, false>);
 NNVM_REGISTER_OP(mp_sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, true>);

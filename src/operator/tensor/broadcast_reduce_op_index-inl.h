@@ -1,12 +1,13 @@
 /*!
  * \file broadcast_reduce_op_index-inl.h
- * \brief pick and its gradient on either device: one functor per element of the picked
- *        output, run by Kernel<OP, xpu>. (argmax/argmin and the registrations are in
- *        broadcast_reduce_op_index.cc.)
+ * \brief argmax / argmin and pick (and its gradient) on either device: one functor per output
+ *        element, run by Kernel<OP, xpu> (argmax keeps a cache-friendly CPU loop). The
+ *        registrations are in broadcast_reduce_op_index.cc.
  */
 #ifndef MXNET_OPERATOR_TENSOR_BROADCAST_REDUCE_OP_INDEX_INL_H_
 #define MXNET_OPERATOR_TENSOR_BROADCAST_REDUCE_OP_INDEX_INL_H_
 
+#include <type_traits>
 #include <vector>
 
 #include "./broadcast_reduce_op-inl.h"
@@ -27,6 +28,100 @@ inline void AxisSplit(const mxnet::TShape& shape, int axis, index_t* outer, inde
 inline void PickSplit(const PickParam& param, const mxnet::TShape& dshape, index_t* outer,
                       index_t* k, index_t* inner) {
   AxisSplit(dshape, CheckAxis("pick", param.axis.value(), dshape.ndim()), outer, k, inner);
+}
+
+/*!
+ * \brief out[t] (req) = index of the extremum along k for output t = (o, i): first
+ *        occurrence, NaN wins (numpy). One GPU thread per output (ArgExtremum on the CPU).
+ */
+template <bool is_max>
+struct arg_extremum {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t t, const DType* in, DType* out, int req, index_t k,
+                                  index_t inner) {
+    using A = typename ReduceAccType<DType>::type;
+    const DType* base = in + (t / inner) * k * inner + t % inner;
+    A best = static_cast<A>(base[0]);
+    index_t idx = 0;
+    if (!IsNanAcc(best)) {
+      for (index_t j = 1; j < k; ++j) {
+        const A v = static_cast<A>(base[j * inner]);
+        if (IsNanAcc(v)) {
+          idx = j;
+          break;
+        }
+        if (is_max ? v > best : v < best) {
+          best = v;
+          idx = j;
+        }
+      }
+    }
+    KERNEL_ASSIGN(out[t], req, static_cast<DType>(idx));
+  }
+};
+
+/*! \brief Index of the extremum along the middle axis; first occurrence, NaN wins (numpy). */
+template <bool is_max, typename DType>
+inline void ArgExtremum(const DType* in, DType* out, OpReqType req, index_t outer, index_t k,
+                 index_t inner) {
+  using A = typename ReduceAccType<DType>::type;
+  const int nthreads =
+      outer * k * inner >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
+  for (index_t o = 0; o < outer; ++o) {
+    std::vector<A> best(inner);
+    std::vector<index_t> idx(inner, 0);
+    std::vector<bool> done(inner, false);  // a NaN was found
+    const DType* base = in + o * k * inner;
+    for (index_t i = 0; i < inner; ++i) {
+      best[i] = static_cast<A>(base[i]);
+      done[i] = IsNanAcc(best[i]);
+    }
+    for (index_t j = 1; j < k; ++j) {
+      const DType* row = base + j * inner;
+      for (index_t i = 0; i < inner; ++i) {
+        if (done[i]) continue;
+        const A v = static_cast<A>(row[i]);
+        if (IsNanAcc(v)) {
+          idx[i] = j;
+          done[i] = true;
+        } else if (is_max ? v > best[i] : v < best[i]) {
+          best[i] = v;
+          idx[i] = j;
+        }
+      }
+    }
+    for (index_t i = 0; i < inner; ++i) {
+      KERNEL_ASSIGN(out[o * inner + i], req, static_cast<DType>(idx[i]));
+    }
+  }
+}
+
+template <typename xpu, bool is_max>
+void SearchAxisCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  const ReduceAxisParam& param = nnvm::get<ReduceAxisParam>(attrs.parsed);
+  const TBlob& in = inputs[0];
+  index_t outer = 1, k = static_cast<index_t>(in.Size()), inner = 1;
+  if (param.axis.has_value()) {
+    AxisSplit(in.shape_, CheckAxis(attrs.op->name.c_str(), param.axis.value(), in.ndim()), &outer,
+              &k, &inner);
+  }
+  if (req[0] == kNullOp || outer * inner == 0) return;
+  if (k == 0) {
+    MX_THROW(ValueError) << attrs.op->name << ": attempt to get the arg of an empty sequence, "
+                         << "input shape " << in.shape_;
+  }
+  MSHADOW_TYPE_SWITCH(in.type_flag_, DType, {
+    if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+      ArgExtremum<is_max>(in.dptr<DType>(), outputs[0].dptr<DType>(), req[0], outer, k, inner);
+    } else {
+      mxnet_op::Kernel<arg_extremum<is_max>, xpu>::Launch(
+          ctx.get_stream<xpu>(), outer * inner, static_cast<const DType*>(in.dptr<DType>()),
+          outputs[0].dptr<DType>(), static_cast<int>(req[0]), k, inner);
+    }
+  });
 }
 
 /*! \brief Index of pick along an axis of length k, with clip or wrap semantics. */

@@ -16,64 +16,6 @@ DMLC_REGISTER_PARAMETER(PickParam);
 
 namespace {
 
-/*! \brief Index of the extremum along the middle axis; first occurrence, NaN wins (numpy). */
-template <bool is_max, typename DType>
-void ArgExtremum(const DType* in, DType* out, OpReqType req, index_t outer, index_t k,
-                 index_t inner) {
-  using A = typename ReduceAccType<DType>::type;
-  const int nthreads =
-      outer * k * inner >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
-  for (index_t o = 0; o < outer; ++o) {
-    std::vector<A> best(inner);
-    std::vector<index_t> idx(inner, 0);
-    std::vector<bool> done(inner, false);  // a NaN was found
-    const DType* base = in + o * k * inner;
-    for (index_t i = 0; i < inner; ++i) {
-      best[i] = static_cast<A>(base[i]);
-      done[i] = IsNanAcc(best[i]);
-    }
-    for (index_t j = 1; j < k; ++j) {
-      const DType* row = base + j * inner;
-      for (index_t i = 0; i < inner; ++i) {
-        if (done[i]) continue;
-        const A v = static_cast<A>(row[i]);
-        if (IsNanAcc(v)) {
-          idx[i] = j;
-          done[i] = true;
-        } else if (is_max ? v > best[i] : v < best[i]) {
-          best[i] = v;
-          idx[i] = j;
-        }
-      }
-    }
-    for (index_t i = 0; i < inner; ++i) {
-      KERNEL_ASSIGN(out[o * inner + i], req, static_cast<DType>(idx[i]));
-    }
-  }
-}
-
-template <bool is_max>
-void SearchAxisCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const ReduceAxisParam& param = nnvm::get<ReduceAxisParam>(attrs.parsed);
-  const TBlob& in = inputs[0];
-  index_t outer = 1, k = static_cast<index_t>(in.Size()), inner = 1;
-  if (param.axis.has_value()) {
-    AxisSplit(in.shape_, CheckAxis(attrs.op->name.c_str(), param.axis.value(), in.ndim()), &outer,
-              &k, &inner);
-  }
-  if (req[0] == kNullOp || outer * inner == 0) return;
-  if (k == 0) {
-    MX_THROW(ValueError) << attrs.op->name << ": attempt to get the arg of an empty sequence, "
-                         << "input shape " << in.shape_;
-  }
-  MSHADOW_TYPE_SWITCH(in.type_flag_, DType, {
-    ArgExtremum<is_max>(in.dptr<DType>(), outputs[0].dptr<DType>(), req[0], outer, k, inner);
-  });
-}
-
 /*! \brief argmax_channel's parameters: the last axis, no keepdims. */
 void ArgmaxChannelParser(NodeAttrs* attrs) {
   ReduceAxisParam param;
@@ -164,7 +106,7 @@ Examples::
 
 )code")
     .set_attr_parser(ParamParser<ReduceAxisParam>)
-    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<true>)
+    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<cpu, true>)
     .add_arguments(ReduceAxisParam::__FIELDS__());
 
 MXNET_OPERATOR_REGISTER_SEARCH(argmin)
@@ -190,7 +132,7 @@ Examples::
 
 )code")
     .set_attr_parser(ParamParser<ReduceAxisParam>)
-    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<false>)
+    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<cpu, false>)
     .add_arguments(ReduceAxisParam::__FIELDS__());
 
 MXNET_OPERATOR_REGISTER_SEARCH(argmax_channel)
@@ -210,7 +152,7 @@ Examples::
 
 )code")
     .set_attr_parser(ArgmaxChannelParser)
-    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<true>);
+    .set_attr<FCompute>("FCompute<cpu>", SearchAxisCompute<cpu, true>);
 
 NNVM_REGISTER_OP(pick)
     .add_alias("_npx_pick")

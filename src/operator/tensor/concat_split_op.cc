@@ -7,59 +7,10 @@
  * the dims before the axis, width the product of the axis dim and the dims after it. Joining
  * copies each input's row segment into the output row; splitting does the reverse.
  */
-#include <cstring>
-
-#include "./matrix_op-inl.h"
+#include "./concat_split_op-inl.h"
 
 namespace mxnet {
 namespace op {
-
-struct ConcatParam : public dmlc::Parameter<ConcatParam> {
-  int num_args;
-  int dim;
-  DMLC_DECLARE_PARAMETER(ConcatParam) {
-    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1).describe("Number of inputs to be concated.");
-    DMLC_DECLARE_FIELD(dim).set_default(1).describe("the dimension to be concated.");
-  }
-};
-
-struct SliceChannelParam : public dmlc::Parameter<SliceChannelParam> {
-  int num_outputs;
-  int axis;
-  bool squeeze_axis;
-  DMLC_DECLARE_PARAMETER(SliceChannelParam) {
-    DMLC_DECLARE_FIELD(num_outputs).set_lower_bound(1).describe(
-        "Number of splits. Note that this should evenly divide the length of the `axis`.");
-    DMLC_DECLARE_FIELD(axis).set_default(1).describe("Axis along which to split.");
-    DMLC_DECLARE_FIELD(squeeze_axis).set_default(false).describe(
-        "If true, Removes the axis with length 1 from the shapes of the output arrays."
-        " **Note** that setting `squeeze_axis` to ``true`` removes axis with length 1"
-        " only along the `axis` which it is split."
-        " Also `squeeze_axis` can be set to ``true``"
-        " only if ``input.shape[axis] == num_outputs``.");
-  }
-};
-
-struct SplitParam : public dmlc::Parameter<SplitParam> {
-  mxnet::TShape indices;
-  int axis;
-  bool squeeze_axis;
-  int sections;
-  DMLC_DECLARE_PARAMETER(SplitParam) {
-    DMLC_DECLARE_FIELD(indices).describe(
-        "Indices of splits. The elements should denote the boundaries of at which split"
-        " is performed along the `axis`.");
-    DMLC_DECLARE_FIELD(axis).set_default(1).describe("Axis along which to split.");
-    DMLC_DECLARE_FIELD(squeeze_axis).set_default(false).describe(
-        "If true, Removes the axis with length 1 from the shapes of the output arrays."
-        " **Note** that setting `squeeze_axis` to ``true`` removes axis with length 1"
-        " only along the `axis` which it is split."
-        " Also `squeeze_axis` can be set to ``true``"
-        " only if ``input.shape[axis] == num_outputs``.");
-    DMLC_DECLARE_FIELD(sections).set_default(0).describe(
-        "Number of sections if equally splitted. Default to 0 which means split by indices.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(ConcatParam);
 DMLC_REGISTER_PARAMETER(StackParam);
@@ -67,85 +18,6 @@ DMLC_REGISTER_PARAMETER(SliceChannelParam);
 DMLC_REGISTER_PARAMETER(SplitParam);
 
 namespace {
-
-/*! \brief Product of dims [begin, end) of s. */
-index_t DimProd(const mxnet::TShape& s, int begin, int end) {
-  index_t p = 1;
-  for (int i = begin; i < end; ++i) p *= s[i];
-  return p;
-}
-
-/*! \brief out row o = concatenation of row o of every input (widths[k] elements each). */
-template <typename DType>
-void JoinRows(const std::vector<const DType*>& ins, const std::vector<index_t>& widths,
-              index_t outer, DType* out, OpReqType req) {
-  if (req == kNullOp) return;
-  index_t total = 0;
-  for (index_t w : widths) total += w;
-  const int nthreads = outer * total >= mxnet_op::kOmpThreshold && outer > 1
-                           ? mxnet_op::MaxOmpThreads() : 1;
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
-  for (index_t o = 0; o < outer; ++o) {
-    DType* dst = out + o * total;
-    for (size_t k = 0; k < ins.size(); ++k) {
-      const DType* src = ins[k] + o * widths[k];
-      if (req == kAddTo) {
-        for (index_t i = 0; i < widths[k]; ++i) dst[i] += src[i];
-      } else {
-        std::memcpy(dst, src, widths[k] * sizeof(DType));
-      }
-      dst += widths[k];
-    }
-  }
-}
-
-/*! \brief The reverse of JoinRows: row o of `in` is cut into the outputs' rows. */
-template <typename DType>
-void SplitRows(const DType* in, index_t outer, const std::vector<DType*>& outs,
-               const std::vector<index_t>& widths, const std::vector<OpReqType>& reqs) {
-  index_t total = 0;
-  for (index_t w : widths) total += w;
-  const int nthreads = outer * total >= mxnet_op::kOmpThreshold && outer > 1
-                           ? mxnet_op::MaxOmpThreads() : 1;
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
-  for (index_t o = 0; o < outer; ++o) {
-    const DType* src = in + o * total;
-    for (size_t k = 0; k < outs.size(); ++k) {
-      DType* dst = outs[k] + o * widths[k];
-      if (reqs[k] == kAddTo) {
-        for (index_t i = 0; i < widths[k]; ++i) dst[i] += src[i];
-      } else if (reqs[k] != kNullOp) {
-        std::memcpy(dst, src, widths[k] * sizeof(DType));
-      }
-      src += widths[k];
-    }
-  }
-}
-
-/*! \brief Joins inputs[] into out around `axis` of the output (an existing or new axis). */
-void JoinCompute(const std::vector<TBlob>& inputs, const TBlob& out, int axis, OpReqType req) {
-  const index_t outer = DimProd(out.shape_, 0, axis);
-  std::vector<index_t> widths;
-  for (const TBlob& in : inputs) widths.push_back(outer == 0 ? 0 : in.Size() / outer);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, DType, {
-    std::vector<const DType*> ins;
-    for (const TBlob& in : inputs) ins.push_back(in.dptr<DType>());
-    JoinRows(ins, widths, outer, out.dptr<DType>(), req);
-  });
-}
-
-/*! \brief Splits in into outputs[] around `axis` of the input. */
-void SplitCompute(const TBlob& in, const std::vector<TBlob>& outputs, int axis,
-                  const std::vector<OpReqType>& req) {
-  const index_t outer = DimProd(in.shape_, 0, axis);
-  std::vector<index_t> widths;
-  for (const TBlob& o : outputs) widths.push_back(outer == 0 ? 0 : o.Size() / outer);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
-    std::vector<DType*> outs;
-    for (const TBlob& o : outputs) outs.push_back(o.dptr<DType>());
-    SplitRows(in.dptr<DType>(), outer, outs, widths, req);
-  });
-}
 
 std::vector<std::string> ArgNames(int n) {
   std::vector<std::string> ret;
@@ -204,20 +76,6 @@ bool ConcatShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
   return shape_is_known(dshape) && !unknown;
 }
 
-void ConcatCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const ConcatParam& param = nnvm::get<ConcatParam>(attrs.parsed);
-  JoinCompute(inputs, outputs[0], CheckAxis("Concat", param.dim, outputs[0].ndim()), req[0]);
-}
-
-void ConcatBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const ConcatParam& param = nnvm::get<ConcatParam>(attrs.parsed);
-  SplitCompute(inputs[0], outputs, CheckAxis("Concat", param.dim, inputs[0].ndim()), req);
-}
-
 // ---------------------------------------------------------------- stack
 
 bool StackShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -244,24 +102,6 @@ bool StackShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   o.insert(o.begin() + axis, param.num_args);
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, mxnet::TShape(o.begin(), o.end()));
   return shape_is_known(dshape);
-}
-
-int StackAxis(const StackParam& param, int out_ndim) {
-  return CheckAxis("stack", param.axis, out_ndim);
-}
-
-void StackCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                  const std::vector<TBlob>& outputs) {
-  const StackParam& param = nnvm::get<StackParam>(attrs.parsed);
-  JoinCompute(inputs, outputs[0], StackAxis(param, outputs[0].ndim()), req[0]);
-}
-
-void StackBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const StackParam& param = nnvm::get<StackParam>(attrs.parsed);
-  SplitCompute(inputs[0], outputs, StackAxis(param, inputs[0].ndim()), req);
 }
 
 // ---------------------------------------------------------------- SliceChannel
@@ -294,20 +134,6 @@ bool SliceChannelShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
     SHAPE_ASSIGN_CHECK(*out_attrs, i, mxnet::TShape(o.begin(), o.end()));
   }
   return true;
-}
-
-void SliceChannelCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& outputs) {
-  const SliceChannelParam& param = nnvm::get<SliceChannelParam>(attrs.parsed);
-  SplitCompute(inputs[0], outputs, CheckAxis("split", param.axis, inputs[0].ndim()), req);
-}
-
-void SliceChannelBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& outputs) {
-  const SliceChannelParam& param = nnvm::get<SliceChannelParam>(attrs.parsed);
-  JoinCompute(inputs, outputs[0], CheckAxis("split", param.axis, outputs[0].ndim()), req[0]);
 }
 
 // ---------------------------------------------------------------- _split_v2
@@ -367,21 +193,6 @@ bool SplitV2Shape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return true;
 }
 
-void SplitV2Compute(const NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const SplitParam& param = nnvm::get<SplitParam>(attrs.parsed);
-  SplitCompute(inputs[0], outputs, CheckAxis("_split_v2", param.axis, inputs[0].ndim()), req);
-}
-
-void SplitV2Backward(const NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const SplitParam& param = nnvm::get<SplitParam>(attrs.parsed);
-  JoinCompute(inputs, outputs[0], CheckAxis("_split_v2", param.axis, outputs[0].ndim()),
-              req[0]);
-}
-
 std::vector<std::string> OutputNames(int n) {
   std::vector<std::string> ret;
   for (int i = 0; i < n; ++i) ret.push_back("output" + std::to_string(i));
@@ -438,7 +249,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", ConcatShape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_Concat"})
-    .set_attr<FCompute>("FCompute<cpu>", ConcatCompute)
+    .set_attr<FCompute>("FCompute<cpu>", ConcatCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol[]", "List of arrays to concatenate")
     .add_arguments(ConcatParam::__FIELDS__());
 
@@ -449,7 +260,7 @@ NNVM_REGISTER_OP(_backward_Concat)
     })
     .set_attr_parser(ParamParser<ConcatParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", ConcatBackward);
+    .set_attr<FCompute>("FCompute<cpu>", ConcatBackward<cpu>);
 
 NNVM_REGISTER_OP(stack)
     .describe(R"code(Join a sequence of arrays along a new axis.
@@ -481,7 +292,7 @@ Examples::
     .set_attr<mxnet::FInferShape>("FInferShape", StackShape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_stack"})
-    .set_attr<FCompute>("FCompute<cpu>", StackCompute)
+    .set_attr<FCompute>("FCompute<cpu>", StackCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol[]", "List of arrays to stack")
     .add_arguments(StackParam::__FIELDS__());
 
@@ -492,7 +303,7 @@ NNVM_REGISTER_OP(_backward_stack)
     })
     .set_attr_parser(ParamParser<StackParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", StackBackward);
+    .set_attr<FCompute>("FCompute<cpu>", StackBackward<cpu>);
 
 NNVM_REGISTER_OP(SliceChannel)
     .add_alias("split")
@@ -572,7 +383,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", SliceChannelShape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, -1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_SliceChannel"})
-    .set_attr<FCompute>("FCompute<cpu>", SliceChannelCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SliceChannelCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "The input")
     .add_arguments(SliceChannelParam::__FIELDS__());
 
@@ -583,7 +394,7 @@ NNVM_REGISTER_OP(_backward_SliceChannel)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SliceChannelParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SliceChannelBackward);
+    .set_attr<FCompute>("FCompute<cpu>", SliceChannelBackward<cpu>);
 
 NNVM_REGISTER_OP(_split_v2)
     .add_alias("_npi_split")
@@ -632,7 +443,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", SplitV2Shape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, -1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_split_v2_backward"})
-    .set_attr<FCompute>("FCompute<cpu>", SplitV2Compute)
+    .set_attr<FCompute>("FCompute<cpu>", SplitV2Compute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "The input")
     .add_arguments(SplitParam::__FIELDS__());
 
@@ -643,7 +454,7 @@ NNVM_REGISTER_OP(_split_v2_backward)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SplitParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SplitV2Backward);
+    .set_attr<FCompute>("FCompute<cpu>", SplitV2Backward<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -58,32 +58,42 @@ inline index_t WhereGroup(const TBlob& cond, const TBlob& x) {
   return cond.Size() == x.Size() ? 1 : (cond.Size() == 0 ? 1 : x.Size() / cond.Size());
 }
 
+/*! \brief o[i] (req) = c[i / group] != 0 ? x[i] : y[i]. */
+struct where_forward {
+  template <typename DType, typename CType>
+  MSHADOW_XINLINE static void Map(index_t i, const CType* c, const DType* x, const DType* y,
+                                  DType* o, index_t group, int req) {
+    KERNEL_ASSIGN(o[i], req, static_cast<double>(c[i / group]) != 0 ? x[i] : y[i]);
+  }
+};
+
+/*! \brief dx[i], dy[i] (req) from ograd g: the gradient goes to the chosen side. */
+struct where_backward {
+  template <typename DType, typename CType>
+  MSHADOW_XINLINE static void Map(index_t i, const CType* c, const DType* g, DType* dx,
+                                  DType* dy, index_t group, int req_x, int req_y) {
+    const bool take_x = static_cast<double>(c[i / group]) != 0;
+    const DType gv = g[i];  // read before writing: dx/dy may share memory with ograd
+    if (dx) KERNEL_ASSIGN(dx[i], req_x, take_x ? gv : DType(0));
+    if (dy) KERNEL_ASSIGN(dy[i], req_y, take_x ? DType(0) : gv);
+  }
+};
+
 template <typename xpu>
 void WhereOpForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                     const std::vector<TBlob>& outputs) {
-  using namespace mxnet_op;
   if (req[0] == kNullOp) return;
   const TBlob& cond = inputs[0];
   const index_t n = static_cast<index_t>(outputs[0].Size());
   const index_t group = WhereGroup(cond, inputs[1]);
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
     MSHADOW_TYPE_SWITCH_WITH_BOOL(cond.type_flag_, CType, {
-      const CType* c = cond.dptr<CType>();
-      const DType* x = inputs[1].dptr<DType>();
-      const DType* y = inputs[2].dptr<DType>();
-      DType* o = outputs[0].dptr<DType>();
-      MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-        if (group == 1) {
-          for (index_t i = 0; i < n; ++i) {
-            KERNEL_ASSIGN(o[i], Req, static_cast<double>(c[i]) != 0 ? x[i] : y[i]);
-          }
-        } else {
-          for (index_t i = 0; i < n; ++i) {
-            KERNEL_ASSIGN(o[i], Req, static_cast<double>(c[i / group]) != 0 ? x[i] : y[i]);
-          }
-        }
-      });
+      mxnet_op::Kernel<where_forward, xpu>::Launch(
+          ctx.get_stream<xpu>(), n, static_cast<const CType*>(cond.dptr<CType>()),
+          static_cast<const DType*>(inputs[1].dptr<DType>()),
+          static_cast<const DType*>(inputs[2].dptr<DType>()), outputs[0].dptr<DType>(), group,
+          static_cast<int>(req[0]));
     });
   });
 }
@@ -99,16 +109,12 @@ void WhereOpBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const index_t group = WhereGroup(cond, og);
   MSHADOW_TYPE_SWITCH(og.type_flag_, DType, {
     MSHADOW_TYPE_SWITCH_WITH_BOOL(cond.type_flag_, CType, {
-      const CType* c = cond.dptr<CType>();
-      const DType* g = og.dptr<DType>();
       DType* dx = req[0] == kNullOp ? nullptr : outputs[0].dptr<DType>();
       DType* dy = req[1] == kNullOp ? nullptr : outputs[1].dptr<DType>();
-      for (index_t i = 0; i < n; ++i) {
-        const bool take_x = static_cast<double>(c[i / group]) != 0;
-        const DType gv = g[i];  // read before writing: dx/dy may share memory with ograd
-        if (dx) KERNEL_ASSIGN(dx[i], req[0], take_x ? gv : DType(0));
-        if (dy) KERNEL_ASSIGN(dy[i], req[1], take_x ? DType(0) : gv);
-      }
+      mxnet_op::Kernel<where_backward, xpu>::Launch(
+          ctx.get_stream<xpu>(), n, static_cast<const CType*>(cond.dptr<CType>()),
+          static_cast<const DType*>(og.dptr<DType>()), dx, dy, group, static_cast<int>(req[0]),
+          static_cast<int>(req[1]));
     });
   });
 }

@@ -342,8 +342,7 @@ struct ElementWiseSumParam : public dmlc::Parameter<ElementWiseSumParam> {
  * \brief out (req) sum(inputs). Works in blocks through a small stack buffer, so the output may
  *        share memory with any input.
  */
-template <typename xpu>
-void ElementWiseSumCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+inline void ElementWiseSumCPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                            const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                            const std::vector<TBlob>& outputs) {
   using namespace mxnet_op;
@@ -377,6 +376,50 @@ void ElementWiseSumCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     };
     ParallelRanges(n, run);
   });
+}
+
+/*! \brief Up to eight input pointers by value (a kernel argument needs no device array). */
+template <typename DType>
+struct SumPack {
+  static constexpr int kMax = 8;
+  const DType* x[kMax];
+  int n;
+};
+
+/*! \brief out[i] (req) = sum of the pack's inputs at i, accumulated in the native type. */
+struct sum_pack {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, SumPack<DType> p, DType* out, int req) {
+    using A = typename mshadow_op::NativeType<DType>::type;
+    A acc = static_cast<A>(p.x[0][i]);
+    for (int k = 1; k < p.n; ++k) acc += static_cast<A>(p.x[k][i]);
+    out[i] = req == kAddTo ? static_cast<DType>(static_cast<A>(out[i]) + acc)
+                           : static_cast<DType>(acc);
+  }
+};
+
+/*! \brief add_n / ElementWiseSum: the CPU's blocked loop, or one GPU kernel per 8 inputs. */
+template <typename xpu>
+void ElementWiseSumCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& outputs) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+    ElementWiseSumCPU(attrs, ctx, inputs, req, outputs);
+  } else {
+    if (req[0] == kNullOp) return;
+    const index_t n = static_cast<index_t>(outputs[0].Size());
+    MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+      for (size_t k0 = 0; k0 < inputs.size(); k0 += SumPack<DType>::kMax) {
+        SumPack<DType> p;
+        p.n = static_cast<int>(std::min<size_t>(SumPack<DType>::kMax, inputs.size() - k0));
+        for (int k = 0; k < p.n; ++k) p.x[k] = inputs[k0 + k].dptr<DType>();
+        // Later packs add to what the first wrote (the output may alias an input of pack 0).
+        const int r = k0 == 0 ? static_cast<int>(req[0]) : static_cast<int>(kAddTo);
+        mxnet_op::Kernel<sum_pack, xpu>::Launch(ctx.get_stream<xpu>(), n, p,
+                                                 outputs[0].dptr<DType>(), r);
+      }
+    });
+  }
 }
 
 }  // namespace op

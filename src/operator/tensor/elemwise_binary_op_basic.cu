@@ -8,6 +8,7 @@
 namespace mxnet {
 namespace op {
 
+NNVM_REGISTER_OP(add_n).set_attr<FCompute>("FCompute<gpu>", ElementWiseSumCompute<gpu>);
 NNVM_REGISTER_OP(elemwise_add)
 .set_attr<FCompute>("FCompute<gpu>", ElemwiseBinaryOp::Compute<gpu, mshadow_op::plus>);
 NNVM_REGISTER_OP(_grad_add)

@@ -13,6 +13,8 @@ namespace op {
 #define MXNET_UNARY_BWD_GPU(name, GRAD) \
   NNVM_REGISTER_OP(name).set_attr<FCompute>("FCompute<gpu>", UnaryOp::Backward<gpu, GRAD>)
 
+NNVM_REGISTER_OP(clip).set_attr<FCompute>("FCompute<gpu>", ClipCompute<gpu>);
+NNVM_REGISTER_OP(_backward_clip).set_attr<FCompute>("FCompute<gpu>", ClipGradCompute<gpu>);
 NNVM_REGISTER_OP(Cast).set_attr<FCompute>("FCompute<gpu>", CastCompute<gpu>);
 NNVM_REGISTER_OP(_copyto).set_attr<FCompute>("FCompute<gpu>", CastCompute<gpu>);
 NNVM_REGISTER_OP(_copy).set_attr<FCompute>("FCompute<gpu>", UnaryOp::IdentityCompute<gpu>);

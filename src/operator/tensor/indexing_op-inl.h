@@ -17,11 +17,13 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../elemwise_op_common.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
+#include "./broadcast_reduce_op-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -219,7 +221,206 @@ std::vector<index_t> NDIndexOffsets(const IType* indices, index_t M, index_t N,
   return off;
 }
 
+// ------------------------------------------------------------------ compute, by device
+
+/*! \brief Zeros over a blob unless req is null or add. */
+template <typename xpu>
+inline void ZeroIfWrite(mshadow::Stream<xpu>* s, const TBlob& b, OpReqType req) {
+  if (req != kWriteTo && req != kWriteInplace) return;
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(b.type_flag_, DType, {
+    mxnet_op::Kernel<mxnet_op::set_zero, xpu>::Launch(s, static_cast<index_t>(b.Size()),
+                                                      b.dptr<DType>());
+  });
+}
+
+inline void TakeSplit(const TakeParam& param, const mxnet::TShape& ashape, index_t* outer,
+                      index_t* k, index_t* inner) {
+  const int axis = CheckAxis("take", param.axis, ashape.ndim());
+  *outer = 1;
+  *inner = 1;
+  for (int i = 0; i < axis; ++i) *outer *= ashape[i];
+  *k = ashape[axis];
+  for (int i = axis + 1; i < ashape.ndim(); ++i) *inner *= ashape[i];
+}
+
+/*! \brief out[t] (req) = on or off: one_hot's element t = (i, c) of the (n, depth) output. */
+struct one_hot_element {
+  template <typename DType, typename IType>
+  MSHADOW_XINLINE static void Map(index_t t, const IType* idx, DType* out, index_t depth,
+                                  DType on, DType off, int req) {
+    const index_t i = t / depth, c = t % depth;
+    KERNEL_ASSIGN(out[t], req, c == static_cast<index_t>(idx[i]) ? on : off);
+  }
+};
+
+/*! \brief out[i] (req) = a[i, clip(idx[i])] of an (n, m) array: batch_take's element i. */
+struct batch_take_element {
+  template <typename DType, typename IType>
+  MSHADOW_XINLINE static void Map(index_t i, const DType* a, const IType* idx, DType* out,
+                                  index_t m, int req) {
+    index_t j = static_cast<index_t>(idx[i]);
+    j = j < 0 ? 0 : (j >= m ? m - 1 : j);
+    KERNEL_ASSIGN(out[i], req, a[i * m + j]);
+  }
+};
+
+/*!
+ * \brief The GPU forms of TakeRows / TakeRowsGrad (indexing_op_gpu.cuh). mode 'raise' checks
+ *        the indices on the host first (the only mode that must see every index).
+ */
+template <typename DType, typename IType>
+void TakeRowsGPU(mshadow::Stream<mshadow::gpu>* s, const DType* a, const IType* idx, DType* out,
+                 index_t outer, index_t k, index_t inner, index_t M, int mode, OpReqType req,
+                 const char* op);
+template <typename DType, typename IType>
+void TakeRowsGradGPU(mshadow::Stream<mshadow::gpu>* s, const DType* ograd, const IType* idx,
+                     DType* grad, index_t outer, index_t k, index_t inner, index_t M, int mode,
+                     OpReqType req);
+
+template <typename xpu, typename DType, typename IType>
+inline void TakeRowsOn(mshadow::Stream<xpu>* s, const DType* a, const IType* idx, DType* out,
+                       index_t outer, index_t k, index_t inner, index_t M, int mode,
+                       OpReqType req, const char* op) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+    TakeRows(a, idx, out, outer, k, inner, M, mode, req, op);
+  } else {
+    TakeRowsGPU(s, a, idx, out, outer, k, inner, M, mode, req, op);
+  }
+}
+
+template <typename xpu, typename DType, typename IType>
+inline void TakeRowsGradOn(mshadow::Stream<xpu>* s, const DType* ograd, const IType* idx,
+                           DType* grad, index_t outer, index_t k, index_t inner, index_t M,
+                           int mode, OpReqType req, const char* op) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+    TakeRowsGrad(ograd, idx, grad, outer, k, inner, M, mode, req, op);
+  } else {
+    TakeRowsGradGPU(s, ograd, idx, grad, outer, k, inner, M, mode, req);
+  }
+}
+
+/*! \brief Gradients accumulate with atomics on the GPU: float16/32/64 only there. */
+#define MXNET_TAKE_GRAD_TYPE_SWITCH(xpu, type, DType, ...)              \
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {               \
+    MSHADOW_TYPE_SWITCH(type, DType, __VA_ARGS__);                      \
+  } else {                                                              \
+    MSHADOW_REAL_TYPE_SWITCH(type, DType, __VA_ARGS__);                 \
+  }
+
+template <typename xpu>
+void TakeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                 const std::vector<TBlob>& outputs) {
+  const TakeParam& param = nnvm::get<TakeParam>(attrs.parsed);
+  index_t outer, k, inner;
+  TakeSplit(param, inputs[0].shape_, &outer, &k, &inner);
+  const index_t M = inputs[1].Size();
+  if (M > 0 && k == 0) MX_THROW(IndexError) << "take: cannot take from an empty axis";
+  if (outputs[0].Size() == 0) return;
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
+      TakeRowsOn(ctx.get_stream<xpu>(), static_cast<const DType*>(inputs[0].dptr<DType>()),
+                 static_cast<const IType*>(inputs[1].dptr<IType>()), outputs[0].dptr<DType>(),
+                 outer, k, inner, M, param.mode, req[0], "take");
+    });
+  });
+}
+
+/*! \brief inputs: ograd, indices; outputs: grad of a, grad of indices (zeros). */
+template <typename xpu>
+void TakeBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& outputs) {
+  const TakeParam& param = nnvm::get<TakeParam>(attrs.parsed);
+  index_t outer, k, inner;
+  TakeSplit(param, outputs[0].shape_, &outer, &k, &inner);
+  const int mode = param.mode == take_::kRaise ? take_::kClip : param.mode;
+  MXNET_TAKE_GRAD_TYPE_SWITCH(xpu, outputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
+      TakeRowsGradOn(ctx.get_stream<xpu>(), static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     static_cast<const IType*>(inputs[1].dptr<IType>()),
+                     outputs[0].dptr<DType>(), outer, k, inner,
+                     static_cast<index_t>(inputs[1].Size()), mode, req[0], "take");
+    });
+  });
+  if (outputs.size() > 1) ZeroIfWrite(ctx.get_stream<xpu>(), outputs[1], req[1]);
+}
+
+template <typename xpu>
+void BatchTakeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  // batch_take is take along axis 1 of an (n, m) array with one index per row, clipped: row i
+  // takes a[i, idx[i]], i.e. TakeRows with outer = n, M = 1 and a per-row index.
+  const index_t n = inputs[1].Size();
+  const index_t m = n == 0 ? 0 : static_cast<index_t>(inputs[0].Size()) / n;
+  if (req[0] == kNullOp || n == 0) return;
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
+      mxnet_op::Kernel<batch_take_element, xpu>::Launch(
+          ctx.get_stream<xpu>(), n, static_cast<const DType*>(inputs[0].dptr<DType>()),
+          static_cast<const IType*>(inputs[1].dptr<IType>()), outputs[0].dptr<DType>(), m,
+          static_cast<int>(req[0]));
+    });
+  });
+}
+
+template <typename xpu>
+void EmbeddingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const TBlob& weight = inputs[1];
+  const index_t k = weight.shape_[0], d = weight.shape_[1];
+  MSHADOW_TYPE_SWITCH(weight.type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, IType, {
+      TakeRowsOn(ctx.get_stream<xpu>(), static_cast<const DType*>(weight.dptr<DType>()),
+                 static_cast<const IType*>(inputs[0].dptr<IType>()), outputs[0].dptr<DType>(), 1,
+                 k, d, static_cast<index_t>(inputs[0].Size()), take_::kClip, req[0],
+                 "Embedding");
+    });
+  });
+}
+
+/*! \brief inputs: ograd, data; outputs: grad of data (zeros), grad of weight. */
+template <typename xpu>
+void EmbeddingBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  const TBlob& wgrad = outputs[1];
+  const index_t k = wgrad.shape_[0], d = wgrad.shape_[1];
+  ZeroIfWrite(ctx.get_stream<xpu>(), outputs[0], req[0]);
+  MXNET_TAKE_GRAD_TYPE_SWITCH(xpu, wgrad.type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
+      TakeRowsGradOn(ctx.get_stream<xpu>(), static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     static_cast<const IType*>(inputs[1].dptr<IType>()), wgrad.dptr<DType>(), 1,
+                     k, d, static_cast<index_t>(inputs[1].Size()), take_::kClip, req[1],
+                     "Embedding");
+    });
+  });
+}
+
+template <typename xpu>
+void OneHotCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const OneHotParam& param = nnvm::get<OneHotParam>(attrs.parsed);
+  if (req[0] == kNullOp || param.depth == 0) return;
+  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, IType, {
+      mxnet_op::Kernel<one_hot_element, xpu>::Launch(
+          ctx.get_stream<xpu>(), static_cast<index_t>(outputs[0].Size()),
+          static_cast<const IType*>(inputs[0].dptr<IType>()), outputs[0].dptr<DType>(),
+          static_cast<index_t>(param.depth), static_cast<DType>(param.on_value),
+          static_cast<DType>(param.off_value), static_cast<int>(req[0]));
+    });
+  });
+}
+
 }  // namespace op
 }  // namespace mxnet
+
+#ifdef __CUDACC__
+#include "./indexing_op_gpu.cuh"
+#endif
 
 #endif  // MXNET_OPERATOR_TENSOR_INDEXING_OP_INL_H_

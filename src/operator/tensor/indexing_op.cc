@@ -17,15 +17,6 @@ DMLC_REGISTER_PARAMETER(ScatterNDParam);
 
 namespace {
 
-/*! \brief Fill a blob with zeros unless req is null or add. */
-void ZeroIfWrite(const TBlob& b, OpReqType req) {
-  if (req != kWriteTo && req != kWriteInplace) return;
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(b.type_flag_, DType, {
-    DType* p = b.dptr<DType>();
-    std::fill(p, p + b.Size(), DType(0));
-  });
-}
-
 // ---------------------------------------------------------------- take
 
 bool TakeShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -55,50 +46,6 @@ bool IndexedType(const NodeAttrs& attrs, std::vector<int>* in_attrs,
   return (*out_attrs)[0] != -1 && (*in_attrs)[1] != -1;
 }
 
-void TakeSplit(const TakeParam& param, const mxnet::TShape& ashape, index_t* outer, index_t* k,
-               index_t* inner) {
-  const int axis = CheckAxis("take", param.axis, ashape.ndim());
-  *outer = 1;
-  *inner = 1;
-  for (int i = 0; i < axis; ++i) *outer *= ashape[i];
-  *k = ashape[axis];
-  for (int i = axis + 1; i < ashape.ndim(); ++i) *inner *= ashape[i];
-}
-
-void TakeCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
-                 const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
-  const TakeParam& param = nnvm::get<TakeParam>(attrs.parsed);
-  index_t outer, k, inner;
-  TakeSplit(param, inputs[0].shape_, &outer, &k, &inner);
-  const index_t M = inputs[1].Size();
-  if (M > 0 && k == 0) MX_THROW(IndexError) << "take: cannot take from an empty axis";
-  if (outputs[0].Size() == 0) return;
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
-      TakeRows(inputs[0].dptr<DType>(), inputs[1].dptr<IType>(), outputs[0].dptr<DType>(),
-               outer, k, inner, M, param.mode, req[0], "take");
-    });
-  });
-}
-
-/*! \brief inputs: ograd, indices; outputs: grad of a, grad of indices (zeros). */
-void TakeBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                  const std::vector<TBlob>& outputs) {
-  const TakeParam& param = nnvm::get<TakeParam>(attrs.parsed);
-  index_t outer, k, inner;
-  TakeSplit(param, outputs[0].shape_, &outer, &k, &inner);
-  const int mode = param.mode == take_::kRaise ? take_::kClip : param.mode;
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
-      TakeRowsGrad(inputs[0].dptr<DType>(), inputs[1].dptr<IType>(), outputs[0].dptr<DType>(),
-                   outer, k, inner, static_cast<index_t>(inputs[1].Size()), mode, req[0],
-                   "take");
-    });
-  });
-  if (outputs.size() > 1) ZeroIfWrite(outputs[1], req[1]);
-}
-
 // ---------------------------------------------------------------- batch_take
 
 bool BatchTakeShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -114,28 +61,6 @@ bool BatchTakeShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   }
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, ishape);
   return true;
-}
-
-template <typename DType, typename IType>
-void BatchTakeKernel(const DType* a, const IType* idx, DType* out, index_t n, index_t m,
-                     OpReqType req) {
-  for (index_t i = 0; i < n; ++i) {
-    const index_t j = TakeIndex(idx[i], m, take_::kClip, "batch_take");
-    KERNEL_ASSIGN(out[i], req, a[i * m + j]);
-  }
-}
-
-void BatchTakeCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  const index_t n = inputs[1].Size();
-  const index_t m = n == 0 ? 0 : static_cast<index_t>(inputs[0].Size()) / n;
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
-      BatchTakeKernel(inputs[0].dptr<DType>(), inputs[1].dptr<IType>(), outputs[0].dptr<DType>(),
-                      n, m, req[0]);
-    });
-  });
 }
 
 // ---------------------------------------------------------------- Embedding
@@ -169,35 +94,6 @@ bool EmbeddingType(const NodeAttrs& attrs, std::vector<int>* in_attrs,
   return (*in_attrs)[0] != -1;
 }
 
-void EmbeddingCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  const TBlob& weight = inputs[1];
-  const index_t k = weight.shape_[0], d = weight.shape_[1];
-  MSHADOW_TYPE_SWITCH(weight.type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, IType, {
-      TakeRows(weight.dptr<DType>(), inputs[0].dptr<IType>(), outputs[0].dptr<DType>(), 1, k, d,
-               static_cast<index_t>(inputs[0].Size()), take_::kClip, req[0], "Embedding");
-    });
-  });
-}
-
-/*! \brief inputs: ograd, data; outputs: grad of data (zeros), grad of weight. */
-void EmbeddingBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const TBlob& wgrad = outputs[1];
-  const index_t k = wgrad.shape_[0], d = wgrad.shape_[1];
-  ZeroIfWrite(outputs[0], req[0]);
-  MSHADOW_TYPE_SWITCH(wgrad.type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
-      TakeRowsGrad(inputs[0].dptr<DType>(), inputs[1].dptr<IType>(), wgrad.dptr<DType>(), 1, k,
-                   d, static_cast<index_t>(inputs[1].Size()), take_::kClip, req[1],
-                   "Embedding");
-    });
-  });
-}
-
 // ---------------------------------------------------------------- one_hot
 
 bool OneHotShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -219,31 +115,6 @@ bool OneHotType(const NodeAttrs& attrs, std::vector<int>* in_attrs,
   const OneHotParam& param = nnvm::get<OneHotParam>(attrs.parsed);
   TYPE_ASSIGN_CHECK(*out_attrs, 0, param.dtype);
   return (*in_attrs)[0] != -1;
-}
-
-template <typename DType, typename IType>
-void OneHotKernel(const IType* idx, DType* out, index_t n, index_t depth, DType on, DType off,
-                  OpReqType req) {
-  for (index_t i = 0; i < n; ++i) {
-    const index_t j = static_cast<index_t>(idx[i]);
-    DType* row = out + i * depth;
-    for (index_t c = 0; c < depth; ++c) KERNEL_ASSIGN(row[c], req, c == j ? on : off);
-  }
-}
-
-void OneHotCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const OneHotParam& param = nnvm::get<OneHotParam>(attrs.parsed);
-  if (req[0] == kNullOp) return;
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, IType, {
-      OneHotKernel(inputs[0].dptr<IType>(), outputs[0].dptr<DType>(),
-                   static_cast<index_t>(inputs[0].Size()), param.depth,
-                   static_cast<DType>(param.on_value), static_cast<DType>(param.off_value),
-                   req[0]);
-    });
-  });
 }
 
 // ---------------------------------------------------------------- gather_nd / scatter_nd
@@ -326,7 +197,7 @@ void GatherNDBackward(const NodeAttrs& attrs, const OpContext& ctx,
   if (req[0] == kNullOp) return;
   index_t M, N, K;
   NDSplit(outputs[0].shape_, inputs[1].shape_, &M, &N, &K);
-  ZeroIfWrite(outputs[0], req[0]);
+  ZeroIfWrite(static_cast<mshadow::Stream<cpu>*>(nullptr), outputs[0], req[0]);
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
     MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, IType, {
       const std::vector<index_t> off =
@@ -488,7 +359,7 @@ The storage type of ``take`` output depends upon the input storage type:
                                      })
     .set_attr<mxnet::FInferShape>("FInferShape", TakeShape)
     .set_attr<nnvm::FInferType>("FInferType", IndexedType)
-    .set_attr<FCompute>("FCompute<cpu>", TakeCompute)
+    .set_attr<FCompute>("FCompute<cpu>", TakeCompute<cpu>)
     .set_attr<nnvm::FGradient>(
         "FGradient",
         [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
@@ -504,7 +375,7 @@ NNVM_REGISTER_OP(_backward_take)
     .set_num_outputs(2)
     .set_attr_parser(ParamParser<TakeParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", TakeBackward);
+    .set_attr<FCompute>("FCompute<cpu>", TakeBackward<cpu>);
 
 NNVM_REGISTER_OP(batch_take)
     .describe(R"code(Takes elements from a data batch.
@@ -535,7 +406,7 @@ Examples::
                                      })
     .set_attr<mxnet::FInferShape>("FInferShape", BatchTakeShape)
     .set_attr<nnvm::FInferType>("FInferType", IndexedType)
-    .set_attr<FCompute>("FCompute<cpu>", BatchTakeCompute)
+    .set_attr<FCompute>("FCompute<cpu>", BatchTakeCompute<cpu>)
     .set_attr<bool>("TNonDifferentiable", true)
     .add_argument("a", "NDArray-or-Symbol", "The input array")
     .add_argument("indices", "NDArray-or-Symbol", "The index array");
@@ -596,7 +467,7 @@ gradient.
                                      })
     .set_attr<mxnet::FInferShape>("FInferShape", EmbeddingShape)
     .set_attr<nnvm::FInferType>("FInferType", EmbeddingType)
-    .set_attr<FCompute>("FCompute<cpu>", EmbeddingCompute)
+    .set_attr<FCompute>("FCompute<cpu>", EmbeddingCompute<cpu>)
     .set_attr<nnvm::FGradient>(
         "FGradient",
         [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
@@ -612,7 +483,7 @@ NNVM_REGISTER_OP(_backward_Embedding)
     .set_num_outputs(2)
     .set_attr_parser(ParamParser<EmbeddingParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", EmbeddingBackward);
+    .set_attr<FCompute>("FCompute<cpu>", EmbeddingBackward<cpu>);
 
 NNVM_REGISTER_OP(one_hot)
     .add_alias("_npx_one_hot")
@@ -658,7 +529,7 @@ Examples::
                                      })
     .set_attr<mxnet::FInferShape>("FInferShape", OneHotShape)
     .set_attr<nnvm::FInferType>("FInferType", OneHotType)
-    .set_attr<FCompute>("FCompute<cpu>", OneHotCompute)
+    .set_attr<FCompute>("FCompute<cpu>", OneHotCompute<cpu>)
     .set_attr<bool>("TNonDifferentiable", true)
     .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
     .add_argument("indices", "NDArray-or-Symbol", "array of locations where to set on_value")

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -327,13 +328,17 @@ void StridedScatter(const StridedView& v, const DType* src, DType* dst, OpReqTyp
   }
 }
 
-/*! \brief Copy (req) of a whole blob into another of the same size (no-op when in place). */
-inline void CopyBlob(const TBlob& in, const TBlob& out, OpReqType req) {
-  if (req == kNullOp) return;
+inline void CheckCopyTypes(const TBlob& in, const TBlob& out) {
   if (in.type_flag_ != out.type_flag_) {
     MX_THROW(TypeError) << "copy: expected output dtype " << mshadow::dtype_string(in.type_flag_)
                         << ", got " << mshadow::dtype_string(out.type_flag_);
   }
+}
+
+/*! \brief Copy (req) of a whole blob into another of the same size (no-op when in place). */
+inline void CopyBlob(const TBlob& in, const TBlob& out, OpReqType req) {
+  if (req == kNullOp) return;
+  CheckCopyTypes(in, out);
   const size_t n = in.Size();
   MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
     const DType* x = in.dptr<DType>();
@@ -346,12 +351,59 @@ inline void CopyBlob(const TBlob& in, const TBlob& out, OpReqType req) {
   });
 }
 
+// ---------------------------------------------------------------- device forms
+// The CPU forms call the loops above; the GPU forms are in matrix_op_gpu.cuh (CUDA compiles).
+
+template <typename DType>
+inline void StridedGatherPlanned(mshadow::Stream<mshadow::cpu>*, const StridedView& v,
+                                 const DType* src, DType* out, OpReqType req) {
+  StridedGather(v, src, out, req);
+}
+template <typename DType>
+void StridedGatherPlanned(mshadow::Stream<mshadow::gpu>* s, const StridedView& v,
+                          const DType* src, DType* out, OpReqType req);
+
+template <typename DType>
+inline void StridedScatterPlanned(mshadow::Stream<mshadow::cpu>*, const StridedView& v,
+                                  const DType* src, DType* dst, OpReqType req) {
+  StridedScatter(v, src, dst, req);
+}
+template <typename DType>
+void StridedScatterPlanned(mshadow::Stream<mshadow::gpu>* s, const StridedView& v,
+                           const DType* src, DType* dst, OpReqType req);
+
+/*! \brief dst[off(i)] = value over a strided view. */
+template <typename DType>
+inline void StridedFillPlanned(mshadow::Stream<mshadow::cpu>*, const StridedView& v, DType* dst,
+                               DType value) {
+  ForEachStrided(v, [&](index_t, index_t off) { dst[off] = value; });
+}
+template <typename DType>
+void StridedFillPlanned(mshadow::Stream<mshadow::gpu>* s, const StridedView& v, DType* dst,
+                        DType value);
+
+inline void CopyBlobPlanned(mshadow::Stream<mshadow::cpu>*, const TBlob& in, const TBlob& out,
+                            OpReqType req) {
+  CopyBlob(in, out, req);
+}
+void CopyBlobPlanned(mshadow::Stream<mshadow::gpu>* s, const TBlob& in, const TBlob& out,
+                     OpReqType req);
+
+/*! \brief Zeros over a whole blob (any dtype) on either device. */
+template <typename xpu>
+inline void ZeroBlob(mshadow::Stream<xpu>* s, const TBlob& b) {
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(b.type_flag_, DType, {
+    mxnet_op::Kernel<mxnet_op::set_zero, xpu>::Launch(s, static_cast<index_t>(b.Size()),
+                                                      b.dptr<DType>());
+  });
+}
+
 /*! \brief FCompute of the copy-like ops (Reshape, Flatten, expand_dims, squeeze, backward). */
 template <typename xpu>
 void IdentityCopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                          const std::vector<TBlob>& outputs) {
-  CopyBlob(inputs[0], outputs[0], req[0]);
+  CopyBlobPlanned(ctx.get_stream<xpu>(), inputs[0], outputs[0], req[0]);
 }
 
 /*!
@@ -566,21 +618,124 @@ inline SliceRange SliceLikeRange(const SliceLikeParam& param, const mxnet::TShap
 }
 
 /*! \brief slice-family forward: out = in[range]. */
-template <typename DType>
-void SliceForwardImpl(const TBlob& in, const SliceRange& r, const TBlob& out, OpReqType req) {
-  StridedGather(SliceView(in.shape_, r), in.dptr<DType>(), out.dptr<DType>(), req);
+template <typename xpu>
+void SliceForwardImpl(mshadow::Stream<xpu>* s, const TBlob& in, const SliceRange& r,
+                      const TBlob& out, OpReqType req) {
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
+    StridedGatherPlanned(s, SliceView(in.shape_, r), static_cast<const DType*>(in.dptr<DType>()),
+                         out.dptr<DType>(), req);
+  });
 }
 
 /*!
  * \brief slice-family backward: igrad = zeros with igrad[range] = ograd (or += for kAddTo).
  */
-inline void SliceBackwardImpl(const TBlob& ograd, const SliceRange& r, const TBlob& igrad,
-                              OpReqType req) {
+template <typename xpu>
+void SliceBackwardImpl(mshadow::Stream<xpu>* s, const TBlob& ograd, const SliceRange& r,
+                       const TBlob& igrad, OpReqType req) {
   if (req == kNullOp) return;
+  if (req != kAddTo) ZeroBlob(s, igrad);
   MSHADOW_TYPE_SWITCH(igrad.type_flag_, DType, {
-    DType* g = igrad.dptr<DType>();
-    if (req != kAddTo) std::fill(g, g + igrad.Size(), DType(0));
-    StridedScatter(SliceView(igrad.shape_, r), ograd.dptr<DType>(), g, kAddTo);
+    StridedScatterPlanned(s, SliceView(igrad.shape_, r),
+                          static_cast<const DType*>(ograd.dptr<DType>()), igrad.dptr<DType>(),
+                          kAddTo);
+  });
+}
+
+inline SliceRange RangeOf(const SliceParam& p, const mxnet::TShape& s, const char* op) {
+  return GetSliceRange(op, s, p.begin, p.end, p.step);
+}
+
+template <typename xpu>
+void SliceCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& outputs) {
+  const SliceRange r = RangeOf(nnvm::get<SliceParam>(attrs.parsed), inputs[0].shape_, "slice");
+  SliceForwardImpl(ctx.get_stream<xpu>(), inputs[0], r, outputs[0], req[0]);
+}
+
+template <typename xpu>
+void SliceBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const SliceRange r = RangeOf(nnvm::get<SliceParam>(attrs.parsed), outputs[0].shape_, "slice");
+  SliceBackwardImpl(ctx.get_stream<xpu>(), inputs[0], r, outputs[0], req[0]);
+}
+
+template <typename xpu>
+void SliceAxisCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const SliceRange r = SliceAxisRange(nnvm::get<SliceAxisParam>(attrs.parsed), inputs[0].shape_);
+  SliceForwardImpl(ctx.get_stream<xpu>(), inputs[0], r, outputs[0], req[0]);
+}
+
+template <typename xpu>
+void SliceAxisBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  const SliceRange r =
+      SliceAxisRange(nnvm::get<SliceAxisParam>(attrs.parsed), outputs[0].shape_);
+  SliceBackwardImpl(ctx.get_stream<xpu>(), inputs[0], r, outputs[0], req[0]);
+}
+
+template <typename xpu>
+void SliceLikeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const SliceRange r = SliceLikeRange(nnvm::get<SliceLikeParam>(attrs.parsed), inputs[0].shape_,
+                                      inputs[1].shape_);
+  SliceForwardImpl(ctx.get_stream<xpu>(), inputs[0], r, outputs[0], req[0]);
+}
+
+/*! \brief inputs: ograd; outputs: data grad, shape_like grad (zeros). */
+template <typename xpu>
+void SliceLikeBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  const SliceRange r = SliceLikeRange(nnvm::get<SliceLikeParam>(attrs.parsed), outputs[0].shape_,
+                                      inputs[0].shape_);
+  SliceBackwardImpl(ctx.get_stream<xpu>(), inputs[0], r, outputs[0], req[0]);
+  if (outputs.size() > 1 && (req[1] == kWriteTo || req[1] == kWriteInplace)) {
+    ZeroBlob(ctx.get_stream<xpu>(), outputs[1]);
+  }
+}
+
+/*! \brief out = lhs with out[range] = rhs; lhs is copied unless out aliases it. */
+template <typename xpu>
+void SliceAssignCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                        const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) {
+    MX_THROW(NotImplementedError) << "_slice_assign: req kAddTo is not supported";
+  }
+  const SliceRange r =
+      RangeOf(nnvm::get<SliceParam>(attrs.parsed), inputs[0].shape_, "_slice_assign");
+  CopyBlobPlanned(ctx.get_stream<xpu>(), inputs[0], outputs[0], kWriteTo);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[0].type_flag_, DType, {
+    StridedScatterPlanned(ctx.get_stream<xpu>(), SliceView(outputs[0].shape_, r),
+                          static_cast<const DType*>(inputs[1].dptr<DType>()),
+                          outputs[0].dptr<DType>(), kWriteTo);
+  });
+}
+
+template <typename xpu>
+void SliceAssignScalarCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                              const std::vector<TBlob>& inputs,
+                              const std::vector<OpReqType>& req,
+                              const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  if (req[0] == kAddTo) {
+    MX_THROW(NotImplementedError) << "_slice_assign_scalar: req kAddTo is not supported";
+  }
+  const SliceAssignScalarParam& p = nnvm::get<SliceAssignScalarParam>(attrs.parsed);
+  const SliceRange r =
+      GetSliceRange("_slice_assign_scalar", inputs[0].shape_, p.begin, p.end, p.step);
+  CopyBlobPlanned(ctx.get_stream<xpu>(), inputs[0], outputs[0], kWriteTo);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[0].type_flag_, DType, {
+    StridedFillPlanned(ctx.get_stream<xpu>(), SliceView(outputs[0].shape_, r),
+                       outputs[0].dptr<DType>(), static_cast<DType>(p.scalar));
   });
 }
 
@@ -681,7 +836,229 @@ inline void DepthSpaceView(bool to_space, const mxnet::TShape& s, int b, mxnet::
   }
 }
 
+// ---------------------------------------------------------------- matrix ops by device
+
+template <typename DType>
+inline void TransposePlanned(mshadow::Stream<mshadow::cpu>*, const DType* in, DType* out,
+                             const mxnet::TShape& ishape, const std::vector<int>& axes,
+                             OpReqType req) {
+  TransposeImpl(in, out, ishape, axes, req);
+}
+/*! \brief The GPU transpose: a strided gather (out axis i walks input axis axes[i]). */
+template <typename DType>
+inline void TransposePlanned(mshadow::Stream<mshadow::gpu>* s, const DType* in, DType* out,
+                             const mxnet::TShape& ishape, const std::vector<int>& axes,
+                             OpReqType req) {
+  const std::vector<index_t> ist = RowMajorStrides(ishape);
+  StridedView v;
+  for (size_t i = 0; i < axes.size(); ++i) v.Add(ishape[axes[i]], ist[axes[i]]);
+  StridedGatherPlanned(s, v, in, out, req);
+}
+
+/*! \brief out (req) = the view v of out's own old contents (reverse in place), via a copy. */
+template <typename DType>
+inline void ReverseInPlace(mshadow::Stream<mshadow::cpu>* s, const StridedView& v, DType* out,
+                           size_t n, OpReqType req) {
+  std::unique_ptr<DType[]> tmp(new DType[n]);
+  std::copy(out, out + n, tmp.get());
+  StridedGather(v, static_cast<const DType*>(tmp.get()), out, req);
+}
+template <typename DType>
+void ReverseInPlace(mshadow::Stream<mshadow::gpu>* s, const StridedView& v, DType* out, size_t n,
+                    OpReqType req);
+
+template <typename xpu>
+void TransposeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const TransposeParam& param = nnvm::get<TransposeParam>(attrs.parsed);
+  const std::vector<int> axes = TransposeAxes("transpose", param.axes, inputs[0].ndim());
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    TransposePlanned(ctx.get_stream<xpu>(), static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     outputs[0].dptr<DType>(), inputs[0].shape_, axes, req[0]);
+  });
+}
+
+inline std::vector<int> SwapAxes(const SwapAxisParam& param, int ndim) {
+  const int a = CheckAxis("SwapAxis (dim1)", param.dim1, ndim);
+  const int b = CheckAxis("SwapAxis (dim2)", param.dim2, ndim);
+  std::vector<int> axes(ndim);
+  for (int i = 0; i < ndim; ++i) axes[i] = i;
+  std::swap(axes[a], axes[b]);
+  return axes;
+}
+
+template <typename xpu>
+void SwapAxisCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  const std::vector<int> axes =
+      SwapAxes(nnvm::get<SwapAxisParam>(attrs.parsed), inputs[0].ndim());
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    TransposePlanned(ctx.get_stream<xpu>(), static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     outputs[0].dptr<DType>(), inputs[0].shape_, axes, req[0]);
+  });
+}
+
+template <typename xpu>
+void TileCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
+  const ReducePlan p = TilePlan(inputs[0].shape_, nnvm::get<TileParam>(attrs.parsed).reps);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    BroadcastPlanned(ctx.get_stream<xpu>(), p, static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     outputs[0].dptr<DType>(), req[0]);
+  });
+}
+
+template <typename xpu>
+void TileBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
+  const ReducePlan p = TilePlan(outputs[0].shape_, nnvm::get<TileParam>(attrs.parsed).reps);
+  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+    ReducePlanned<red::sum>(ctx.get_stream<xpu>(), p,
+                            static_cast<const DType*>(inputs[0].dptr<DType>()),
+                            outputs[0].dptr<DType>(), req[0]);
+  });
+}
+
+template <typename xpu>
+void RepeatCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  const ReducePlan p = RepeatPlan(nnvm::get<RepeatParam>(attrs.parsed), inputs[0].shape_);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    BroadcastPlanned(ctx.get_stream<xpu>(), p, static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     outputs[0].dptr<DType>(), req[0]);
+  });
+}
+
+template <typename xpu>
+void RepeatBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const ReducePlan p = RepeatPlan(nnvm::get<RepeatParam>(attrs.parsed), outputs[0].shape_);
+  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
+    ReducePlanned<red::sum>(ctx.get_stream<xpu>(), p,
+                            static_cast<const DType*>(inputs[0].dptr<DType>()),
+                            outputs[0].dptr<DType>(), req[0]);
+  });
+}
+
+template <typename xpu>
+void ReverseCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const ReverseParam& param = nnvm::get<ReverseParam>(attrs.parsed);
+  const mxnet::TShape& s = inputs[0].shape_;
+  std::vector<bool> flip(s.ndim(), false);
+  for (int a : param.axis) {
+    const int ax = CheckAxis("reverse", a, s.ndim());
+    flip[ax] = !flip[ax];
+  }
+  const std::vector<index_t> st = RowMajorStrides(s);
+  StridedView v;
+  for (int i = 0; i < s.ndim(); ++i) {
+    if (flip[i] && s[i] > 0) {
+      v.offset += (s[i] - 1) * st[i];
+      v.Add(s[i], -st[i]);
+    } else {
+      v.Add(s[i], st[i]);
+    }
+  }
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    const DType* in = inputs[0].dptr<DType>();
+    DType* out = outputs[0].dptr<DType>();
+    if (in == out && req[0] != kNullOp) {  // in place: gather from a copy
+      ReverseInPlace(ctx.get_stream<xpu>(), v, out, inputs[0].Size(), req[0]);
+    } else {
+      StridedGatherPlanned(ctx.get_stream<xpu>(), v, in, out, req[0]);
+    }
+  });
+}
+
+template <typename xpu, bool to_space>
+void DepthSpaceCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  mxnet::TShape view;
+  std::vector<int> axes;
+  DepthSpaceView(to_space, inputs[0].shape_, nnvm::get<DepthToSpaceParam>(attrs.parsed).block_size,
+                 &view, &axes);
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
+    TransposePlanned(ctx.get_stream<xpu>(), static_cast<const DType*>(inputs[0].dptr<DType>()),
+                     outputs[0].dptr<DType>(), view, axes, req[0]);
+  });
+}
+
+/*! \brief The strided view of diagonal k over (axis1, axis2) of an array of shape s (ndim>=2). */
+inline StridedView DiagView(const DiagParam& p, const mxnet::TShape& s, mxnet::TShape* oshape) {
+  const int nd = s.ndim();
+  const int a1 = CheckAxis("diag (axis1)", p.axis1, nd);
+  const int a2 = CheckAxis("diag (axis2)", p.axis2, nd);
+  if (a1 == a2) {
+    MX_THROW(ValueError) << "diag: axis1 and axis2 cannot refer to the same axis, got axis1="
+                         << p.axis1 << " and axis2=" << p.axis2;
+  }
+  const std::vector<index_t> st = RowMajorStrides(s);
+  StridedView v;
+  std::vector<dim_t> o;
+  for (int i = 0; i < nd; ++i) {
+    if (i == a1 || i == a2) continue;
+    v.Add(s[i], st[i]);
+    o.push_back(s[i]);
+  }
+  const index_t k = p.k;
+  const index_t r0 = k >= 0 ? 0 : -k, c0 = k >= 0 ? k : 0;
+  index_t len = std::min(s[a1] - r0, s[a2] - c0);
+  if (len < 0) len = 0;
+  v.offset = len > 0 ? r0 * st[a1] + c0 * st[a2] : 0;
+  v.Add(len, st[a1] + st[a2]);
+  o.push_back(len);
+  if (oshape) *oshape = mxnet::TShape(o.begin(), o.end());
+  return v;
+}
+
+/*! \brief The view of diagonal k inside an (n+|k|, n+|k|) matrix (1-D input case). */
+inline StridedView DiagMatrixView(int k, index_t n) {
+  const index_t m = n + (k >= 0 ? k : -k);
+  StridedView v;
+  v.offset = k >= 0 ? k : -k * m;
+  v.Add(n, m + 1);
+  return v;
+}
+
+/*! \brief forward: gather the diagonal (or build the matrix); backward: the reverse. */
+template <typename xpu, bool backward>
+void DiagCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
+  const DiagParam& param = nnvm::get<DiagParam>(attrs.parsed);
+  if (req[0] == kNullOp) return;
+  // "data" is the array of the forward input's shape; "diag" the forward output.
+  const TBlob& data = backward ? outputs[0] : inputs[0];
+  const TBlob& other = backward ? inputs[0] : outputs[0];
+  MSHADOW_TYPE_SWITCH_WITH_BOOL(data.type_flag_, DType, {
+    const bool gather = (data.ndim() >= 2) != backward;  // read a strided diagonal
+    const TBlob& mat = data.ndim() >= 2 ? data : other;  // the array holding the diagonal
+    const TBlob& vec = data.ndim() >= 2 ? other : data;
+    const StridedView v = data.ndim() >= 2 ? DiagView(param, data.shape_, nullptr)
+                                           : DiagMatrixView(param.k, data.shape_[0]);
+    mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+    if (gather) {
+      StridedGatherPlanned(s, v, static_cast<const DType*>(mat.dptr<DType>()),
+                           outputs[0].dptr<DType>(), req[0]);
+    } else {
+      if (req[0] != kAddTo) ZeroBlob(s, outputs[0]);
+      StridedScatterPlanned(s, v, static_cast<const DType*>(vec.dptr<DType>()),
+                            outputs[0].dptr<DType>(), kAddTo);
+    }
+  });
+}
+
 }  // namespace op
 }  // namespace mxnet
+
+#ifdef __CUDACC__
+#include "./matrix_op_gpu.cuh"
+#endif
 
 #endif  // MXNET_OPERATOR_TENSOR_MATRIX_OP_INL_H_

@@ -109,16 +109,6 @@ bool TransposeShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(ret);
 }
 
-void TransposeCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  const TransposeParam& param = nnvm::get<TransposeParam>(attrs.parsed);
-  const std::vector<int> axes = TransposeAxes("transpose", param.axes, inputs[0].ndim());
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    TransposeImpl(inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), inputs[0].shape_, axes,
-                  req[0]);
-  });
-}
 
 std::vector<nnvm::NodeEntry> TransposeGrad(const nnvm::ObjectPtr& n,
                                            const std::vector<nnvm::NodeEntry>& ograds) {
@@ -136,14 +126,6 @@ std::vector<nnvm::NodeEntry> TransposeGrad(const nnvm::ObjectPtr& n,
   return MakeGradNode("transpose", n, heads, dict);
 }
 
-std::vector<int> SwapAxes(const SwapAxisParam& param, int ndim) {
-  const int a = CheckAxis("SwapAxis (dim1)", param.dim1, ndim);
-  const int b = CheckAxis("SwapAxis (dim2)", param.dim2, ndim);
-  std::vector<int> axes(ndim);
-  for (int i = 0; i < ndim; ++i) axes[i] = i;
-  std::swap(axes[a], axes[b]);
-  return axes;
-}
 
 bool SwapAxisShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                    mxnet::ShapeVector* out_attrs) {
@@ -158,16 +140,6 @@ bool SwapAxisShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(ret);
 }
 
-void SwapAxisCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const std::vector<int> axes =
-      SwapAxes(nnvm::get<SwapAxisParam>(attrs.parsed), inputs[0].ndim());
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    TransposeImpl(inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), inputs[0].shape_, axes,
-                  req[0]);
-  });
-}
 
 // ---------------------------------------------------------------- expand_dims / squeeze
 
@@ -246,21 +218,7 @@ bool TileShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return true;
 }
 
-void TileCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
-                 const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
-  const ReducePlan p = TilePlan(inputs[0].shape_, nnvm::get<TileParam>(attrs.parsed).reps);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    BroadcastWithPlan(p, inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
-  });
-}
 
-void TileBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
-                  const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
-  const ReducePlan p = TilePlan(outputs[0].shape_, nnvm::get<TileParam>(attrs.parsed).reps);
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    ReduceWithPlan<red::sum>(p, inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
-  });
-}
 
 bool RepeatShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                  mxnet::ShapeVector* out_attrs) {
@@ -284,23 +242,7 @@ bool RepeatShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return true;
 }
 
-void RepeatCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const ReducePlan p = RepeatPlan(nnvm::get<RepeatParam>(attrs.parsed), inputs[0].shape_);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    BroadcastWithPlan(p, inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
-  });
-}
 
-void RepeatBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const ReducePlan p = RepeatPlan(nnvm::get<RepeatParam>(attrs.parsed), outputs[0].shape_);
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    ReduceWithPlan<red::sum>(p, inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
-  });
-}
 
 // ---------------------------------------------------------------- reverse
 
@@ -317,38 +259,6 @@ bool ReverseShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(ishape);
 }
 
-void ReverseCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const ReverseParam& param = nnvm::get<ReverseParam>(attrs.parsed);
-  const mxnet::TShape& s = inputs[0].shape_;
-  std::vector<bool> flip(s.ndim(), false);
-  for (int a : param.axis) {
-    const int ax = CheckAxis("reverse", a, s.ndim());
-    flip[ax] = !flip[ax];
-  }
-  const std::vector<index_t> st = RowMajorStrides(s);
-  StridedView v;
-  for (int i = 0; i < s.ndim(); ++i) {
-    if (flip[i] && s[i] > 0) {
-      v.offset += (s[i] - 1) * st[i];
-      v.Add(s[i], -st[i]);
-    } else {
-      v.Add(s[i], st[i]);
-    }
-  }
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    const DType* in = inputs[0].dptr<DType>();
-    DType* out = outputs[0].dptr<DType>();
-    if (in == out && req[0] != kNullOp) {  // in place: gather from a copy
-      std::unique_ptr<DType[]> tmp(new DType[inputs[0].Size()]);
-      std::copy(in, in + inputs[0].Size(), tmp.get());
-      StridedGather(v, tmp.get(), out, req[0]);
-    } else {
-      StridedGather(v, in, out, req[0]);
-    }
-  });
-}
 
 // ---------------------------------------------------------------- depth_to_space / space_to_depth
 
@@ -387,57 +297,10 @@ bool DepthSpaceShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return true;
 }
 
-template <bool to_space>
-void DepthSpaceCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  mxnet::TShape view;
-  std::vector<int> axes;
-  DepthSpaceView(to_space, inputs[0].shape_, nnvm::get<DepthToSpaceParam>(attrs.parsed).block_size,
-                 &view, &axes);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    TransposeImpl(inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), view, axes, req[0]);
-  });
-}
 
 // ---------------------------------------------------------------- diag
 
-/*! \brief The strided view of diagonal k over (axis1, axis2) of an array of shape s (ndim>=2). */
-StridedView DiagView(const DiagParam& p, const mxnet::TShape& s, mxnet::TShape* oshape) {
-  const int nd = s.ndim();
-  const int a1 = CheckAxis("diag (axis1)", p.axis1, nd);
-  const int a2 = CheckAxis("diag (axis2)", p.axis2, nd);
-  if (a1 == a2) {
-    MX_THROW(ValueError) << "diag: axis1 and axis2 cannot refer to the same axis, got axis1="
-                         << p.axis1 << " and axis2=" << p.axis2;
-  }
-  const std::vector<index_t> st = RowMajorStrides(s);
-  StridedView v;
-  std::vector<dim_t> o;
-  for (int i = 0; i < nd; ++i) {
-    if (i == a1 || i == a2) continue;
-    v.Add(s[i], st[i]);
-    o.push_back(s[i]);
-  }
-  const index_t k = p.k;
-  const index_t r0 = k >= 0 ? 0 : -k, c0 = k >= 0 ? k : 0;
-  index_t len = std::min(s[a1] - r0, s[a2] - c0);
-  if (len < 0) len = 0;
-  v.offset = len > 0 ? r0 * st[a1] + c0 * st[a2] : 0;
-  v.Add(len, st[a1] + st[a2]);
-  o.push_back(len);
-  if (oshape) *oshape = mxnet::TShape(o.begin(), o.end());
-  return v;
-}
 
-/*! \brief The view of diagonal k inside an (n+|k|, n+|k|) matrix (1-D input case). */
-StridedView DiagMatrixView(int k, index_t n) {
-  const index_t m = n + (k >= 0 ? k : -k);
-  StridedView v;
-  v.offset = k >= 0 ? k : -k * m;
-  v.Add(n, m + 1);
-  return v;
-}
 
 bool DiagShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                mxnet::ShapeVector* out_attrs) {
@@ -458,30 +321,6 @@ bool DiagShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return true;
 }
 
-/*! \brief forward: gather the diagonal (or build the matrix); backward: the reverse. */
-template <bool backward>
-void DiagCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
-                 const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
-  const DiagParam& param = nnvm::get<DiagParam>(attrs.parsed);
-  if (req[0] == kNullOp) return;
-  // "data" is the array of the forward input's shape; "diag" the forward output.
-  const TBlob& data = backward ? outputs[0] : inputs[0];
-  const TBlob& other = backward ? inputs[0] : outputs[0];
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(data.type_flag_, DType, {
-    const bool gather = (data.ndim() >= 2) != backward;  // read a strided diagonal
-    const TBlob& mat = data.ndim() >= 2 ? data : other;  // the array holding the diagonal
-    const TBlob& vec = data.ndim() >= 2 ? other : data;
-    const StridedView v = data.ndim() >= 2 ? DiagView(param, data.shape_, nullptr)
-                                           : DiagMatrixView(param.k, data.shape_[0]);
-    if (gather) {
-      StridedGather(v, mat.dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
-    } else {
-      DType* m = outputs[0].dptr<DType>();
-      if (req[0] != kAddTo) std::fill(m, m + outputs[0].Size(), DType(0));
-      StridedScatter(v, vec.dptr<DType>(), m, kAddTo);
-    }
-  });
-}
 
 }  // namespace
 
@@ -658,7 +497,7 @@ Examples::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", TransposeGrad)
-    .set_attr<FCompute>("FCompute<cpu>", TransposeCompute)
+    .set_attr<FCompute>("FCompute<cpu>", TransposeCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Source input")
     .add_arguments(TransposeParam::__FIELDS__());
 
@@ -691,7 +530,7 @@ Examples::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"SwapAxis"})
-    .set_attr<FCompute>("FCompute<cpu>", SwapAxisCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SwapAxisCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Input array.")
     .add_arguments(SwapAxisParam::__FIELDS__());
 
@@ -798,7 +637,7 @@ three cases:
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_tile"})
-    .set_attr<FCompute>("FCompute<cpu>", TileCompute)
+    .set_attr<FCompute>("FCompute<cpu>", TileCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Input data array")
     .add_arguments(TileParam::__FIELDS__());
 
@@ -807,7 +646,7 @@ NNVM_REGISTER_OP(_backward_tile)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<TileParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", TileBackward);
+    .set_attr<FCompute>("FCompute<cpu>", TileBackward<cpu>);
 
 NNVM_REGISTER_OP(repeat)
     .add_alias("_np_repeat")
@@ -842,7 +681,7 @@ The parameter ``axis`` specifies the axis along which to perform repeat::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_repeat"})
-    .set_attr<FCompute>("FCompute<cpu>", RepeatCompute)
+    .set_attr<FCompute>("FCompute<cpu>", RepeatCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Input data array")
     .add_arguments(RepeatParam::__FIELDS__());
 
@@ -851,7 +690,7 @@ NNVM_REGISTER_OP(_backward_repeat)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<RepeatParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", RepeatBackward);
+    .set_attr<FCompute>("FCompute<cpu>", RepeatBackward<cpu>);
 
 NNVM_REGISTER_OP(reverse)
     .add_alias("flip")
@@ -877,7 +716,7 @@ Examples::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"reverse"})
-    .set_attr<FCompute>("FCompute<cpu>", ReverseCompute)
+    .set_attr<FCompute>("FCompute<cpu>", ReverseCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Input data array")
     .add_arguments(ReverseParam::__FIELDS__());
 
@@ -923,7 +762,7 @@ Example::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"space_to_depth"})
-    .set_attr<FCompute>("FCompute<cpu>", DepthSpaceCompute<true>)
+    .set_attr<FCompute>("FCompute<cpu>", DepthSpaceCompute<cpu, true>)
     .add_argument("data", "NDArray-or-Symbol", "Input ndarray")
     .add_arguments(DepthToSpaceParam::__FIELDS__());
 
@@ -971,7 +810,7 @@ Example::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"depth_to_space"})
-    .set_attr<FCompute>("FCompute<cpu>", DepthSpaceCompute<false>)
+    .set_attr<FCompute>("FCompute<cpu>", DepthSpaceCompute<cpu, false>)
     .add_argument("data", "NDArray-or-Symbol", "Input ndarray")
     .add_arguments(DepthToSpaceParam::__FIELDS__());
 
@@ -1019,7 +858,7 @@ Examples::
     .set_attr<nnvm::FInferType>("FInferType", SameType)
     .set_attr<nnvm::FListInputNames>("FListInputNames", DataInputName)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_diag"})
-    .set_attr<FCompute>("FCompute<cpu>", DiagCompute<false>)
+    .set_attr<FCompute>("FCompute<cpu>", DiagCompute<cpu, false>)
     .add_argument("data", "NDArray-or-Symbol", "Input ndarray")
     .add_arguments(DiagParam::__FIELDS__());
 
@@ -1028,7 +867,7 @@ NNVM_REGISTER_OP(_backward_diag)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<DiagParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", DiagCompute<true>);
+    .set_attr<FCompute>("FCompute<cpu>", DiagCompute<cpu, true>);
 
 }  // namespace op
 }  // namespace mxnet

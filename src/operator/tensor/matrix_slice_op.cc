@@ -16,10 +16,6 @@ DMLC_REGISTER_PARAMETER(SliceLikeParam);
 
 namespace {
 
-SliceRange RangeOf(const SliceParam& p, const mxnet::TShape& s, const char* op) {
-  return GetSliceRange(op, s, p.begin, p.end, p.step);
-}
-
 // ---------------------------------------------------------------- slice
 
 bool SliceShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -33,21 +29,6 @@ bool SliceShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return true;
 }
 
-void SliceCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
-                  const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
-  const SliceRange r = RangeOf(nnvm::get<SliceParam>(attrs.parsed), inputs[0].shape_, "slice");
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    SliceForwardImpl<DType>(inputs[0], r, outputs[0], req[0]);
-  });
-}
-
-void SliceBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const SliceRange r = RangeOf(nnvm::get<SliceParam>(attrs.parsed), outputs[0].shape_, "slice");
-  SliceBackwardImpl(inputs[0], r, outputs[0], req[0]);
-}
-
 // ---------------------------------------------------------------- slice_axis
 
 bool SliceAxisShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -59,23 +40,6 @@ bool SliceAxisShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   const SliceRange r = SliceAxisRange(nnvm::get<SliceAxisParam>(attrs.parsed), dshape);
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, r.oshape);
   return true;
-}
-
-void SliceAxisCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  const SliceRange r = SliceAxisRange(nnvm::get<SliceAxisParam>(attrs.parsed), inputs[0].shape_);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    SliceForwardImpl<DType>(inputs[0], r, outputs[0], req[0]);
-  });
-}
-
-void SliceAxisBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const SliceRange r =
-      SliceAxisRange(nnvm::get<SliceAxisParam>(attrs.parsed), outputs[0].shape_);
-  SliceBackwardImpl(inputs[0], r, outputs[0], req[0]);
 }
 
 // ---------------------------------------------------------------- slice_like
@@ -100,31 +64,6 @@ bool SliceLikeType(const NodeAttrs& attrs, std::vector<int>* in_attrs,
   return (*out_attrs)[0] != -1;
 }
 
-void SliceLikeCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  const SliceRange r = SliceLikeRange(nnvm::get<SliceLikeParam>(attrs.parsed), inputs[0].shape_,
-                                      inputs[1].shape_);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, DType, {
-    SliceForwardImpl<DType>(inputs[0], r, outputs[0], req[0]);
-  });
-}
-
-/*! \brief inputs: ograd; outputs: data grad, shape_like grad (zeros). */
-void SliceLikeBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const SliceRange r = SliceLikeRange(nnvm::get<SliceLikeParam>(attrs.parsed), outputs[0].shape_,
-                                      inputs[0].shape_);
-  SliceBackwardImpl(inputs[0], r, outputs[0], req[0]);
-  if (outputs.size() > 1 && (req[1] == kWriteTo || req[1] == kWriteInplace)) {
-    MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[1].type_flag_, DType, {
-      DType* z = outputs[1].dptr<DType>();
-      std::fill(z, z + outputs[1].Size(), DType(0));
-    });
-  }
-}
-
 // ---------------------------------------------------------------- _slice_assign(_scalar)
 
 bool SliceAssignShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -142,46 +81,6 @@ bool SliceAssignShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   SHAPE_ASSIGN_CHECK(*in_attrs, 1, r.oshape);
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, lshape);
   return true;
-}
-
-/*! \brief out = lhs with out[range] = rhs; lhs is copied unless out aliases it. */
-void SliceAssignCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                        const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  if (req[0] == kAddTo) {
-    MX_THROW(NotImplementedError) << "_slice_assign: req kAddTo is not supported";
-  }
-  const SliceRange r =
-      RangeOf(nnvm::get<SliceParam>(attrs.parsed), inputs[0].shape_, "_slice_assign");
-  CopyBlob(inputs[0], outputs[0], kWriteTo);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[0].type_flag_, DType, {
-    StridedScatter(SliceView(outputs[0].shape_, r), inputs[1].dptr<DType>(),
-                   outputs[0].dptr<DType>(), kWriteTo);
-  });
-}
-
-template <typename DType>
-void FillStrided(const StridedView& v, DType* dst, DType value) {
-  ForEachStrided(v, [&](index_t, index_t off) { dst[off] = value; });
-}
-
-void SliceAssignScalarCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                              const std::vector<TBlob>& inputs,
-                              const std::vector<OpReqType>& req,
-                              const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  if (req[0] == kAddTo) {
-    MX_THROW(NotImplementedError) << "_slice_assign_scalar: req kAddTo is not supported";
-  }
-  const SliceAssignScalarParam& p = nnvm::get<SliceAssignScalarParam>(attrs.parsed);
-  const SliceRange r =
-      GetSliceRange("_slice_assign_scalar", inputs[0].shape_, p.begin, p.end, p.step);
-  CopyBlob(inputs[0], outputs[0], kWriteTo);
-  MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[0].type_flag_, DType, {
-    FillStrided(SliceView(outputs[0].shape_, r), outputs[0].dptr<DType>(),
-                static_cast<DType>(p.scalar));
-  });
 }
 
 /*! \brief The begin/end/step entries of a slice-op dict (drops everything else). */
@@ -246,7 +145,7 @@ Example::
                                        return std::vector<std::string>{"data"};
                                      })
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_slice"})
-    .set_attr<FCompute>("FCompute<cpu>", SliceCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SliceCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Source input")
     .add_arguments(SliceParam::__FIELDS__());
 
@@ -257,7 +156,7 @@ NNVM_REGISTER_OP(_backward_slice)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SliceParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SliceBackward);
+    .set_attr<FCompute>("FCompute<cpu>", SliceBackward<cpu>);
 
 NNVM_REGISTER_OP(slice_axis)
     .describe(R"code(Slices along a given axis.
@@ -292,7 +191,7 @@ Examples::
                                        return std::vector<std::string>{"data"};
                                      })
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_slice_axis"})
-    .set_attr<FCompute>("FCompute<cpu>", SliceAxisCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SliceAxisCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Source input")
     .add_arguments(SliceAxisParam::__FIELDS__());
 
@@ -303,7 +202,7 @@ NNVM_REGISTER_OP(_backward_slice_axis)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SliceAxisParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SliceAxisBackward);
+    .set_attr<FCompute>("FCompute<cpu>", SliceAxisBackward<cpu>);
 
 NNVM_REGISTER_OP(slice_like)
     .describe(R"code(Slices a region of the array like the shape of another array.
@@ -367,7 +266,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", SliceLikeShape)
     .set_attr<nnvm::FInferType>("FInferType", SliceLikeType)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_slice_like"})
-    .set_attr<FCompute>("FCompute<cpu>", SliceLikeCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SliceLikeCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Source input")
     .add_argument("shape_like", "NDArray-or-Symbol", "Shape like input")
     .add_arguments(SliceLikeParam::__FIELDS__());
@@ -377,7 +276,7 @@ NNVM_REGISTER_OP(_backward_slice_like)
     .set_num_outputs(2)
     .set_attr_parser(ParamParser<SliceLikeParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SliceLikeBackward);
+    .set_attr<FCompute>("FCompute<cpu>", SliceLikeBackward<cpu>);
 
 NNVM_REGISTER_OP(_slice_assign)
     .add_alias("_npi_slice_assign")
@@ -419,7 +318,7 @@ From:src/operator/tensor/matrix_op.cc
               MakeNode("slice", n->attrs.name + "_backward_rhs", &og, &d, &n), 0, 0});
           return ret;
         })
-    .set_attr<FCompute>("FCompute<cpu>", SliceAssignCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SliceAssignCompute<cpu>)
     .add_argument("lhs", "NDArray-or-Symbol", "Source input")
     .add_argument("rhs", "NDArray-or-Symbol", "value to assign")
     .add_arguments(SliceParam::__FIELDS__());
@@ -456,7 +355,7 @@ Requirements
           return std::vector<nnvm::NodeEntry>{nnvm::NodeEntry{
               MakeNode("_slice_assign_scalar", n->attrs.name + "_backward", &og, &d, &n), 0, 0}};
         })
-    .set_attr<FCompute>("FCompute<cpu>", SliceAssignScalarCompute)
+    .set_attr<FCompute>("FCompute<cpu>", SliceAssignScalarCompute<cpu>)
     .add_argument("data", "NDArray-or-Symbol", "Source input")
     .add_arguments(SliceAssignScalarParam::__FIELDS__());
 

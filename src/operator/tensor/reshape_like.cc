@@ -7,12 +7,12 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./matrix_op-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -87,23 +87,6 @@ bool ReshapeLikeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::ve
   return (*out)[0] != -1;
 }
 
-void CopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                 const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp || outputs[0].Size() == 0) return;
-  if (req[0] == kAddTo) {
-    MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-      DType* o = outputs[0].dptr<DType>();
-      const DType* x = inputs[0].dptr<DType>();
-      for (size_t i = 0; i < outputs[0].Size(); ++i) o[i] += x[i];
-    });
-    return;
-  }
-  if (outputs[0].dptr_ == inputs[0].dptr_) return;
-  std::memcpy(outputs[0].dptr_, inputs[0].dptr_,
-              outputs[0].Size() * mshadow::mshadow_sizeof(outputs[0].type_flag_));
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(reshape_like)
@@ -134,7 +117,7 @@ Without the index arguments the output has the shape of `rhs`.
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", [](const NodeAttrs& attrs) {
   return std::vector<std::pair<int, int>>{{0, 0}};
 })
-.set_attr<FCompute>("FCompute<cpu>", CopyCompute)
+.set_attr<FCompute>("FCompute<cpu>", IdentityCopyCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
     // lhs: the output gradient reshaped back to lhs's shape; rhs: only its shape is used.

@@ -303,3 +303,43 @@ def test_gluon_mlp_training_steps_match_the_cpu():
     assert dev_losses[-1] < dev_losses[0]
     for d, c in zip(dev_params, cpu_params):
         np.testing.assert_allclose(d, c, rtol=1e-4, atol=1e-5)
+
+
+UPDATES = [("nag_mom_update", 1, dict(momentum=0.9)), ("adam_update", 2, dict(beta1=0.8)),
+           ("rmsprop_update", 1, dict(gamma1=0.9, clip_weights=2.0)),
+           ("rmspropalex_update", 3, dict(gamma1=0.9, gamma2=0.8)),
+           ("ftrl_update", 2, dict(lamda1=0.01, beta=1.0)),
+           ("ftml_update", 3, dict(beta1=0.6, beta2=0.99, t=3)),
+           ("signsgd_update", 0, dict()), ("signum_update", 1, dict(momentum=0.9, wd_lh=0.01))]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("op,n_states,extra", UPDATES)
+def test_optimizer_updates_match_cpu(op, n_states, extra, dtype):
+    rng = np.random.RandomState(9)
+    w, g = rng.randn(40, 7).astype(dtype), rng.randn(40, 7).astype(dtype)
+    states = [np.abs(rng.randn(40, 7)).astype(dtype) for _ in range(n_states)]
+    params = dict(lr=0.05, wd=0.01, rescale_grad=0.5, **extra)
+    if op != "ftml_update":
+        params["clip_gradient"] = 1.0
+    results = []
+    for ctx in (mx.cpu(), DEV):
+        arrs = [mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in [w, g] + states]
+        getattr(mx.nd, op)(*arrs, out=arrs[0], **params)
+        results.append([a.asnumpy() for a in arrs])
+    rtol, atol = (1e-2, 1e-2) if dtype == np.float16 else (1e-5, 1e-6)
+    for d, c in zip(results[1], results[0]):
+        np.testing.assert_allclose(d, c, rtol=rtol, atol=atol, err_msg=op)
+
+
+def test_mp_nag_mom_update_matches_cpu():
+    rng = np.random.RandomState(10)
+    w, g = rng.randn(30).astype(np.float16), rng.randn(30).astype(np.float16)
+    mom, w32 = rng.randn(30).astype(np.float32), w.astype(np.float32)
+    results = []
+    for ctx in (mx.cpu(), DEV):
+        arrs = [mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in (w, g, mom, w32)]
+        mx.nd.mp_nag_mom_update(*arrs, out=arrs[0], lr=0.1, momentum=0.9, wd=0.001)
+        results.append([a.asnumpy() for a in arrs])
+    for d, c in zip(results[1], results[0]):
+        np.testing.assert_allclose(d, c, rtol=1e-3, atol=1e-3)
