@@ -217,6 +217,65 @@ class PhiloxDraw {
 };
 
 /*!
+ * \brief Element `i` of call `call`'s own stream of draws: Philox blocks (i, call, block 0, 1,
+ *        ...) consumed four words at a time, with the uniform()/normal()/rand_int64() interface
+ *        of the CPU's generator, so the samplers of operator/random run unchanged in a kernel.
+ *        Its first block is PhiloxDraw's.
+ */
+template <typename F>
+class PhiloxStream {
+ public:
+  typedef F FType;
+  MSHADOW_XINLINE PhiloxStream(uint32_t seed, uint64_t call, int64_t i)
+      : seed_(seed), c0_(static_cast<uint32_t>(i)),
+        c1_(static_cast<uint32_t>(static_cast<uint64_t>(i) >> 32)),
+        c2_(static_cast<uint32_t>(call)), c3_(static_cast<uint32_t>(call >> 32)) {}
+  MSHADOW_XINLINE uint32_t next() {
+    if (pos_ == 4) {
+      block_ = Philox4x32::Block(c0_, c1_, c2_, c3_ + (blocks_ << 16), seed_, 0x6D786E65u);
+      ++blocks_;
+      pos_ = 0;
+    }
+    return block_.v[pos_++];
+  }
+  /*! \brief Uniform in [0, 1). */
+  MSHADOW_XINLINE F uniform() {
+    if constexpr (std::is_same<F, double>::value) {
+      const uint32_t hi = next();
+      return mshadow::random_detail::UniformDouble(hi, next());
+    } else {
+      return static_cast<F>(mshadow::random_detail::UniformFloat(next()));
+    }
+  }
+  /*! \brief Standard normal (Box-Muller; the pair's second value is kept for the next call). */
+  MSHADOW_XINLINE F normal() {
+    if (has_cached_) {
+      has_cached_ = false;
+      return cached_;
+    }
+    const F u1 = F(1) - uniform();
+    const F u2 = uniform();
+    const F r = std::sqrt(F(-2) * std::log(u1)), t = F(6.283185307179586) * u2;
+    cached_ = r * std::sin(t);
+    has_cached_ = true;
+    return r * std::cos(t);
+  }
+  /*! \brief Uniform integer in [0, 2^63). */
+  MSHADOW_XINLINE int64_t rand_int64() {
+    const uint64_t hi = next();
+    return static_cast<int64_t>(((hi << 32) | next()) >> 1);
+  }
+
+ private:
+  uint32_t seed_, c0_, c1_, c2_, c3_;
+  uint32_t blocks_{0};
+  int pos_{4};
+  Philox4x32 block_{};
+  bool has_cached_{false};
+  F cached_{0};
+};
+
+/*!
  * \brief The GPU's kParallelRandom generator: a seed and a count of the calls made so far.
  *        Call c draws element i from Philox counter (i, c), so kernels need no state and the
  *        numbers depend only on the seed and the order of the calls. The layout does not depend

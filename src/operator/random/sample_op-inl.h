@@ -51,7 +51,9 @@ inline void SampleCheck(bool ok, const char* op, const char* what, double v) {
 // Each has Draw(rng, a, b) and a name for messages; parameters are (a, b) in MXNet's order.
 struct UniformDist {
   template <typename Rng>
-  static double Draw(Rng* r, double low, double high) { return SampleUniform(r, low, high); }
+  MSHADOW_XINLINE static double Draw(Rng* r, double low, double high) {
+    return SampleUniform(r, low, high);
+  }
   static void Check(const char* op, double low, double high) {
     if (low > high) {
       MX_THROW(ValueError) << op << ": expected low <= high, got low=" << low
@@ -61,14 +63,18 @@ struct UniformDist {
 };
 struct NormalDist {
   template <typename Rng>
-  static double Draw(Rng* r, double loc, double scale) { return SampleNormal(r, loc, scale); }
+  MSHADOW_XINLINE static double Draw(Rng* r, double loc, double scale) {
+    return SampleNormal(r, loc, scale);
+  }
   static void Check(const char* op, double, double scale) {
     SampleCheck(scale >= 0, op, "scale >= 0", scale);
   }
 };
 struct GammaDist {
   template <typename Rng>
-  static double Draw(Rng* r, double alpha, double beta) { return SampleGamma(r, alpha, beta); }
+  MSHADOW_XINLINE static double Draw(Rng* r, double alpha, double beta) {
+    return SampleGamma(r, alpha, beta);
+  }
   static void Check(const char* op, double alpha, double beta) {
     SampleCheck(alpha > 0, op, "alpha > 0", alpha);
     SampleCheck(beta > 0, op, "beta > 0", beta);
@@ -76,19 +82,25 @@ struct GammaDist {
 };
 struct ExponentialDist {
   template <typename Rng>
-  static double Draw(Rng* r, double lam, double) { return SampleExponential(r, lam); }
+  MSHADOW_XINLINE static double Draw(Rng* r, double lam, double) {
+    return SampleExponential(r, lam);
+  }
   static void Check(const char* op, double lam, double) { SampleCheck(lam > 0, op, "lam > 0", lam); }
 };
 struct PoissonDist {
   template <typename Rng>
-  static double Draw(Rng* r, double lam, double) { return SamplePoisson(r, lam); }
+  MSHADOW_XINLINE static double Draw(Rng* r, double lam, double) {
+    return SamplePoisson(r, lam);
+  }
   static void Check(const char* op, double lam, double) {
     SampleCheck(lam >= 0, op, "lam >= 0", lam);
   }
 };
 struct NegBinomialDist {
   template <typename Rng>
-  static double Draw(Rng* r, double k, double p) { return SampleNegativeBinomial(r, k, p); }
+  MSHADOW_XINLINE static double Draw(Rng* r, double k, double p) {
+    return SampleNegativeBinomial(r, k, p);
+  }
   static void Check(const char* op, double k, double p) {
     SampleCheck(k > 0, op, "k > 0", k);
     SampleCheck(p > 0 && p <= 1, op, "p in (0, 1]", p);
@@ -96,7 +108,7 @@ struct NegBinomialDist {
 };
 struct GenNegBinomialDist {
   template <typename Rng>
-  static double Draw(Rng* r, double mu, double alpha) {
+  MSHADOW_XINLINE static double Draw(Rng* r, double mu, double alpha) {
     return SampleGeneralizedNegativeBinomial(r, mu, alpha);
   }
   static void Check(const char* op, double mu, double alpha) {
@@ -342,8 +354,8 @@ inline void FillSamples(const OpContext& ctx, const TBlob& out, double a, double
 }
 
 /*!
- * \brief The GPU's draws: element i of a call takes one Philox block (PhiloxDraw), so the
- *        kernel has no state and any grid gives the same numbers. Uniform and normal only.
+ * \brief The GPU's draws: element i of a call samples from its own Philox stream
+ *        (PhiloxStream), so the kernel has no state and any grid gives the same numbers.
  */
 template <typename Dist>
 struct sample_philox {
@@ -352,17 +364,12 @@ struct sample_philox {
                                   double b) {
     typedef typename std::conditional<std::is_same<DType, double>::value, double, float>::type
         A;
-    const common::random::PhiloxDraw r(seed, call, i);
-    if constexpr (std::is_same<Dist, UniformDist>::value) {
-      out[i] = DType(static_cast<A>(a) + static_cast<A>(b - a) * r.uniform<A>());
-    } else {
-      static_assert(std::is_same<Dist, NormalDist>::value, "GPU sampling: uniform or normal");
-      out[i] = DType(static_cast<A>(a) + static_cast<A>(b) * r.normal<A>());
-    }
+    common::random::PhiloxStream<A> rng(seed, call, i);
+    out[i] = DType(Dist::Draw(&rng, a, b));
   }
 };
 
-/*! \brief FillSamples on the GPU (uniform and normal): one kernel over the output. */
+/*! \brief FillSamples on the GPU: one kernel over the output. */
 template <typename Dist>
 inline void FillSamplesGPU(const OpContext& ctx, const TBlob& out, double a, double b) {
   const index_t n = out.Size();
@@ -388,6 +395,17 @@ void SampleCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
 }
 
+/*! \brief out[i] = low + (draw mod span): randint's element i on the GPU. */
+struct randint_philox {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, uint32_t seed, uint64_t call,
+                                  int64_t low, uint64_t span) {
+    common::random::PhiloxStream<double> rng(seed, call, i);
+    out[i] = static_cast<DType>(low + static_cast<int64_t>(
+                                          static_cast<uint64_t>(rng.rand_int64()) % span));
+  }
+};
+
 template <typename xpu>
 void RandIntCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -397,6 +415,16 @@ void RandIntCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const TBlob& out = outputs[0];
   const uint64_t span = static_cast<uint64_t>(param.high - param.low);
   const int64_t low = param.low;
+  if constexpr (std::is_same<xpu, gpu>::value) {
+    auto* gen = ctx.requested[0].get_parallel_random<xpu, float>();
+    const uint64_t call = gen->NextCall();
+    MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
+      mxnet_op::Kernel<randint_philox, xpu>::Launch(ctx.get_stream<xpu>(), out.Size(),
+                                                    out.dptr<DType>(), gen->seed(), call, low,
+                                                    span);
+    });
+    return;
+  }
   MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
     DType* dst = out.dptr<DType>();
     ParallelSample<double>(ctx.requested[0], out.Size(), [&](auto* rng, index_t i) {

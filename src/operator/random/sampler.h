@@ -26,28 +26,28 @@ namespace op {
 
 /*! \brief Uniform in (0, 1]: safe for log(). */
 template <typename Rng>
-inline double SampleUnitOpen(Rng* rng) {
+MSHADOW_XINLINE double SampleUnitOpen(Rng* rng) {
   return 1.0 - static_cast<double>(rng->uniform());
 }
 
 template <typename Rng>
-inline double SampleUniform(Rng* rng, double low, double high) {
+MSHADOW_XINLINE double SampleUniform(Rng* rng, double low, double high) {
   return low + (high - low) * static_cast<double>(rng->uniform());
 }
 
 template <typename Rng>
-inline double SampleNormal(Rng* rng, double loc, double scale) {
+MSHADOW_XINLINE double SampleNormal(Rng* rng, double loc, double scale) {
   return loc + scale * static_cast<double>(rng->normal());
 }
 
 template <typename Rng>
-inline double SampleExponential(Rng* rng, double lam) {
+MSHADOW_XINLINE double SampleExponential(Rng* rng, double lam) {
   return -std::log(SampleUnitOpen(rng)) / lam;
 }
 
 /*! \brief Gamma with shape alpha and scale beta (mean alpha * beta): Marsaglia and Tsang. */
 template <typename Rng>
-inline double SampleGamma(Rng* rng, double alpha, double beta) {
+MSHADOW_XINLINE double SampleGamma(Rng* rng, double alpha, double beta) {
   if (alpha <= 0 || beta <= 0) return alpha == 0 ? 0.0 : NAN;
   double boost = 1.0;
   if (alpha < 1.0) {  // G(a) = G(a + 1) * U^(1/a)
@@ -70,7 +70,7 @@ inline double SampleGamma(Rng* rng, double alpha, double beta) {
 
 /*! \brief Poisson: multiplication method for small lam, rejection from a Lorentzian above. */
 template <typename Rng>
-inline double SamplePoisson(Rng* rng, double lam) {
+MSHADOW_XINLINE double SamplePoisson(Rng* rng, double lam) {
   if (!(lam > 0)) return 0.0;
   if (lam < 12.0) {
     const double limit = std::exp(-lam);
@@ -98,14 +98,14 @@ inline double SamplePoisson(Rng* rng, double lam) {
 
 /*! \brief Failures before the k-th success with success probability p (Gamma-Poisson mixture). */
 template <typename Rng>
-inline double SampleNegativeBinomial(Rng* rng, double k, double p) {
+MSHADOW_XINLINE double SampleNegativeBinomial(Rng* rng, double k, double p) {
   if (p >= 1.0) return 0.0;
   return SamplePoisson(rng, SampleGamma(rng, k, (1.0 - p) / p));
 }
 
 /*! \brief Mean mu, variance mu + alpha * mu^2. */
 template <typename Rng>
-inline double SampleGeneralizedNegativeBinomial(Rng* rng, double mu, double alpha) {
+MSHADOW_XINLINE double SampleGeneralizedNegativeBinomial(Rng* rng, double mu, double alpha) {
   if (alpha == 0) return SamplePoisson(rng, mu);
   return SamplePoisson(rng, SampleGamma(rng, 1.0 / alpha, alpha * mu));
 }
