@@ -8,11 +8,17 @@
 import json
 import logging
 import numbers
+from numbers import Number  # noqa: F401  (exported by MXNet 1.9.1's module)
 import os
 import random
 import warnings
 
 import numpy as np
+
+try:  # OpenCV is optional; MXNet 1.9.1's module exposes it as `cv2` (None when missing).
+    import cv2
+except ImportError:
+    cv2 = None
 
 from .. import io
 from .. import ndarray as nd

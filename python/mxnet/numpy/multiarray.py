@@ -741,8 +741,10 @@ def ndim(a):
     return len(shape(a))
 
 
-def may_share_memory(a, b):  # pylint: disable=unused-argument
-    return False
+def may_share_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """Whether the memory of a and b overlaps (arrays are contiguous, so this is exact)."""
+    from .routines import shares_memory
+    return shares_memory(a, b)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1298,3 +1300,10 @@ def take(a, indices, axis=None, mode='raise', out=None):  # pylint: disable=unus
               mode='clip' if mode == 'clip' else 'wrap' if mode == 'wrap' else 'clip')
     return _finish(res, out)
 
+
+
+# MXNet 1.9.1's multiarray module holds every mx.np function. The ones written in the modules
+# below (which build on those above, hence imported last) are found here too.
+from .function_base import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from .routines import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from .fallback import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position

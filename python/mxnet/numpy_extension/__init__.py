@@ -10,10 +10,12 @@ from ..ndarray import op as _ndop
 from ..ndarray.ndarray import waitall
 from ..numpy.multiarray import _nd, _as_array, reshape as _np_reshape
 from . import random
+from . import image
 
 __all__ = ['set_np', 'reset_np', 'is_np_array', 'is_np_shape', 'use_np', 'use_np_array',
            'use_np_shape', 'np_array', 'np_shape', 'set_np_shape', 'cpu', 'gpu',
-           'current_context', 'num_gpus', 'waitall', 'reshape', 'random', 'save', 'load']
+           'current_context', 'num_gpus', 'waitall', 'reshape', 'random', 'image', 'save', 'load',
+           'constraint_check']
 
 # npx name -> classic operator it runs (MXNet 1.9.1 registers the npx name as its alias).
 _OPS = {
@@ -144,3 +146,13 @@ def nonzero(a):
 
 
 __all__.append('nonzero')
+
+
+def constraint_check(input, msg='Constraint violated.'):
+    """Check that every element of the boolean array `input` is true: raises ValueError with
+    `msg` otherwise, and returns a true 0-d boolean array (to chain into a graph)."""
+    from ..numpy.multiarray import array
+    value = _as_array(input).asnumpy()
+    if not value.all():
+        raise ValueError(msg)
+    return array(True, dtype=bool, ctx=_as_array(input).context)
