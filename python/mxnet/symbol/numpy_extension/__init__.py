@@ -2,8 +2,9 @@
 from .. import op as _op
 from .. import contrib as _contrib
 from ...numpy_extension import _OPS
+from . import image, random  # noqa: F401
 
-__all__ = ['reshape']
+__all__ = ['reshape', 'image', 'random']
 
 
 def _make(npx_name, op_name):
