@@ -23,6 +23,7 @@ at the next wait on the outputs.
 
 The library calls back through the protocol of MXCustomOpRegister (API.md §4.2).
 """
+import collections
 import ctypes
 import threading
 import traceback
@@ -35,7 +36,7 @@ from .base import _LIB, check_call, c_str, py_str, NDArrayHandle
 from . import context as _context
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments"]
+           "get_operator_arguments", "OperatorArguments"]
 
 
 class CustomOp(object):
@@ -448,16 +449,31 @@ def register(reg_name):
 
 
 def get_all_registered_operators():
-    """Names of the custom operators registered from Python."""
-    return sorted(_registry.prop_classes)
+    """Names of every operator registered in the library (MXListAllOpNames), followed by the
+    custom operators registered from Python (used through Custom(op_type=...))."""
+    from .base import list_op_names, _refresh_op_names
+    _refresh_op_names()   # a library loaded since the last call may have added operators
+    names = list(list_op_names())
+    known = set(names)
+    return names + sorted(n for n in _registry.prop_classes if n not in known)
+
+
+OperatorArguments = collections.namedtuple('OperatorArguments', ['narg', 'names', 'types'])
 
 
 def get_operator_arguments(op_name):
-    """(argument names, kwargs of the property constructor) of a registered custom op."""
-    import inspect  # pylint: disable=import-outside-toplevel
-    prop_cls = _registry.prop_classes[op_name]
-    params = [p for p in inspect.signature(prop_cls.__init__).parameters if p != "self"]
-    return params
+    """OperatorArguments(narg, names, types) of registered operator `op_name`: its inputs and
+    parameters as the registry documents them (types like 'NDArray-or-Symbol',
+    'int, required'). For a Python custom operator, the keyword arguments of its property's
+    constructor (types 'string')."""
+    from .base import op_handle, op_info, list_op_names
+    if op_name in _registry.prop_classes and op_name not in list_op_names():
+        import inspect  # pylint: disable=import-outside-toplevel
+        prop_cls = _registry.prop_classes[op_name]
+        params = [p for p in inspect.signature(prop_cls.__init__).parameters if p != "self"]
+        return OperatorArguments(len(params), params, ['string'] * len(params))
+    info = op_info(op_handle(op_name))
+    return OperatorArguments(len(info.arg_names), list(info.arg_names), list(info.arg_types))
 
 
 register("custom_op")(CustomOpProp)
