@@ -28,12 +28,20 @@ import ctypes
 import threading
 import traceback
 from array import array
-from ctypes import CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_int, c_uint, c_void_p, cast
+from ctypes import CFUNCTYPE, POINTER, c_char, c_char_p, c_int, c_uint, c_void_p, cast
 
 import numpy as np
 
-from .base import _LIB, check_call, c_str, py_str, NDArrayHandle
+from .base import _LIB, check_call, c_str, py_str, NDArrayHandle, MXCallbackList
 from . import context as _context
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ctypes import c_bool, pointer  # noqa: F401
+from threading import Lock  # noqa: F401
+from .base import (OpHandle, mx_float, mx_int, mx_uint, c_array, c_array_buf,  # noqa: F401
+                   ctypes2numpy_shared)
+from .ndarray import NDArray  # noqa: F401
+from .util import is_np_array  # noqa: F401
+c_int_p = POINTER(c_int)
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
            "get_operator_arguments", "OperatorArguments"]
@@ -138,13 +146,6 @@ class CustomOpProp(object):
 
 
 # ---------------------------------------------------------------------------------- protocol
-
-
-class MXCallbackList(Structure):
-    """struct MXCallbackList of c_api.h."""
-    _fields_ = [("num_callbacks", c_int),
-                ("callbacks", POINTER(CFUNCTYPE(c_int))),
-                ("contexts", POINTER(c_void_p))]
 
 
 _REQ_NAMES = ("null", "write", "inplace", "add")

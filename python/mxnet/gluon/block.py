@@ -22,6 +22,9 @@ from ..symbol import Symbol
 from ..util import is_np_array
 from .parameter import Parameter, ParameterDict, DeferredInitializationError
 from .utils import _indent, _brief_print_list, HookHandle as _HookHandle
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from collections import defaultdict  # noqa: F401
+from ..base import mx_real_t  # noqa: F401
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
 

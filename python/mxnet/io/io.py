@@ -16,6 +16,9 @@ from ..base import (_LIB, MXNetError, check_call, lib_function, c_str_array, mx_
 from ..ndarray import NDArray, concat
 from ..ndarray.ndarray import mx_real_t
 from .utils import _init_data, _getdata_by_idx
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..ndarray import array, tile  # noqa: F401
+from ..ndarray.sparse import CSRNDArray  # noqa: F401
 
 __all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "ResizeIter", "PrefetchingIter",
            "MXDataIter"]

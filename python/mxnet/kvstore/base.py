@@ -2,6 +2,8 @@
 import ctypes
 
 from ..base import _LIB, check_call, c_str, string_types, KVStoreHandle
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array  # noqa: F401
 
 __all__ = ["KVStoreBase", "create"]
 

@@ -22,6 +22,16 @@ from ..ndarray import op as _ndop
 from ..ndarray import _internal as _ndi
 from ..ndarray._invoke import imperative_invoke
 from ..ndarray.register import param_str, dtype_str
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array as native_array  # noqa: E402,F401
+from builtins import slice as py_slice  # noqa: F401
+from ..autograd import is_recording  # noqa: F401
+from ..base import (c_array, c_array_buf, integer_types, numeric_types, mx_real_t,  # noqa: F401
+                    mx_uint)
+from ..context import Context  # noqa: F401
+from ..ndarray.ndarray import (from_numpy, get_indexing_dispatch_code,  # noqa: F401
+                               get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes)
+from ..util import set_module, wrap_np_unary_func, wrap_np_binary_func  # noqa: F401
 
 __all__ = [
     'ndarray', 'array', 'asarray', 'zeros', 'ones', 'empty', 'full', 'zeros_like', 'ones_like',

@@ -10,6 +10,7 @@ from ..ndarray import op as _ndop
 from ..ndarray.ndarray import waitall
 from ..numpy.multiarray import _nd, _as_array, reshape as _np_reshape
 from . import random
+from .utils import save, load  # noqa: F401
 from . import image
 
 __all__ = ['set_np', 'reset_np', 'is_np_array', 'is_np_shape', 'use_np', 'use_np_array',
@@ -117,25 +118,6 @@ def reshape(a, newshape, reverse=False, order='C'):
     if isinstance(newshape, int):
         newshape = (newshape,)
     return _np_reshape(a, _npx_reshape_target(a.shape, newshape, reverse), order=order)
-
-
-def save(file, arr):
-    from ..ndarray import utils as _utils
-    if isinstance(arr, dict):
-        arr = {k: v.as_nd_ndarray() for k, v in arr.items()}
-    elif isinstance(arr, (list, tuple)):
-        arr = [v.as_nd_ndarray() for v in arr]
-    else:
-        arr = [arr.as_nd_ndarray()]
-    _utils.save(file, arr)
-
-
-def load(file):
-    from ..ndarray import utils as _utils
-    res = _utils.load(file)
-    if isinstance(res, dict):
-        return {k: v.as_np_ndarray() for k, v in res.items()}
-    return [v.as_np_ndarray() for v in res]
 
 
 def nonzero(a):

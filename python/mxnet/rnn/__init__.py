@@ -6,6 +6,8 @@ from .rnn_cell import (RNNParams, BaseRNNCell, RNNCell, LSTMCell, GRUCell,  # no
                        ModifierCell, ZoneoutCell, ResidualCell)
 from .rnn import save_rnn_checkpoint, load_rnn_checkpoint, do_rnn_checkpoint  # noqa: F401
 from .io import encode_sentences, BucketSentenceIter  # noqa: F401
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import string_types, numeric_types  # noqa: F401
 
 __all__ = ["RNNParams", "BaseRNNCell", "RNNCell", "LSTMCell", "GRUCell", "FusedRNNCell",
            "SequentialRNNCell", "BidirectionalCell", "DropoutCell", "ModifierCell",

@@ -4,6 +4,8 @@
 from .. import initializer as init
 from .. import symbol
 from ..symbol import Symbol
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import string_types, numeric_types  # noqa: F401
 
 
 class RNNParams(object):

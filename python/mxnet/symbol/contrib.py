@@ -1,4 +1,7 @@
 """Operator functions of `mx.sym` generated from the library registry at import (contrib)."""
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import SymbolHandle  # noqa: F401
+
 __all__ = []
 
 # ---- control flow: needs the _foreach/_while_loop/_cond subgraph operators ----------------

@@ -5,6 +5,8 @@ register yet.
 """
 from ..block import HybridBlock
 from .activations import Activation
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ...base import numeric_types  # noqa: F401
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
            "Conv3DTranspose", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D",
