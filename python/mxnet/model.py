@@ -11,6 +11,8 @@ import numpy as np
 
 from . import ndarray as nd
 from .context import cpu
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from .base import mx_real_t  # noqa: F401
 
 __all__ = ["BatchEndParam", "save_checkpoint", "load_params", "load_checkpoint"]
 
