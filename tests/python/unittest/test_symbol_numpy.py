@@ -124,6 +124,18 @@ def test_creation():
         onp.testing.assert_allclose(ev(getattr(S, name)(9)), getattr(onp, name)(9), atol=1e-6)
 
 
+def test_histogram():
+    data = onp.array([0.5, 1.5, 1.7, 3.9, 2.2], dtype=onp.float32)
+    counts, edges = S.histogram(x, 4, range=(0, 4))
+    onp.testing.assert_array_equal(ev(counts, x=data), onp.histogram(data, 4, (0, 4))[0])
+    onp.testing.assert_allclose(ev(edges, x=data), onp.histogram(data, 4, (0, 4))[1])
+    bins = onp.array([0, 1, 2, 4], dtype=onp.float32)
+    counts, _ = S.histogram(x, y)
+    onp.testing.assert_array_equal(ev(counts, x=data, y=bins), onp.histogram(data, bins)[0])
+    with pytest.raises(ValueError):
+        S.histogram(x, 4)
+
+
 def test_linalg():
     L = S.linalg
     m = onp.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], dtype=onp.float32)

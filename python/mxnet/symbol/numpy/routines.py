@@ -591,3 +591,17 @@ def hamming(M, dtype=None, ctx=None):  # pylint: disable=unused-argument
 def blackman(M, dtype=None, ctx=None):  # pylint: disable=unused-argument
     """The Blackman window: 0.42 - 0.5 cos(2 pi n/(M-1)) + 0.08 cos(4 pi n/(M-1))."""
     return _window(M, dtype, [(0, 0.42), (1, -0.5), (2, 0.08)])
+
+
+@_export
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # pylint: disable=unused-argument
+    """(counts, bin edges) of the values of `a` in `bins` equal bins over `range` (required:
+    the values are unknown while the graph is built), or in the bins between the edges of the
+    Symbol `bins`."""
+    if isinstance(bins, numbers.Integral):
+        if range is None:
+            raise ValueError('mx.sym.np.histogram: expected the range of the bins, got None')
+        res = _internal._npi_histogram(a, bin_cnt=int(bins), range=tuple(float(r) for r in range))
+    else:
+        res = _internal._npi_histogram(a, bins)
+    return res[0], res[1]
