@@ -895,5 +895,5 @@ def get_updater(optimizer):
     return Updater(optimizer)
 
 
-from .layerwise import LARS  # noqa: E402,F401  (1.9.1 defines it in this module)
-__all__.append('LARS')
+from .layerwise import LARS, LBSGD  # noqa: E402,F401  (1.9.1 defines them in this module)
+__all__ += ['LARS', 'LBSGD']

@@ -106,3 +106,29 @@ def test_cifar_datasets(tmp_path):
     assert [fine[i][1] for i in range(4)] == labels[:, 1].tolist()
     with pytest.raises(OSError):
         mx.gluon.data.vision.CIFAR100(root=str(tmp_path / 'c100'), train=False)
+
+
+def test_wikitext(tmp_path):
+    from mxnet.gluon.contrib.data.text import WikiText2, WikiText103
+    lines = [' = Title = ', '', ' the cat sat on the mat . ', ' the dog sat . ']
+    (tmp_path / 'wiki.train.tokens').write_text('\n'.join(lines) + '\n', encoding='utf8')
+    data = WikiText2(root=str(tmp_path), seq_len=4)
+    tokens = [w for line in lines if line.split() for w in line.split() + ['<eos>']]
+    vocab = data.vocabulary
+    assert vocab.idx_to_token[:3] == ['<unk>', '<eos>', 'the']
+    assert data.frequencies['sat'] == 2
+    ids = vocab.to_indices(tokens)
+    count = (len(ids) - 1) // 4
+    assert len(data) == count
+    for i in range(count):
+        sample, label = data[i]
+        assert sample.asnumpy().tolist() == ids[4 * i:4 * i + 4]
+        assert label.asnumpy().tolist() == ids[4 * i + 1:4 * i + 5]
+    (tmp_path / 'wikitext-103').mkdir()
+    (tmp_path / 'wikitext-103' / 'wiki.valid.tokens').write_text('a b a\n', encoding='utf8')
+    val = WikiText103(root=str(tmp_path), segment='val', vocab=vocab, seq_len=2)
+    assert val[0][0].asnumpy().tolist() == [0, 0]   # unknown to the training vocabulary
+    with pytest.raises(OSError):
+        WikiText2(root=str(tmp_path), segment='test')
+    with pytest.raises(ValueError):
+        WikiText2(root=str(tmp_path), segment='dev')

@@ -71,3 +71,36 @@ def test_group_adagrad():
     with pytest.raises(ValueError):
         mx.optimizer.contrib.GroupAdaGrad(wd=0.1).update(0, weight, mx.nd.array(g), state)
     assert isinstance(mx.optimizer.create('groupadagrad'), mx.optimizer.contrib.GroupAdaGrad)
+
+
+@pytest.mark.parametrize('strategy', ['linear', 'power2', 'sqrt'])
+def test_lbsgd_accumulates_and_warms_up(strategy):
+    scale, nwup, lr = 3, 6, 0.1
+    opt = mx.optimizer.create('lbsgd', learning_rate=lr, batch_scale=scale,
+                              warmup_strategy=strategy, warmup_epochs=2, updates_per_epoch=3)
+    weight = mx.nd.ones(2)
+    state = opt.create_state(0, weight)
+    grads = [0.5, 1.0, 3.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0]
+    expected = 1.0
+    for step, g in enumerate(grads, 1):
+        opt.update(0, weight, mx.nd.full(2, g), state)
+        if step % scale == 0:
+            frac = min(step / nwup, 1.0)
+            shape = {'linear': frac, 'power2': frac ** 2, 'sqrt': frac ** 0.5}[strategy]
+            mult = scale if step >= nwup else 1 + (scale - 1) * shape
+            expected -= lr * mult * onp.mean(grads[step - scale:step])
+        onp.testing.assert_allclose(weight.asnumpy(), [expected] * 2, rtol=1e-5)
+
+
+def test_lbsgd_lars_and_momentum():
+    w0, g = _arrays(4)
+    opt = mx.optimizer.LBSGD(learning_rate=0.1, warmup_strategy='lars', momentum=0.9, wd=0.01)
+    weight = mx.nd.array(w0)
+    state = opt.create_state(0, weight)
+    opt.update(0, weight, mx.nd.array(g), state)
+    w, gg = w0.astype(onp.float64), g.astype(onp.float64)
+    lars = onp.sqrt((w * w).sum() / ((gg * gg).sum() + 0.01 * (w * w).sum()))
+    lars = min(max(lars, 0.01), 100)
+    onp.testing.assert_allclose(weight.asnumpy(), w - 0.1 * lars * (gg + 0.01 * w), rtol=1e-4)
+    with pytest.raises(ValueError):
+        mx.optimizer.LBSGD(warmup_strategy='cosine')
