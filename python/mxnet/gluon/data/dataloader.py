@@ -193,3 +193,9 @@ class _MultiWorkerIter(object):
 
     def __iter__(self):
         return self
+
+
+# MXNet 1.9.1's first multi-process loader and its queue and pickling helpers.
+from .dataloader_v1 import (ConnectionWrapper, Queue, SimpleQueue, DataLoaderV1,  # noqa: E402,F401
+                            worker_loop_v1, fetcher_loop_v1, reduce_ndarray, rebuild_ndarray,
+                            reduce_np_ndarray, rebuild_np_ndarray)
