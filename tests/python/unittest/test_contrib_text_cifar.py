@@ -132,3 +132,26 @@ def test_wikitext(tmp_path):
         WikiText2(root=str(tmp_path), segment='test')
     with pytest.raises(ValueError):
         WikiText2(root=str(tmp_path), segment='dev')
+
+
+def test_pretrained_embeddings_from_local_files(tmp_path):
+    names = text.embedding.get_pretrained_file_names()
+    assert 'glove.6B.50d.txt' in names['glove'] and 'wiki.simple.vec' in names['fasttext']
+    assert text.embedding.get_pretrained_file_names('GloVe') == names['glove']
+    (tmp_path / 'glove').mkdir()
+    (tmp_path / 'glove' / 'glove.6B.50d.txt').write_text('the 0.5 1\ncat 2 3\n',
+                                                         encoding='utf8')
+    glove = text.embedding.create('glove', pretrained_file_name='glove.6B.50d.txt',
+                                  embedding_root=str(tmp_path))
+    assert isinstance(glove, text.embedding.GloVe) and glove.vec_len == 2
+    onp.testing.assert_allclose(glove.get_vecs_by_tokens(['cat', 'dog']).asnumpy(),
+                                [[2, 3], [0, 0]])
+    (tmp_path / 'fasttext').mkdir()
+    (tmp_path / 'fasttext' / 'wiki.simple.vec').write_text('2 3\nhi 1 2 3\nyo 4 5 6\n',
+                                                           encoding='utf8')
+    voc = text.vocab.Vocabulary(collections.Counter(['yo']))
+    fast = text.embedding.FastText(embedding_root=str(tmp_path), vocabulary=voc)
+    assert fast.idx_to_token == ['<unk>', 'yo']
+    onp.testing.assert_allclose(fast.idx_to_vec.asnumpy(), [[0, 0, 0], [4, 5, 6]])
+    with pytest.raises(KeyError):
+        text.embedding.GloVe(pretrained_file_name='glove.nope.txt', embedding_root=str(tmp_path))

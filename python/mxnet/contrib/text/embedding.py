@@ -1,13 +1,16 @@
 """Token embeddings: a vocabulary whose tokens each have a vector (idx_to_vec).
 
-CustomEmbedding reads vectors from a text file of lines ``token v1 v2 ... vn``;
-CompositeEmbedding concatenates several embeddings over one vocabulary. Embedding classes
-registered with `register` are created by name with `create`; those with a
+CustomEmbedding reads vectors from a text file of lines ``token v1 v2 ... vn``; GloVe and
+FastText read the published pre-trained files (downloaded into `embedding_root` when
+missing); CompositeEmbedding concatenates several embeddings over one vocabulary. Embedding
+classes registered with `register` are created by name with `create`; those with a
 `pretrained_file_name_sha1` table list their files in `get_pretrained_file_names`.
 """
 import io
 import logging
+import os
 import warnings
+import zipfile
 
 import numpy as np
 
@@ -15,7 +18,7 @@ from ... import ndarray as nd
 from . import vocab
 
 __all__ = ['register', 'create', 'get_pretrained_file_names', 'CustomEmbedding',
-           'CompositeEmbedding']
+           'CompositeEmbedding', 'GloVe', 'FastText']
 
 _REGISTRY = {}
 
@@ -192,3 +195,97 @@ class CompositeEmbedding(_TokenEmbedding):
         parts = [embed.get_vecs_by_tokens(self._idx_to_token) for embed in token_embeddings]
         self._idx_to_vec = nd.concat(*parts, dim=1)
         self._vec_len = self._idx_to_vec.shape[1]
+
+
+def _default_root():
+    from ...base import data_dir
+    return os.path.join(data_dir(), 'embeddings')
+
+
+class _PretrainedEmbedding(_TokenEmbedding):
+    """An embedding loaded from `embedding_root`/<namespace>/<pretrained_file_name>, fetched
+    from the Gluon repository (MXNET_GLUON_REPO) when missing. This build does not know the
+    files' checksums: the table's values are None and downloads are not verified."""
+    namespace = None
+    pretrained_file_name_sha1 = {}
+
+    @classmethod
+    def _archive_of(cls, pretrained_file_name):
+        return None
+
+    def __init__(self, pretrained_file_name, embedding_root, init_unknown_vec, vocabulary,
+                 **kwargs):
+        if pretrained_file_name not in self.pretrained_file_name_sha1:
+            raise KeyError('Cannot find pretrained file %s for token embedding %s. Valid '
+                           'pretrained files for embedding %s: %s'
+                           % (pretrained_file_name, self.__class__.__name__.lower(),
+                              self.__class__.__name__.lower(),
+                              ', '.join(sorted(self.pretrained_file_name_sha1))))
+        super(_PretrainedEmbedding, self).__init__(**kwargs)
+        path = self._get_pretrained_file(os.path.expanduser(embedding_root),
+                                         pretrained_file_name)
+        self._load_embedding(path, ' ', init_unknown_vec, 'utf8')
+        if vocabulary is not None:
+            self._restrict_to(vocabulary)
+
+    def _get_pretrained_file(self, embedding_root, pretrained_file_name):
+        from ...gluon.utils import download, _get_repo_file_url
+        folder = os.path.join(embedding_root, self.namespace)
+        path = os.path.join(folder, pretrained_file_name)
+        if os.path.exists(path):
+            return path
+        os.makedirs(folder, exist_ok=True)
+        archive = self._archive_of(pretrained_file_name)
+        remote = archive or pretrained_file_name
+        fetched = download(_get_repo_file_url('gluon/embeddings/' + self.namespace, remote),
+                           path=os.path.join(folder, remote))
+        if archive is not None:
+            with zipfile.ZipFile(fetched) as zf:
+                zf.extractall(folder)
+        return path
+
+
+_GLOVE_FILES = {
+    'glove.42B.300d.txt': 'glove.42B.300d.zip',
+    'glove.6B.50d.txt': 'glove.6B.zip', 'glove.6B.100d.txt': 'glove.6B.zip',
+    'glove.6B.200d.txt': 'glove.6B.zip', 'glove.6B.300d.txt': 'glove.6B.zip',
+    'glove.840B.300d.txt': 'glove.840B.300d.zip',
+    'glove.twitter.27B.25d.txt': 'glove.twitter.27B.zip',
+    'glove.twitter.27B.50d.txt': 'glove.twitter.27B.zip',
+    'glove.twitter.27B.100d.txt': 'glove.twitter.27B.zip',
+    'glove.twitter.27B.200d.txt': 'glove.twitter.27B.zip'}
+
+_FASTTEXT_FILES = ['crawl-300d-2M.vec', 'wiki-news-300d-1M.vec',
+                   'wiki-news-300d-1M-subword.vec', 'wiki.simple.vec'] + \
+    ['wiki.%s.vec' % lang for lang in ('ar', 'de', 'en', 'es', 'fr', 'hi', 'it', 'ja', 'ko',
+                                       'nl', 'pl', 'pt', 'ru', 'sv', 'tr', 'vi', 'zh')]
+
+
+@register
+class GloVe(_PretrainedEmbedding):
+    """GloVe vectors (Pennington, Socher, Manning, 2014) from one of the published files
+    (see get_pretrained_file_names('glove')), under `embedding_root`/glove."""
+    namespace = 'glove'
+    pretrained_file_name_sha1 = dict.fromkeys(_GLOVE_FILES)
+
+    @classmethod
+    def _archive_of(cls, pretrained_file_name):
+        return _GLOVE_FILES[pretrained_file_name]
+
+    def __init__(self, pretrained_file_name='glove.840B.300d.txt',
+                 embedding_root=None, init_unknown_vec=nd.zeros, vocabulary=None, **kwargs):
+        super(GloVe, self).__init__(pretrained_file_name, embedding_root or _default_root(),
+                                    init_unknown_vec, vocabulary, **kwargs)
+
+
+@register
+class FastText(_PretrainedEmbedding):
+    """fastText vectors (Bojanowski et al., 2017) from one of the published .vec files (see
+    get_pretrained_file_names('fasttext')), under `embedding_root`/fasttext."""
+    namespace = 'fasttext'
+    pretrained_file_name_sha1 = dict.fromkeys(_FASTTEXT_FILES)
+
+    def __init__(self, pretrained_file_name='wiki.simple.vec', embedding_root=None,
+                 init_unknown_vec=nd.zeros, vocabulary=None, **kwargs):
+        super(FastText, self).__init__(pretrained_file_name, embedding_root or _default_root(),
+                                       init_unknown_vec, vocabulary, **kwargs)
