@@ -35,7 +35,7 @@ import numpy as np
 from .base import _LIB, check_call, c_str, py_str, NDArrayHandle, MXCallbackList
 from . import context as _context
 # Names MXNet 1.9.1's module also exposes (it imports them).
-from ctypes import c_bool, pointer  # noqa: F401
+from ctypes import Structure, c_bool, pointer  # noqa: F401
 from threading import Lock  # noqa: F401
 from .base import (OpHandle, mx_float, mx_int, mx_uint, c_array, c_array_buf,  # noqa: F401
                    ctypes2numpy_shared)
