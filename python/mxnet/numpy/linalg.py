@@ -1,5 +1,6 @@
 """mx.np.linalg: norm, and the factorisations/solvers the classic linalg operators provide
-(inv, det, slogdet, cholesky, eigh, solve, matrix_power, multi_dot)."""
+(inv, det, slogdet, cholesky, eigh, solve, matrix_power, multi_dot, tensorinv, tensorsolve);
+svd, eig and eigvals run on the host, cond and matrix_rank are NumPy's (on host copies)."""
 # pylint: disable=invalid-name
 import numpy as _onp
 

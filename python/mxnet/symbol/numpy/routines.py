@@ -9,7 +9,6 @@ import numbers
 import numpy as _onp
 
 from .. import op as _op
-from .. import _internal as _si
 from .. import contrib as _contrib
 from . import _internal
 from . import (_is_scalar, _axis, subtract, multiply, true_divide, power, mod, sqrt, concatenate,
