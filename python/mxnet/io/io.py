@@ -589,3 +589,8 @@ def _init_io_module():
         dataiter = _make_io_iterator(hdl)
         setattr(module_obj, dataiter.__name__, dataiter)
         setattr(io_obj, dataiter.__name__, dataiter)
+
+
+# LibSVMIter is written in Python here (MXNet 1.9.1's is a C++ iterator); it lives beside and
+# builds on DataIter above.
+from .libsvm import LibSVMIter  # noqa: E402,F401  pylint: disable=wrong-import-position
