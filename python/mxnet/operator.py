@@ -478,3 +478,8 @@ def get_operator_arguments(op_name):
 
 
 register("custom_op")(CustomOpProp)
+
+
+# MXNet's first Python operator interface, run through CustomOp (see operator_legacy).
+from .operator_legacy import PythonOp, NumpyOp, NDArrayOp  # noqa: E402,F401
+__all__ += ['PythonOp', 'NumpyOp', 'NDArrayOp']
