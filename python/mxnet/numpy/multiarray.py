@@ -245,9 +245,19 @@ class ndarray(NDArray):
         raise ValueError('The truth value of an ndarray with more than one element is '
                          'ambiguous. Use a.any() or a.all()')
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):  # pylint: disable=unused-argument
         value = self.asnumpy()
         return value if dtype is None else value.astype(dtype)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NumPy functions on mx.np arrays run mx.np's (see numpy_dispatch_protocol)."""
+        from ..numpy_dispatch_protocol import array_function
+        return array_function(self, func, types, args, kwargs)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on mx.np arrays run mx.np's (see numpy_dispatch_protocol)."""
+        from ..numpy_dispatch_protocol import array_ufunc
+        return array_ufunc(self, ufunc, method, *inputs, **kwargs)
 
     def astype(self, dtype, copy=True):  # pylint: disable=arguments-differ
         if not copy and _onp.dtype(dtype) == _onp.dtype(self.dtype):
