@@ -60,8 +60,9 @@ from . import numpy_extension
 from . import numpy_extension as npx
 from .symbol import numpy as _sym_np, numpy_extension as _sym_npx
 # F.np / F.npx inside HybridBlock.hybrid_forward (F is mx.nd or mx.sym).
-ndarray.np = numpy
-ndarray.npx = numpy_extension
+from .ndarray import numpy_extension as _nd_npx  # noqa: E402
+ndarray.np = ndarray.numpy
+ndarray.npx = _nd_npx
 symbol.np = _sym_np
 symbol.npx = _sym_npx
 

@@ -2,6 +2,8 @@
 import threading
 
 from .base import string_types, classproperty
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from collections import defaultdict  # noqa: F401
 
 __all__ = ["AttrScope"]
 

@@ -14,7 +14,12 @@ import traceback
 from threading import Lock
 
 from .base import _LIB, check_call, c_handle_array, c_array, mx_uint, NDArrayHandle, SymbolHandle
+from .base import MXCallbackList, c_array_buf, string_types  # noqa: F401
 from .ndarray import NDArray, _GRAD_REQ_MAP
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array  # noqa: F401
+from ctypes import CFUNCTYPE, POINTER, c_int, c_void_p, cast  # noqa: F401
+from .symbol import Symbol  # noqa: F401
 
 __all__ = ["set_recording", "set_training", "is_recording", "is_training", "record", "pause",
            "train_mode", "predict_mode", "mark_variables", "backward", "grad", "get_symbol",
@@ -173,15 +178,6 @@ def get_symbol(x):
     return Symbol(hdl)
 
 
-class _MXCallbackList(ctypes.Structure):
-    """struct MXCallbackList of the C API."""
-    _fields_ = [
-        ('num_callbacks', ctypes.c_int),
-        ('callbacks', ctypes.POINTER(ctypes.CFUNCTYPE(ctypes.c_int))),
-        ('contexts', ctypes.POINTER(ctypes.c_void_p)),
-    ]
-
-
 class Function(object):
     """A differentiable function with a user-defined backward.
 
@@ -285,7 +281,7 @@ class Function(object):
         callbacks = [Function._bwd_functype(backward_entry),
                      Function._del_functype(delete_entry)]
         cb_ptrs = [ctypes.cast(c, ctypes.CFUNCTYPE(ctypes.c_int)) for c in callbacks]
-        context = _MXCallbackList(
+        context = MXCallbackList(
             ctypes.c_int(len(callbacks)),
             ctypes.cast(c_array(ctypes.CFUNCTYPE(ctypes.c_int), cb_ptrs),
                         ctypes.POINTER(ctypes.CFUNCTYPE(ctypes.c_int))),

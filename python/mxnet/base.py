@@ -34,6 +34,28 @@ DataIterCreatorHandle = ctypes.c_void_p
 DataIterHandle = ctypes.c_void_p
 KVStoreHandle = ctypes.c_void_p
 RecordIOHandle = ctypes.c_void_p
+RtcHandle = ctypes.c_void_p
+CudaModuleHandle = ctypes.c_void_p
+CudaKernelHandle = ctypes.c_void_p
+ProfileHandle = ctypes.c_void_p
+DLPackHandle = ctypes.c_void_p
+
+# Python 2 names MXNet 1.9.1 still exports.
+basestring = str
+long = int
+
+mx_real_t = np.float32
+"""The default real type of arrays (float32)."""
+
+
+class MXCallbackList(ctypes.Structure):
+    """struct MXCallbackList of the C API: callbacks the library calls back into Python, each
+    with its context pointer."""
+    _fields_ = [
+        ('num_callbacks', ctypes.c_int),
+        ('callbacks', ctypes.POINTER(ctypes.CFUNCTYPE(ctypes.c_int))),
+        ('contexts', ctypes.POINTER(ctypes.c_void_p)),
+    ]
 
 
 class MXNetError(RuntimeError):
@@ -45,6 +67,44 @@ class InternalError(MXNetError):
 
 
 _ERROR_TYPES = {"MXNetError": MXNetError, "InternalError": InternalError}
+error_types = _ERROR_TYPES
+"""Registered error classes by the C++ error type name (see register_error)."""
+
+
+class NotImplementedForSymbol(MXNetError):
+    """A function (an NDArray operator of name `alias`) that Symbols do not offer."""
+
+    def __init__(self, function, alias, *args):
+        super(NotImplementedForSymbol, self).__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = 'Function {}'.format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        if self.args:
+            msg += ' with arguments ({})'.format(', '.join(self.args))
+        return msg + ' is not implemented for Symbol and only available in NDArray.'
+
+
+class NotSupportedForSparseNDArray(MXNetError):
+    """A function (an NDArray operator of name `alias`) that sparse NDArrays do not offer."""
+
+    def __init__(self, function, alias, *args):
+        super(NotSupportedForSparseNDArray, self).__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = 'Function {}'.format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        if self.args:
+            msg += ' with arguments ({})'.format(', '.join(self.args))
+        return msg + ' is not supported for SparseNDArray and only available in NDArray.'
 
 
 def register_error(name, cls=None):
@@ -379,3 +439,57 @@ def _notify_shutdown():
 
 if sys.version_info[0] < 3:
     raise ImportError("mxnet needs Python 3")
+
+
+def data_dir_default():
+    """Where MXNet keeps downloaded data by default: %APPDATA%\\mxnet on Windows, ~/.mxnet
+    elsewhere."""
+    import platform
+    if platform.system() == 'Windows':
+        return os.path.join(os.environ.get('APPDATA'), 'mxnet')
+    return os.path.join(os.path.expanduser('~'), '.mxnet')
+
+
+def data_dir():
+    """Where MXNet keeps downloaded data: $MXNET_HOME, or data_dir_default()."""
+    return os.getenv('MXNET_HOME', data_dir_default())
+
+
+def with_metaclass(meta, *bases):
+    """A base class whose subclasses are created by metaclass `meta` (and derive from
+    `bases`): class Foo(with_metaclass(Meta, Base)): ..."""
+    class _TemporaryMeta(type):
+        def __new__(cls, name, this_bases, namespace):
+            if this_bases is None or name == 'temporary_class':
+                return type.__new__(cls, name, (), namespace)
+            return meta(name, bases, namespace)
+
+        @classmethod
+        def __prepare__(cls, name, this_bases):
+            return meta.__prepare__(name, bases)
+    return type.__new__(_TemporaryMeta, 'temporary_class', (), {})
+
+
+def add_fileline_to_docstring(module, incursive=True):
+    """Append 'From:<file>:<line>' (where it is defined) to the docstring of each function and
+    class of `module` (a module or its name), and of their methods when `incursive`."""
+    import inspect
+
+    def _add(obj):
+        if not inspect.isfunction(obj) and not inspect.ismethod(obj):
+            return
+        func = obj.__func__ if inspect.ismethod(obj) else obj
+        code = func.__code__
+        if func.__doc__ is None or 'From:' in func.__doc__:
+            return
+        func.__doc__ = func.__doc__ + '\n\nFrom:%s:%d' % (code.co_filename,
+                                                          code.co_firstlineno)
+
+    if isinstance(module, str):
+        module = sys.modules[module]
+    for _, obj in list(module.__dict__.items()):
+        if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+            _add(obj)
+        if inspect.isclass(obj) and incursive and obj.__module__ == module.__name__:
+            for _, member in obj.__dict__.items():
+                _add(member)

@@ -12,6 +12,9 @@ from .ndarray._sparse import _ndarray_cls
 
 from .base import (_LIB, check_call, c_str_array, c_array, mx_uint, py_str, NDArrayHandle,
                    ExecutorHandle)
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array as py_array  # noqa: F401
+from .base import SymbolHandle, mx_int  # noqa: F401
 
 __all__ = ["Executor"]
 

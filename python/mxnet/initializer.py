@@ -17,6 +17,9 @@ from . import registry
 from .ndarray import NDArray
 from .ndarray import random as _nd_random
 from .ndarray.utils import load as _nd_load
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from math import sqrt  # noqa: F401
+from .base import string_types  # noqa: F401
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Load", "Mixed", "Zero",
            "One", "Constant", "Uniform", "Normal", "Orthogonal", "Xavier", "MSRAPrelu",

@@ -19,6 +19,8 @@ import warnings
 
 from .base import _LIB, MXNetError, ValueError as _MXValueError, check_call, c_str
 from .base import list_op_names, _refresh_op_names
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from .base import mx_uint  # noqa: F401
 
 __all__ = ["load", "loaded_operators"]
 

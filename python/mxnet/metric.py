@@ -13,6 +13,8 @@ import numpy
 from . import registry
 from .base import numeric_types
 from .ndarray import NDArray
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from .base import string_types  # noqa: F401
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
            "Perplexity", "MAE", "MSE", "RMSE", "CrossEntropy", "NegativeLogLikelihood",

@@ -23,19 +23,28 @@ at the next wait on the outputs.
 
 The library calls back through the protocol of MXCustomOpRegister (API.md §4.2).
 """
+import collections
 import ctypes
 import threading
 import traceback
 from array import array
-from ctypes import CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_int, c_uint, c_void_p, cast
+from ctypes import CFUNCTYPE, POINTER, c_char, c_char_p, c_int, c_uint, c_void_p, cast
 
 import numpy as np
 
-from .base import _LIB, check_call, c_str, py_str, NDArrayHandle
+from .base import _LIB, check_call, c_str, py_str, NDArrayHandle, MXCallbackList
 from . import context as _context
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ctypes import Structure, c_bool, pointer  # noqa: F401
+from threading import Lock  # noqa: F401
+from .base import (OpHandle, mx_float, mx_int, mx_uint, c_array, c_array_buf,  # noqa: F401
+                   ctypes2numpy_shared)
+from .ndarray import NDArray  # noqa: F401
+from .util import is_np_array  # noqa: F401
+c_int_p = POINTER(c_int)
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments"]
+           "get_operator_arguments", "OperatorArguments"]
 
 
 class CustomOp(object):
@@ -137,13 +146,6 @@ class CustomOpProp(object):
 
 
 # ---------------------------------------------------------------------------------- protocol
-
-
-class MXCallbackList(Structure):
-    """struct MXCallbackList of c_api.h."""
-    _fields_ = [("num_callbacks", c_int),
-                ("callbacks", POINTER(CFUNCTYPE(c_int))),
-                ("contexts", POINTER(c_void_p))]
 
 
 _REQ_NAMES = ("null", "write", "inplace", "add")
@@ -448,16 +450,36 @@ def register(reg_name):
 
 
 def get_all_registered_operators():
-    """Names of the custom operators registered from Python."""
-    return sorted(_registry.prop_classes)
+    """Names of every operator registered in the library (MXListAllOpNames), followed by the
+    custom operators registered from Python (used through Custom(op_type=...))."""
+    from .base import list_op_names, _refresh_op_names
+    _refresh_op_names()   # a library loaded since the last call may have added operators
+    names = list(list_op_names())
+    known = set(names)
+    return names + sorted(n for n in _registry.prop_classes if n not in known)
+
+
+OperatorArguments = collections.namedtuple('OperatorArguments', ['narg', 'names', 'types'])
 
 
 def get_operator_arguments(op_name):
-    """(argument names, kwargs of the property constructor) of a registered custom op."""
-    import inspect  # pylint: disable=import-outside-toplevel
-    prop_cls = _registry.prop_classes[op_name]
-    params = [p for p in inspect.signature(prop_cls.__init__).parameters if p != "self"]
-    return params
+    """OperatorArguments(narg, names, types) of registered operator `op_name`: its inputs and
+    parameters as the registry documents them (types like 'NDArray-or-Symbol',
+    'int, required'). For a Python custom operator, the keyword arguments of its property's
+    constructor (types 'string')."""
+    from .base import op_handle, op_info, list_op_names
+    if op_name in _registry.prop_classes and op_name not in list_op_names():
+        import inspect  # pylint: disable=import-outside-toplevel
+        prop_cls = _registry.prop_classes[op_name]
+        params = [p for p in inspect.signature(prop_cls.__init__).parameters if p != "self"]
+        return OperatorArguments(len(params), params, ['string'] * len(params))
+    info = op_info(op_handle(op_name))
+    return OperatorArguments(len(info.arg_names), list(info.arg_names), list(info.arg_types))
 
 
 register("custom_op")(CustomOpProp)
+
+
+# MXNet's first Python operator interface, run through CustomOp (see operator_legacy).
+from .operator_legacy import PythonOp, NumpyOp, NDArrayOp  # noqa: E402,F401
+__all__ += ['PythonOp', 'NumpyOp', 'NDArrayOp']

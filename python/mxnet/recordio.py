@@ -14,6 +14,12 @@ from collections import namedtuple
 import numpy as np
 
 from .base import _LIB, RecordIOHandle, check_call, c_str
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from multiprocessing import current_process  # noqa: F401
+try:  # OpenCV is optional (None when missing)
+    import cv2  # noqa: F401
+except ImportError:
+    cv2 = None
 
 __all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img",
            "unpack_img"]

@@ -735,3 +735,59 @@ def retry(n):
             raise err
         return wrapper
     return decorate
+
+
+# ---- the data and checking helpers (split out by topic) ---------------------------------------
+from ._test_data import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from ._test_checks import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from . import _test_data, _test_checks  # noqa: E402  pylint: disable=wrong-import-position
+
+__all__ += _test_data.__all__ + _test_checks.__all__
+
+# What `from mxnet.test_utils import *` gives in MXNet 1.9.1 beyond the helpers: the module has
+# no __all__ there, so its imports come along (test files rely on `mx`, `np`, `sys`, ...).
+import bz2  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import errno  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import gzip  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import json  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import logging  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import numbers  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import platform  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import struct  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import sys  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import time  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import zipfile  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+from collections import OrderedDict  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
+import mxnet as mx  # noqa: E402,F401  pylint: disable=wrong-import-position,import-self
+from . import random as rnd  # noqa: E402,F401  pylint: disable=wrong-import-position
+from .ndarray import array  # noqa: E402,F401  pylint: disable=wrong-import-position
+from .symbol import Symbol  # noqa: E402,F401  pylint: disable=wrong-import-position
+from .runtime import Features  # noqa: E402,F401  pylint: disable=wrong-import-position
+from .util import (use_np, getenv, setenv,  # noqa: E402,F401  pylint: disable=wrong-import-position
+                   get_cuda_compute_capability)
+
+# `requests`, `scipy.stats` (as `ss`) and `numpy.testing` (as `npt`) are slow to import: they
+# are imported on first use (None when not installed).
+_LAZY_MODULES = {'requests': 'requests', 'ss': 'scipy.stats', 'npt': 'numpy.testing'}
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:
+        import importlib
+        try:
+            module = importlib.import_module(_LAZY_MODULES[name])
+        except ImportError:
+            module = None
+        globals()[name] = module
+        return module
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES))
+
+__all__ += ['mx', 'np', 'sys', 'os', 'time', 'json', 'logging', 'numbers', 'platform', 'struct',
+            'bz2', 'gzip', 'errno', 'zipfile', 'OrderedDict', 'npt', 'rnd', 'array', 'Symbol',
+            'Features', 'NDArray', 'Context', 'cpu', 'current_context', 'nd', 'use_np',
+            'getenv', 'setenv', 'get_cuda_compute_capability', 'requests', 'ss',
+            'contextmanager', 'functools', 'traceback']

@@ -13,7 +13,9 @@ from .base import _LIB, check_call, c_str, py_str
 
 __all__ = ['is_np_shape', 'set_np_shape', 'np_shape', 'use_np_shape', 'is_np_array',
            'set_np_array', 'np_array', 'use_np_array', 'use_np', 'set_np', 'reset_np',
-           'getenv', 'setenv', 'makedirs', 'get_gpu_count', 'get_gpu_memory', 'set_module']
+           'getenv', 'setenv', 'makedirs', 'get_gpu_count', 'get_gpu_memory', 'set_module',
+           'get_cuda_compute_capability', 'np_ufunc_legal_option', 'wrap_np_unary_func',
+           'wrap_np_binary_func']
 
 
 def makedirs(d):
@@ -185,3 +187,88 @@ def setenv(name, value):
     """Set (or, with value None, unset) environment variable `name` inside the library."""
     passed = None if value is None else c_str(value)
     check_call(_LIB.MXSetEnv(c_str(name), passed))
+
+
+def get_cuda_compute_capability(ctx):
+    """The compute capability of the GPU of context `ctx` as major * 10 + minor (e.g. 80 for
+    8.0), read with the CUDA driver library."""
+    if ctx.device_type != 'gpu':
+        raise ValueError('Expecting a gpu context to get cuda compute capability, got %s' % ctx)
+    for libname in ('libcuda.so', 'libcuda.so.1', 'libcuda.dylib', 'nvcuda.dll'):
+        try:
+            cuda = ctypes.CDLL(libname)
+            break
+        except OSError:
+            continue
+    else:
+        raise OSError('get_cuda_compute_capability: could not load the CUDA driver library')
+
+    def call(name, *args):
+        status = getattr(cuda, name)(*args)
+        if status != 0:
+            message = ctypes.c_char_p()
+            cuda.cuGetErrorString(status, ctypes.byref(message))
+            raise RuntimeError('%s failed with error %d: %s'
+                               % (name, status, py_str(message.value or b'unknown')))
+
+    device = ctypes.c_int()
+    major, minor = ctypes.c_int(), ctypes.c_int()
+    call('cuInit', 0)
+    call('cuDeviceGet', ctypes.byref(device), ctx.device_id)
+    call('cuDeviceComputeCapability', ctypes.byref(major), ctypes.byref(minor), device)
+    return major.value * 10 + minor.value
+
+
+# The keyword arguments of NumPy ufuncs and the only values mx.np accepts for them.
+_NP_UFUNC_DEFAULTS = {'where': True, 'casting': 'same_kind', 'order': 'K', 'dtype': None,
+                      'subok': True}
+_NP_UFUNC_DTYPES = ('int8', 'uint8', 'int32', 'int64', 'float16', 'float32', 'float64')
+
+
+def np_ufunc_legal_option(key, value):
+    """Whether `value` is a legal value of NumPy ufunc keyword `key` for mx.np."""
+    if key == 'where':
+        return True
+    if key == 'casting':
+        return value in ('no', 'equiv', 'safe', 'same_kind', 'unsafe')
+    if key == 'order':
+        return isinstance(value, str)
+    if key == 'dtype':
+        import numpy as onp
+        try:
+            return value is None or onp.dtype(value).name in _NP_UFUNC_DTYPES
+        except TypeError:
+            return False
+    if key == 'subok':
+        return isinstance(value, bool)
+    return False
+
+
+def _check_ufunc_kwargs(name, kwargs):
+    for key, value in kwargs.items():
+        if key not in _NP_UFUNC_DEFAULTS:
+            raise TypeError("%s() got an unexpected keyword argument '%s'" % (name, key))
+        if not np_ufunc_legal_option(key, value):
+            raise ValueError('%s(): %s=%r is not a legal value' % (name, key, value))
+        if value != _NP_UFUNC_DEFAULTS[key]:
+            raise NotImplementedError('%s(): %s=%r is not supported yet (only the default %r)'
+                                      % (name, key, value, _NP_UFUNC_DEFAULTS[key]))
+
+
+def wrap_np_unary_func(func):
+    """Decorator for a unary mx.np function func(x, out=None): accepts NumPy's ufunc keywords
+    (where, casting, order, dtype, subok) with their default values and refuses others."""
+    @functools.wraps(func)
+    def _wrap_np_unary_func(x, out=None, **kwargs):
+        _check_ufunc_kwargs(func.__name__, kwargs)
+        return func(x, out=out)
+    return _wrap_np_unary_func
+
+
+def wrap_np_binary_func(func):
+    """Decorator for a binary mx.np function func(x1, x2, out=None), like wrap_np_unary_func."""
+    @functools.wraps(func)
+    def _wrap_np_binary_func(x1, x2, out=None, **kwargs):
+        _check_ufunc_kwargs(func.__name__, kwargs)
+        return func(x1, x2, out=out)
+    return _wrap_np_binary_func

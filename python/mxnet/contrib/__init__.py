@@ -5,3 +5,4 @@ from . import symbol as sym  # noqa: F401
 from . import ndarray as nd  # noqa: F401
 from . import autograd  # noqa: F401
 from . import io  # noqa: F401
+from . import text  # noqa: F401

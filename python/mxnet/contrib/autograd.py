@@ -4,6 +4,9 @@ import functools
 
 from .. import autograd as _ag
 from ..ndarray import NDArray, zeros_like
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array  # noqa: F401
+from ..base import NDArrayHandle, mx_uint, string_types  # noqa: F401
 
 
 def set_is_training(is_train):

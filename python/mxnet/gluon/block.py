@@ -21,7 +21,10 @@ from ..ndarray._invoke import imperative_invoke
 from ..symbol import Symbol
 from ..util import is_np_array
 from .parameter import Parameter, ParameterDict, DeferredInitializationError
-from .utils import _indent, _brief_print_list
+from .utils import _indent, _brief_print_list, HookHandle as _HookHandle
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from collections import defaultdict  # noqa: F401
+from ..base import mx_real_t  # noqa: F401
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
 
@@ -438,31 +441,6 @@ class Block(object):
         finally:
             for h in hooks:
                 h.detach()
-
-
-class _HookHandle(object):
-    _next_id = [0]
-
-    def __init__(self):
-        self._hooks_dict_ref = None
-        self._id = None
-
-    def attach(self, hooks_dict, hook):
-        assert not self._hooks_dict_ref, "The same handle cannot be attached twice."
-        self._id = _HookHandle._next_id[0]
-        _HookHandle._next_id[0] += 1
-        hooks_dict[self._id] = hook
-        self._hooks_dict_ref = hooks_dict
-
-    def detach(self):
-        if self._hooks_dict_ref is not None and self._id in self._hooks_dict_ref:
-            del self._hooks_dict_ref[self._id]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, ptype, value, trace):
-        self.detach()
 
 
 def _run_graph(sym, values):

@@ -10,7 +10,7 @@ from .block import HybridBlock
 __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss",
            "SoftmaxCrossEntropyLoss", "SoftmaxCELoss", "KLDivLoss", "HuberLoss", "HingeLoss",
            "SquaredHingeLoss", "LogisticLoss", "TripletLoss", "PoissonNLLLoss",
-           "CosineEmbeddingLoss", "CTCLoss"]
+           "CosineEmbeddingLoss", "CTCLoss", "SDMLLoss"]
 
 
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
@@ -305,3 +305,32 @@ class CTCLoss(Loss):
         loss = F.CTCLoss(*inputs, use_data_lengths=pred_lengths is not None,
                          use_label_lengths=label_lengths is not None, blank_label='last')
         return _apply_weighting(F, loss, self._weight, sample_weight)
+
+
+class SDMLLoss(Loss):
+    """Batch-wise Smoothed Deep Metric Learning loss (Bonadiman, Kumar, Mittal, "Large Scale
+    Question Paraphrase Retrieval with Smoothed Deep Metric Learning", 2019).
+
+    x1 and x2 are (B, N) batches of paired embeddings: x2[i] pairs with x1[i] and the other
+    rows of the batch serve as negatives. With d_ij = ||x1_i - x2_j||^2 and p_i =
+    softmax(-d_i), the loss of sample i is the KL divergence from the smoothed labels (1 - s
+    on the pair, s / (B - 1) elsewhere, s = smoothing_parameter) to p_i. Output shape (B,).
+    """
+
+    def __init__(self, smoothing_parameter=0.3, weight=1., batch_axis=0, **kwargs):
+        super(SDMLLoss, self).__init__(weight, batch_axis, **kwargs)
+        self.smoothing_parameter = smoothing_parameter
+
+    def _labels(self, F, batch_size, ctx):
+        gold = F.eye(batch_size, ctx=ctx)
+        return gold * (1 - self.smoothing_parameter) + \
+            (1 - gold) * self.smoothing_parameter / (batch_size - 1)
+
+    def hybrid_forward(self, F, x1, x2):
+        batch_size = x1.shape[0]
+        diffs = F.broadcast_sub(F.expand_dims(x1, 1), F.expand_dims(x2, 0))
+        distances = F.sum(F.square(diffs), axis=2)
+        log_probs = F.log_softmax(-distances, axis=1)
+        labels = self._labels(F, batch_size, x1.context)
+        loss = F.sum(labels * (F.log(labels + 1e-12) - log_probs), axis=1)
+        return _apply_weighting(F, loss, self._weight)

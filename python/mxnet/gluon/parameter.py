@@ -13,6 +13,9 @@ from .. import initializer
 from .. import ndarray as nd
 from .. import symbol
 from ..ndarray import NDArray
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from collections import defaultdict  # noqa: F401
+from ..base import mx_real_t  # noqa: F401
 
 __all__ = ["DeferredInitializationError", "Parameter", "Constant", "ParameterDict",
            "tensor_types"]

@@ -11,7 +11,7 @@ from .. import ndarray
 from ..ndarray import NDArray
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download",
-           "shape_is_known"]
+           "shape_is_known", "replace_file", "HookHandle"]
 
 
 def split_data(data, num_slice, batch_axis=0, even_split=True):
@@ -152,3 +152,54 @@ def _brief_print_list(lst, limit=7):
         return _brief_print_list(lst[:limit // 2], limit) + ", ..., " + \
             _brief_print_list(lst[-limit // 2:], limit)
     return ", ".join(["'%s'" % str(i) for i in lst])
+
+
+def replace_file(src, dst):
+    """Move file `src` to `dst`, replacing `dst` if it exists, atomically where the system
+    allows (the last step of a download)."""
+    os.replace(src, dst)
+
+
+# The default location of Gluon's pretrained weights and data sets; MXNET_GLUON_REPO
+# overrides it.
+_DEFAULT_REPO_URL = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
+
+
+def _get_repo_url():
+    """The base URL of the Gluon repository ($MXNET_GLUON_REPO or the default), ending in
+    '/'."""
+    url = os.environ.get('MXNET_GLUON_REPO', _DEFAULT_REPO_URL)
+    return url if url.endswith('/') else url + '/'
+
+
+def _get_repo_file_url(namespace, filename):
+    """The URL of `filename` in directory `namespace` of the Gluon repository."""
+    return '{base}{namespace}/{filename}'.format(base=_get_repo_url(), namespace=namespace,
+                                                 filename=filename)
+
+
+class HookHandle(object):
+    """The handle register_forward_hook / register_forward_pre_hook return: detach() (or
+    leaving a `with` block) removes the hook."""
+    _next_id = [0]
+
+    def __init__(self):
+        self._hooks_dict_ref = None
+        self._id = None
+
+    def attach(self, hooks_dict, hook):
+        assert not self._hooks_dict_ref, "The same handle cannot be attached twice."
+        self._id = HookHandle._next_id[0]
+        HookHandle._next_id[0] += 1
+        hooks_dict[self._id] = hook
+        self._hooks_dict_ref = hooks_dict
+
+    def detach(self):
+        if self._hooks_dict_ref is not None and self._id in self._hooks_dict_ref:
+            del self._hooks_dict_ref[self._id]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, ptype, value, trace):
+        self.detach()

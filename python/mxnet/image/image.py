@@ -8,11 +8,17 @@
 import json
 import logging
 import numbers
+from numbers import Number  # noqa: F401  (exported by MXNet 1.9.1's module)
 import os
 import random
 import warnings
 
 import numpy as np
+
+try:  # OpenCV is optional; MXNet 1.9.1's module exposes it as `cv2` (None when missing).
+    import cv2
+except ImportError:
+    cv2 = None
 
 from .. import io
 from .. import ndarray as nd
@@ -26,7 +32,7 @@ __all__ = ["imread", "imresize", "imdecode", "scale_down", "copyMakeBorder", "re
            "RandomSizedCropAug", "CenterCropAug", "RandomOrderAug", "BrightnessJitterAug",
            "ContrastJitterAug", "SaturationJitterAug", "HueJitterAug", "ColorJitterAug",
            "LightingAug", "ColorNormalizeAug", "RandomGrayAug", "HorizontalFlipAug", "CastAug",
-           "CreateAugmenter", "ImageIter"]
+           "CreateAugmenter", "ImageIter", "imrotate", "random_rotate"]
 
 numeric_types = (numbers.Number, np.generic)
 
@@ -140,6 +146,60 @@ def color_normalize(src, mean, std=None):
     if std is not None:
         src /= std
     return src
+
+
+def imrotate(src, rotation_degrees, zoom_in=False, zoom_out=False):
+    """Rotates float32 image(s) counter-clockwise about their centres by `rotation_degrees`
+    (a number for one CHW image; a number or one angle per image, as an NDArray, for an NCHW
+    batch), sampling bilinearly; pixels from outside the input are zero. `zoom_in` scales so
+    that no such padding shows, `zoom_out` so that the whole input stays in view."""
+    if zoom_in and zoom_out:
+        raise ValueError('`zoom_in` and `zoom_out` cannot be both True')
+    if src.dtype is not np.float32 and np.dtype(src.dtype) != np.float32:
+        raise TypeError('Only `float32` images are supported by this function')
+    single = src.ndim == 3
+    if single:
+        if not isinstance(rotation_degrees, numbers.Number):
+            raise TypeError('When a single image is passed the rotation angle is required to '
+                            'be a scalar.')
+        src = src.expand_dims(axis=0)
+    elif src.ndim != 4:
+        raise ValueError('Only 3D and 4D are supported by this function')
+    count, _, h, w = src.shape
+    if isinstance(rotation_degrees, numbers.Number):
+        angles = np.full((count,), float(rotation_degrees))
+    else:
+        angles = np.asarray(rotation_degrees.asnumpy() if isinstance(rotation_degrees, NDArray)
+                            else rotation_degrees, dtype=np.float64).reshape(-1)
+    if angles.shape[0] != count:
+        raise ValueError('The number of images must be equal to the number of rotation angles')
+    theta = np.deg2rad(angles)[:, None, None]
+    half_h, half_w = (h - 1) / 2.0, (w - 1) / 2.0
+    rows, cols = np.meshgrid(np.arange(h) - half_h, np.arange(w) - half_w, indexing='ij')
+    cos, sin = np.cos(theta), np.sin(theta)
+    # Where each output pixel comes from: the inverse rotation of its centred coordinates.
+    src_x = cols * cos - rows * sin
+    src_y = cols * sin + rows * cos
+    if zoom_in or zoom_out:
+        box_w = w * np.abs(cos) + h * np.abs(sin)
+        box_h = w * np.abs(sin) + h * np.abs(cos)
+        scale = np.maximum(box_w / w, box_h / h) if zoom_out else \
+            np.minimum(w / box_w, h / box_h)
+        src_x, src_y = src_x * scale, src_y * scale
+    grid = np.stack([src_x / max(half_w, 1e-12), src_y / max(half_h, 1e-12)], axis=1)
+    rotated = nd.BilinearSampler(src, nd.array(grid.astype(np.float32), ctx=src.context))
+    return rotated[0] if single else rotated
+
+
+def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
+    """imrotate by an angle drawn uniformly from angle_limits = (low, high) degrees (one per
+    image of a batch)."""
+    low, high = angle_limits
+    if src.ndim == 3:
+        return imrotate(src, random.uniform(low, high), zoom_in=zoom_in, zoom_out=zoom_out)
+    angles = np.random.uniform(low, high, size=(src.shape[0],))
+    return imrotate(src, nd.array(angles, ctx=src.context), zoom_in=zoom_in,
+                    zoom_out=zoom_out)
 
 
 def random_size_crop(src, size, area, ratio, interp=2, **kwargs):

@@ -5,3 +5,4 @@ from .io import _init_io_module
 from . import utils  # noqa: F401
 
 _init_io_module()
+from .io import LibSVMIter  # noqa: E402,F401

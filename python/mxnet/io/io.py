@@ -16,6 +16,9 @@ from ..base import (_LIB, MXNetError, check_call, lib_function, c_str_array, mx_
 from ..ndarray import NDArray, concat
 from ..ndarray.ndarray import mx_real_t
 from .utils import _init_data, _getdata_by_idx
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..ndarray import array, tile  # noqa: F401
+from ..ndarray.sparse import CSRNDArray  # noqa: F401
 
 __all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "ResizeIter", "PrefetchingIter",
            "MXDataIter"]
@@ -586,3 +589,8 @@ def _init_io_module():
         dataiter = _make_io_iterator(hdl)
         setattr(module_obj, dataiter.__name__, dataiter)
         setattr(io_obj, dataiter.__name__, dataiter)
+
+
+# LibSVMIter is written in Python here (MXNet 1.9.1's is a C++ iterator); it lives beside and
+# builds on DataIter above.
+from .libsvm import LibSVMIter  # noqa: E402,F401  pylint: disable=wrong-import-position

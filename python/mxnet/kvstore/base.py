@@ -2,8 +2,10 @@
 import ctypes
 
 from ..base import _LIB, check_call, c_str, string_types, KVStoreHandle
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array  # noqa: F401
 
-__all__ = ["KVStoreBase", "create"]
+__all__ = ["KVStoreBase", "TestStore", "create"]
 
 
 class KVStoreBase(object):
@@ -54,6 +56,49 @@ class KVStoreBase(object):
     @property
     def num_workers(self):
         raise NotImplementedError()
+
+
+@KVStoreBase.register
+class TestStore(KVStoreBase):
+    """A single-process store for testing Python stores: broadcast copies the value to the
+    outputs; pushpull sums the values (on the first value's context) and writes the sum to
+    the outputs, or back into the values when there are none. It keeps no optimizer."""
+
+    def broadcast(self, key, value, out, priority=0):
+        for o in (out if isinstance(out, list) else [out]):
+            o[:] = value
+
+    def pushpull(self, key, value, out=None, priority=0):
+        from ..ndarray import NDArray
+        if isinstance(value, NDArray):
+            if out is not None:
+                for o in (out if isinstance(out, list) else [out]):
+                    o[:] = value
+            return
+        ctx = value[0].context
+        reduced = value[0].copy()
+        for v in value[1:]:
+            reduced += v.as_in_context(ctx)
+        for o in (value if out is None else (out if isinstance(out, list) else [out])):
+            o[:] = reduced
+
+    @staticmethod
+    def is_capable(capability):
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return False
+        raise ValueError('Unknown capability: {}'.format(capability))
+
+    @property
+    def type(self):
+        return 'teststore'
+
+    @property
+    def rank(self):
+        return 0
+
+    @property
+    def num_workers(self):
+        return 1
 
 
 def create(name='local'):

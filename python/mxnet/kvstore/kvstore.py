@@ -13,6 +13,8 @@ from ..base import (_LIB, check_call, c_array, c_array_buf, c_handle_array, c_st
 from ..ndarray import NDArray
 from ..ndarray._sparse import _ndarray_cls
 from .base import KVStoreBase
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import KVStoreHandle  # noqa: F401
 
 __all__ = ["KVStore"]
 

@@ -213,3 +213,113 @@ def isfinite(data):
 def isnan(data):
     """1 where `data` is nan, else 0."""
     return data != data  # pylint: disable=comparison-with-itself
+
+
+# ---- MXNet 1.9.1's Python-level contrib functions ------------------------------------------
+__all__ += ["adamw_update", "mp_adamw_update", "rand_zipfian", "getnnz", "edge_id",
+            "dgl_adjacency", "SparseEmbedding"]
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+    """One AdamW step (_adamw_update): the moments `mean`, `var` and `weight` are updated in
+    place; `rescale_grad` is a number or a one-element NDArray (the step is skipped when it
+    is NaN, Inf or 0)."""
+    from . import _internal  # pylint: disable=import-outside-toplevel
+    rescale_grad = _get_rescale_grad(rescale_grad, ctx=weight.context)
+    return _internal._adamw_update(weight, grad, mean, var, rescale_grad, lr=lr, eta=eta,
+                                   beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                                   clip_gradient=clip_gradient, out=out, name=name, **kwargs)
+
+
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
+    """Multi-precision AdamW step (_mp_adamw_update): the float32 master copy `weight32` is
+    updated and cast into `weight`."""
+    from . import _internal  # pylint: disable=import-outside-toplevel
+    rescale_grad = _get_rescale_grad(rescale_grad, ctx=weight.context)
+    return _internal._mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr=lr,
+                                      eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon,
+                                      wd=wd, clip_gradient=clip_gradient, out=out, name=name,
+                                      **kwargs)
+
+
+def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
+    """Draw `num_sampled` classes (with replacement) from the approximately Zipfian (log-uniform)
+    distribution P(c) = log((c + 2) / (c + 1)) / log(range_max + 1) over [0, range_max).
+
+    Returns (sampled classes (int64), expected count of each true class in the draw, expected
+    count of each sampled class), the counts being num_sampled * P(c)."""
+    import math  # pylint: disable=import-outside-toplevel
+    from . import random as _random, op  # pylint: disable=import-outside-toplevel
+    ctx = true_classes.context if ctx is None else ctx
+    log_range = math.log(range_max + 1)
+    draws = _random.uniform(0, log_range, shape=(num_sampled,), dtype='float64', ctx=ctx)
+    sampled = op.Cast(op.exp(draws) - 1, dtype='int64') % range_max
+
+    def expected_count(classes):
+        classes = op.Cast(classes, dtype='float64')
+        return op.log((classes + 2.0) / (classes + 1.0)) / log_range * num_sampled
+
+    return sampled, expected_count(true_classes.as_in_context(ctx)), expected_count(sampled)
+
+
+def _csr_parts(data, what):
+    if getattr(data, 'stype', 'default') != 'csr':
+        raise ValueError('%s: expected a CSR NDArray, got storage type %s'
+                         % (what, getattr(data, 'stype', type(data))))
+    return data.indptr.asnumpy(), data.indices.asnumpy(), data.data.asnumpy()
+
+
+def getnnz(data, axis=None):
+    """Number of stored values (explicit zeros included) of a CSR matrix: in total (a
+    one-element int64 array), per column (axis=0) or per row (axis=1)."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from .utils import array  # pylint: disable=import-outside-toplevel
+    indptr, indices, _ = _csr_parts(data, 'getnnz')
+    if axis is None:
+        counts = np.array([indptr[-1]])
+    elif axis in (1, -1):
+        counts = np.diff(indptr)
+    elif axis in (0, -2):
+        counts = np.bincount(indices, minlength=data.shape[1])
+    else:
+        raise ValueError('getnnz: axis must be None, 0 or 1, got %r' % (axis,))
+    return array(counts.astype(np.int64), ctx=data.context, dtype='int64')
+
+
+def edge_id(data, u, v):
+    """For a graph given as a CSR adjacency matrix, the stored value of each edge
+    (u[i], v[i]), or -1 where there is no such edge."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from .utils import array  # pylint: disable=import-outside-toplevel
+    indptr, indices, values = _csr_parts(data, 'edge_id')
+    rows = u.asnumpy().astype(np.int64)
+    cols = v.asnumpy().astype(np.int64)
+    out = np.full(rows.shape, -1, dtype=values.dtype)
+    for i, (r, c) in enumerate(zip(rows, cols)):
+        lo, hi = indptr[r], indptr[r + 1]
+        hits = np.nonzero(indices[lo:hi] == c)[0]
+        if hits.size:
+            out[i] = values[lo + hits[0]]
+    return array(out, ctx=data.context, dtype=values.dtype)
+
+
+def dgl_adjacency(data):
+    """The adjacency matrix of a graph given as a CSR matrix (whose values are edge ids): the
+    same sparsity pattern with every stored value 1 (float32)."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from .sparse import csr_matrix  # pylint: disable=import-outside-toplevel
+    indptr, indices, values = _csr_parts(data, 'dgl_adjacency')
+    return csr_matrix((np.ones(values.shape, dtype=np.float32), indices, indptr),
+                      shape=data.shape, ctx=data.context, dtype='float32')
+
+
+def SparseEmbedding(data, weight, input_dim, output_dim, dtype='float32',  # pylint: disable=invalid-name
+                    deterministic=False, out=None, name=None, **kwargs):  # pylint: disable=unused-argument
+    """The rows of `weight` at the indices `data` (Embedding) with a row_sparse gradient for
+    `weight` (deprecated in MXNet 1.9.1 in favour of Embedding(sparse_grad=True))."""
+    from . import op  # pylint: disable=import-outside-toplevel
+    return op.Embedding(data, weight, input_dim=input_dim, output_dim=output_dim, dtype=dtype,
+                        sparse_grad=True, out=out, name=name, **kwargs)

@@ -411,3 +411,95 @@ def _set_advanced_on_host(arr, positions, value, target_shape):
     host = arr.asnumpy()
     host.reshape(-1)[positions.reshape(-1)] = npval.reshape(-1)
     arr._sync_copyfrom(host)
+
+
+# ---------------------------------------------------------------------------------------------
+# MXNet 1.9.1's public indexing helpers (mx.nd.ndarray / mx.np.multiarray expose them)
+
+_NDARRAY_UNSUPPORTED_INDEXING = -1
+_NDARRAY_BASIC_INDEXING = 0
+_NDARRAY_ADVANCED_INDEXING = 1
+_NDARRAY_EMPTY_TUPLE_INDEXING = 2
+
+
+def get_indexing_dispatch_code(key):
+    """Which indexing an expanded key tuple needs: 0 basic (integers, slices, None), 1
+    advanced (an array, list or range among them), 2 an empty tuple in the key. Other
+    entries raise ValueError."""
+    from .ndarray import NDArray
+    assert isinstance(key, tuple), 'expected the key as a tuple, got %s' % type(key)
+    for idx in key:
+        if isinstance(idx, (NDArray, np.ndarray, list, tuple, range)):
+            if isinstance(idx, tuple) and not idx:
+                return _NDARRAY_EMPTY_TUPLE_INDEXING
+            return _NDARRAY_ADVANCED_INDEXING
+        if not (isinstance(idx, (slice, int, np.integer)) or idx is None):
+            raise ValueError('NDArray does not support slicing with key %s of type %s.'
+                             % (idx, type(idx)))
+    return _NDARRAY_BASIC_INDEXING
+
+
+def check_boolean_array_dimension(array_shape, axis, bool_shape):
+    """Raise IndexError unless a boolean index of shape `bool_shape` matches the indexed
+    array's dimensions starting at `axis`."""
+    for i, size in enumerate(bool_shape):
+        if array_shape[axis + i] != size:
+            raise IndexError('boolean index did not match indexed array along axis %d; size is '
+                             '%d but corresponding boolean size is %d'
+                             % (axis + i, array_shape[axis + i], size))
+
+
+def indexing_key_expand_implicit_axes(key, shape):
+    """`key` as a tuple with one entry per axis of an array of `shape`: the axes an Ellipsis or
+    a short key leaves implicit become slice(None), and a boolean array becomes the integer
+    arrays of its nonzero positions (one per dimension it covers)."""
+    from .ndarray import NDArray
+    if not isinstance(key, tuple):
+        key = (key,)
+    ellipsis_seen = False
+    consumed = 0
+    for idx in key:
+        if idx is Ellipsis:
+            if ellipsis_seen:
+                raise IndexError('an index can only have a single ellipsis (\'...\')')
+            ellipsis_seen = True
+        elif idx is not None:
+            host = idx.asnumpy() if isinstance(idx, NDArray) else idx
+            if isinstance(host, np.ndarray) and host.dtype == np.bool_:
+                consumed += host.ndim
+            else:
+                consumed += 1
+    if consumed > len(shape):
+        raise IndexError('too many indices (%d) for array with %d dimensions'
+                         % (consumed, len(shape)))
+    expanded = []
+    axis = 0
+    for idx in key:
+        if idx is Ellipsis:
+            fill = len(shape) - consumed
+            expanded.extend([slice(None)] * fill)
+            axis += fill
+            continue
+        if idx is None:
+            expanded.append(None)
+            continue
+        host = idx.asnumpy() if isinstance(idx, NDArray) else idx
+        if isinstance(host, np.ndarray) and host.dtype == np.bool_:
+            check_boolean_array_dimension(shape, axis, host.shape)
+            expanded.extend(np.nonzero(host))
+            axis += host.ndim
+        else:
+            expanded.append(idx)
+            axis += 1
+    expanded.extend([slice(None)] * (len(shape) - axis))
+    return tuple(expanded)
+
+
+def get_oshape_of_gather_nd_op(dshape, ishape):
+    """The output shape of gather_nd for data of shape `dshape` and indices of shape `ishape`:
+    ishape[1:] followed by the data dimensions the indices do not address."""
+    assert dshape and ishape, 'gather_nd needs non-scalar data and indices'
+    oshape = list(ishape[1:])
+    if ishape[0] < len(dshape):
+        oshape.extend(dshape[ishape[0]:])
+    return tuple(oshape)

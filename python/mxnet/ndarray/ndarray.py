@@ -20,6 +20,12 @@ from ._invoke import (NDArrayBase, OPS, invoke_nd_nd, invoke_nd_scalar, invoke_n
                       set_ndarray_class)
 from . import indexing as _indexing
 from ._shape import infer_reshape, shape_size
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array as native_array  # noqa: F401
+from builtins import slice as py_slice  # noqa: F401
+from ..base import mx_int, c_array_buf, c_str, DLPackHandle  # noqa: F401
+from ..util import is_np_array  # noqa: F401
+from ..runtime import Features  # noqa: F401
 
 __all__ = ["NDArray", "concatenate", "_DTYPE_NP_TO_MX", "_DTYPE_MX_TO_NP", "_GRAD_REQ_MAP",
            "ones", "add", "arange", "linspace", "eye", "divide", "equal", "full", "greater",
@@ -1117,4 +1123,9 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
 # DLPack lives in its own module; re-exported here as in MXNet.
 from ._dlpack import (to_dlpack_for_read, to_dlpack_for_write, from_dlpack,  # noqa: E402
                       from_numpy)
-
+from ._dlpack import (DLContext, DLDataType, DLTensor, DLManagedTensor,  # noqa: E402,F401
+                      _DeleterFunc as DeleterFunc, _PyCapsuleDestructor as PyCapsuleDestructor,
+                      _numpy_tensor_deleter as dl_managed_tensor_deleter)
+# MXNet 1.9.1's indexing helpers, public in this module there.
+from .indexing import (get_indexing_dispatch_code, check_boolean_array_dimension,  # noqa: E402,F401
+                       indexing_key_expand_implicit_axes, get_oshape_of_gather_nd_op)

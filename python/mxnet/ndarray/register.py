@@ -19,6 +19,8 @@ import numpy as np
 
 from ..base import _Null, op_info, build_param_doc, _init_op_module, op_handle, list_op_names
 from ._invoke import NDArrayBase, imperative_invoke, invoke_nd, invoke_nd_nd, OPS
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import mx_uint  # noqa: F401
 
 __all__ = ["make_ndarray_function", "build_doc", "param_str", "OpSpec", "register_new_ops"]
 

@@ -1,9 +1,11 @@
 """mx.np.linalg: norm, and the factorisations/solvers the classic linalg operators provide
-(inv, det, slogdet, cholesky, eigh, solve, matrix_power, multi_dot)."""
+(inv, det, slogdet, cholesky, eigh, solve, matrix_power, multi_dot, tensorinv, tensorsolve);
+svd, eig and eigvals run on the host, cond and matrix_rank are NumPy's (on host copies)."""
 # pylint: disable=invalid-name
 import numpy as _onp
 
 from ..ndarray import linalg as _ndla
+from .fallback import linalg_fallbacks as _FALLBACKS
 from .multiarray import (_as_array, _nd, sqrt, sum as _sum, absolute, max as _max, matmul,
                          eye, reshape, transpose, broadcast_to)
 
@@ -122,3 +124,81 @@ def lstsq(a, b, rcond='warn'):  # pylint: disable=unused-argument
 
 
 __all__ += ['eigvalsh', 'qr', 'pinv', 'lstsq']
+
+
+def _host_result(values, like):
+    from .multiarray import array
+    return array(values, dtype=values.dtype, ctx=like.context)
+
+
+def svd(a):
+    """a = ut @ diag(s) @ v for a (..., M, N) array with M <= N: returns (ut, s, v) with ut
+    (..., M, M), s (..., M) descending and v (..., M, N) with orthonormal rows. Computed on the
+    host (not recorded by autograd)."""
+    a = _as_array(a)
+    if a.ndim < 2 or a.shape[-2] > a.shape[-1]:
+        raise ValueError('svd: expected an array of shape (..., M, N) with M <= N, got %s'
+                         % (a.shape,))
+    ut, s, v = _onp.linalg.svd(a.asnumpy(), full_matrices=False)
+    return _host_result(ut, a), _host_result(s, a), _host_result(v, a)
+
+
+def _real_eig(a, vectors):
+    a = _as_array(a)
+    host = a.asnumpy()
+    res = _onp.linalg.eig(host) if vectors else (_onp.linalg.eigvals(host),)
+    if any(_onp.iscomplexobj(r) and _onp.any(r.imag != 0) for r in res):
+        raise ValueError('eig: the eigenvalues of this real matrix are complex; only real '
+                         'eigen-decompositions are supported')
+    res = [_host_result(_onp.real(r).astype(host.dtype), a) for r in res]
+    return tuple(res) if vectors else res[0]
+
+
+def eig(a):
+    """Eigenvalues w and right eigenvectors v (columns, a @ v = v * w) of square matrices
+    whose eigenvalues are real; computed on the host."""
+    return _real_eig(a, True)
+
+
+def eigvals(a):
+    """Eigenvalues of square matrices whose eigenvalues are real; computed on the host."""
+    return _real_eig(a, False)
+
+
+def tensorinv(a, ind=2):
+    """The inverse of `a` for tensordot over `ind` axes: tensordot(tensorinv(a), a, ind) is
+    the identity of shape a.shape[ind:] * 2."""
+    a = _as_array(a)
+    if ind <= 0:
+        raise ValueError('tensorinv: ind must be a positive integer, got %r' % (ind,))
+    rows, cols = a.shape[:ind], a.shape[ind:]
+    n_rows, n_cols = int(_onp.prod(rows)), int(_onp.prod(cols))
+    if n_rows != n_cols:
+        raise ValueError('tensorinv: prod(a.shape[:ind]) must equal prod(a.shape[ind:]), got '
+                         '%d and %d' % (n_rows, n_cols))
+    return reshape(inv(reshape(a, (n_rows, n_cols))), cols + rows)
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, axes=x.ndim) == b; `axes` names axes of `a` to move to the end
+    first."""
+    a = _as_array(a)
+    b = _as_array(b)
+    if axes is not None:
+        order = [k for k in range(a.ndim) if k not in [ax % a.ndim for ax in axes]]
+        order += [ax % a.ndim for ax in axes]
+        a = transpose(a, order)
+    x_shape = a.shape[b.ndim:]
+    n = int(_onp.prod(x_shape))
+    if int(_onp.prod(a.shape[:b.ndim])) != n:
+        raise ValueError('tensorsolve: a must be square over the solution axes, got a of shape '
+                         '%s for b of shape %s' % (a.shape, b.shape))
+    x = solve(reshape(a, (n, n)), reshape(b, (n,)))
+    return reshape(x, x_shape)
+
+
+# Condition number and rank: numpy.linalg on host copies, as in MXNet 1.9.1.
+cond = _FALLBACKS['cond']
+matrix_rank = _FALLBACKS['matrix_rank']
+
+__all__ += ['svd', 'eig', 'eigvals', 'tensorinv', 'tensorsolve', 'cond', 'matrix_rank']

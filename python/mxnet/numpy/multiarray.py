@@ -22,6 +22,16 @@ from ..ndarray import op as _ndop
 from ..ndarray import _internal as _ndi
 from ..ndarray._invoke import imperative_invoke
 from ..ndarray.register import param_str, dtype_str
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array as native_array  # noqa: E402,F401
+from builtins import slice as py_slice  # noqa: F401
+from ..autograd import is_recording  # noqa: F401
+from ..base import (c_array, c_array_buf, integer_types, numeric_types, mx_real_t,  # noqa: F401
+                    mx_uint)
+from ..context import Context  # noqa: F401
+from ..ndarray.ndarray import (from_numpy, get_indexing_dispatch_code,  # noqa: F401
+                               get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes)
+from ..util import set_module, wrap_np_unary_func, wrap_np_binary_func  # noqa: F401
 
 __all__ = [
     'ndarray', 'array', 'asarray', 'zeros', 'ones', 'empty', 'full', 'zeros_like', 'ones_like',
@@ -235,9 +245,19 @@ class ndarray(NDArray):
         raise ValueError('The truth value of an ndarray with more than one element is '
                          'ambiguous. Use a.any() or a.all()')
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):  # pylint: disable=unused-argument
         value = self.asnumpy()
         return value if dtype is None else value.astype(dtype)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NumPy functions on mx.np arrays run mx.np's (see numpy_dispatch_protocol)."""
+        from ..numpy_dispatch_protocol import array_function
+        return array_function(self, func, types, args, kwargs)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on mx.np arrays run mx.np's (see numpy_dispatch_protocol)."""
+        from ..numpy_dispatch_protocol import array_ufunc
+        return array_ufunc(self, ufunc, method, *inputs, **kwargs)
 
     def astype(self, dtype, copy=True):  # pylint: disable=arguments-differ
         if not copy and _onp.dtype(dtype) == _onp.dtype(self.dtype):
@@ -741,8 +761,10 @@ def ndim(a):
     return len(shape(a))
 
 
-def may_share_memory(a, b):  # pylint: disable=unused-argument
-    return False
+def may_share_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """Whether the memory of a and b overlaps (arrays are contiguous, so this is exact)."""
+    from .routines import shares_memory
+    return shares_memory(a, b)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1298,3 +1320,10 @@ def take(a, indices, axis=None, mode='raise', out=None):  # pylint: disable=unus
               mode='clip' if mode == 'clip' else 'wrap' if mode == 'wrap' else 'clip')
     return _finish(res, out)
 
+
+
+# MXNet 1.9.1's multiarray module holds every mx.np function. The ones written in the modules
+# below (which build on those above, hence imported last) are found here too.
+from .function_base import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from .routines import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from .fallback import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position

@@ -10,10 +10,13 @@ from ..ndarray import op as _ndop
 from ..ndarray.ndarray import waitall
 from ..numpy.multiarray import _nd, _as_array, reshape as _np_reshape
 from . import random
+from .utils import save, load  # noqa: F401
+from . import image
 
 __all__ = ['set_np', 'reset_np', 'is_np_array', 'is_np_shape', 'use_np', 'use_np_array',
            'use_np_shape', 'np_array', 'np_shape', 'set_np_shape', 'cpu', 'gpu',
-           'current_context', 'num_gpus', 'waitall', 'reshape', 'random', 'save', 'load']
+           'current_context', 'num_gpus', 'waitall', 'reshape', 'random', 'image', 'save', 'load',
+           'constraint_check']
 
 # npx name -> classic operator it runs (MXNet 1.9.1 registers the npx name as its alias).
 _OPS = {
@@ -117,25 +120,6 @@ def reshape(a, newshape, reverse=False, order='C'):
     return _np_reshape(a, _npx_reshape_target(a.shape, newshape, reverse), order=order)
 
 
-def save(file, arr):
-    from ..ndarray import utils as _utils
-    if isinstance(arr, dict):
-        arr = {k: v.as_nd_ndarray() for k, v in arr.items()}
-    elif isinstance(arr, (list, tuple)):
-        arr = [v.as_nd_ndarray() for v in arr]
-    else:
-        arr = [arr.as_nd_ndarray()]
-    _utils.save(file, arr)
-
-
-def load(file):
-    from ..ndarray import utils as _utils
-    res = _utils.load(file)
-    if isinstance(res, dict):
-        return {k: v.as_np_ndarray() for k, v in res.items()}
-    return [v.as_np_ndarray() for v in res]
-
-
 def nonzero(a):
     """Indices of the non-zero elements, one row per element (shape (N, a.ndim), int64)."""
     import numpy as onp
@@ -144,3 +128,13 @@ def nonzero(a):
 
 
 __all__.append('nonzero')
+
+
+def constraint_check(input, msg='Constraint violated.'):
+    """Check that every element of the boolean array `input` is true: raises ValueError with
+    `msg` otherwise, and returns a true 0-d boolean array (to chain into a graph)."""
+    from ..numpy.multiarray import array
+    value = _as_array(input).asnumpy()
+    if not value.all():
+        raise ValueError(msg)
+    return array(True, dtype=bool, ctx=_as_array(input).context)

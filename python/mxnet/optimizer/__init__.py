@@ -2,6 +2,8 @@
 from . import optimizer
 from .optimizer import (Optimizer, SGD, NAG, Adam, AdaGrad, RMSProp, AdaDelta, Signum, FTML,
                         Ftrl, Adamax, Nadam, LAMB, SGLD, DCASGD, ccSGD, Test, Updater,
-                        get_updater, create, register)
+                        get_updater, create, register, LARS, LBSGD)
+from . import contrib  # noqa: F401
+from ..ndarray import abs as NDabs  # noqa: F401  (MXNet 1.9.1's package exposes it)
 
 __all__ = optimizer.__all__

@@ -25,6 +25,12 @@ from ..ndarray import (NDArray, zeros, clip, sqrt, square, sign, maximum, abs as
                        mp_lamb_update_phase1, mp_lamb_update_phase2)
 from ..ndarray import random as _nd_random
 from ..ndarray import sparse as _nd_sparse
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..ndarray import (array, multiply, norm as NDnorm, multi_sum_sq, multi_lars,  # noqa: F401
+                       preloaded_multi_sgd_update, preloaded_multi_sgd_mom_update,
+                       preloaded_multi_mp_sgd_update, preloaded_multi_mp_sgd_mom_update)
+from ..ndarray.random import normal  # noqa: F401
+from ..util import is_np_array  # noqa: F401
 
 __all__ = ["Optimizer", "SGD", "NAG", "Adam", "AdaGrad", "RMSProp", "AdaDelta", "Signum",
            "FTML", "Ftrl", "Adamax", "Nadam", "LAMB", "SGLD", "DCASGD", "ccSGD", "Test",
@@ -887,3 +893,7 @@ class Updater(object):
 def get_updater(optimizer):
     """Returns an `Updater` closure for `optimizer`."""
     return Updater(optimizer)
+
+
+from .layerwise import LARS, LBSGD  # noqa: E402,F401  (1.9.1 defines them in this module)
+__all__ += ['LARS', 'LBSGD']

@@ -3,11 +3,15 @@
 from . import rnn_cell, io, rnn  # noqa: F401
 from .rnn_cell import (RNNParams, BaseRNNCell, RNNCell, LSTMCell, GRUCell,  # noqa: F401
                        FusedRNNCell, SequentialRNNCell, BidirectionalCell, DropoutCell,
-                       ModifierCell, ZoneoutCell, ResidualCell)
+                       ModifierCell, ZoneoutCell, ResidualCell, BaseConvRNNCell,
+                       ConvRNNCell, ConvLSTMCell, ConvGRUCell)
 from .rnn import save_rnn_checkpoint, load_rnn_checkpoint, do_rnn_checkpoint  # noqa: F401
 from .io import encode_sentences, BucketSentenceIter  # noqa: F401
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import string_types, numeric_types  # noqa: F401
 
 __all__ = ["RNNParams", "BaseRNNCell", "RNNCell", "LSTMCell", "GRUCell", "FusedRNNCell",
            "SequentialRNNCell", "BidirectionalCell", "DropoutCell", "ModifierCell",
-           "ZoneoutCell", "ResidualCell", "save_rnn_checkpoint", "load_rnn_checkpoint",
+           "ZoneoutCell", "ResidualCell", "BaseConvRNNCell", "ConvRNNCell", "ConvLSTMCell",
+           "ConvGRUCell", "save_rnn_checkpoint", "load_rnn_checkpoint",
            "do_rnn_checkpoint", "encode_sentences", "BucketSentenceIter"]

@@ -1,4 +1,7 @@
 """Checkpoints of RNN models: fused cell weights are stored unpacked (one array per gate)."""
+import warnings
+
+from .. import symbol
 from ..model import load_checkpoint, save_checkpoint
 from .rnn_cell import BaseRNNCell
 
@@ -31,3 +34,13 @@ def do_rnn_checkpoint(cells, prefix, period=1):
         if (iter_no + 1) % period == 0:
             save_rnn_checkpoint(cells, prefix, iter_no + 1, sym, arg, aux)
     return _callback
+
+
+def rnn_unroll(cell, length, inputs=None, begin_state=None, input_prefix='', layout='NTC'):
+    """Deprecated: cell.unroll(length, inputs, begin_state, layout). Without `inputs`, one
+    variable per step is made, named '<input_prefix>t<step>_data'."""
+    warnings.warn('rnn_unroll is deprecated. Please call cell.unroll directly.',
+                  DeprecationWarning)
+    if inputs is None:
+        inputs = [symbol.Variable('%st%d_data' % (input_prefix, i)) for i in range(length)]
+    return cell.unroll(length=length, inputs=inputs, begin_state=begin_state, layout=layout)

@@ -4,6 +4,8 @@
 from .. import initializer as init
 from .. import symbol
 from ..symbol import Symbol
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import string_types, numeric_types  # noqa: F401
 
 
 class RNNParams(object):
@@ -724,3 +726,7 @@ class BidirectionalCell(BaseRNNCell):
             outputs = outputs[0]
         states = [l_states, r_states]
         return outputs, states
+
+
+# The convolutional cells (defined beside, public here as in MXNet 1.9.1).
+from .conv_rnn_cell import BaseConvRNNCell, ConvRNNCell, ConvLSTMCell, ConvGRUCell  # noqa: E402,F401

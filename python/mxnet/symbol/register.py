@@ -17,6 +17,8 @@ from ..attribute import AttrScope
 from ..base import _Null, op_info, build_param_doc, _init_op_module
 from ..name import NameManager
 from ..ndarray.register import OpSpec, _usable, _param, param_str, dtype_str
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ..base import mx_uint  # noqa: F401
 
 __all__ = ["make_symbol_function", "build_doc"]
 

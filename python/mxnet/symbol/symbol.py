@@ -26,6 +26,12 @@ from ..executor import Executor
 from ..ndarray._sparse import _ndarray_cls
 from . import _internal
 from . import op as _op_module
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from array import array  # noqa: F401
+from builtins import slice as py_slice  # noqa: F401
+from numbers import Number  # noqa: F401
+from ..base import integer_types, mx_int64, NotImplementedForSymbol, c_array_buf  # noqa: F401
+from ..util import is_np_shape  # noqa: F401
 
 __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "power", "maximum",
            "minimum", "hypot", "zeros", "ones", "full", "arange", "linspace", "eye", "histogram",

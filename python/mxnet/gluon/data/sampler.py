@@ -1,7 +1,7 @@
 """Gluon samplers: sequences of indices (or of index batches)."""
 import numpy as np
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler", "IntervalSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler", "FilterSampler"]
 
 
 class Sampler(object):
@@ -43,25 +43,6 @@ class RandomSampler(Sampler):
         return self._length
 
 
-class IntervalSampler(Sampler):
-    """0, k, 2k, ..., then 1, k+1, ... (when rollover)."""
-
-    def __init__(self, length, interval, rollover=True):
-        assert interval < length, \
-            "Interval {} must be smaller than length {}".format(interval, length)
-        self._length = length
-        self._interval = interval
-        self._rollover = rollover
-
-    def __iter__(self):
-        for i in range(self._interval if self._rollover else 1):
-            for j in range(i, self._length, self._interval):
-                yield j
-
-    def __len__(self):
-        return self._length
-
-
 class BatchSampler(Sampler):
     """Groups another sampler's indices into lists of `batch_size`; the last short batch is
     kept ('keep'), dropped ('discard') or carried into the next epoch ('rollover')."""
@@ -98,7 +79,7 @@ class BatchSampler(Sampler):
         return (len(self._prev) + len(self._sampler)) // self._batch_size
 
 
-class _FilterSampler(Sampler):
+class FilterSampler(Sampler):
     """The indices of the samples of `dataset` for which fn(sample) is true."""
 
     def __init__(self, fn, dataset):
@@ -111,3 +92,6 @@ class _FilterSampler(Sampler):
 
     def __len__(self):
         return len(self._indices)
+
+
+_FilterSampler = FilterSampler

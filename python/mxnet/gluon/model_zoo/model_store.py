@@ -9,6 +9,9 @@ import os
 
 __all__ = ["get_model_file", "purge", "short_hash", "data_dir"]
 
+# Where MXNet 1.9.1's model zoo is published (files '<repo>gluon/models/<name>-<hash>.zip').
+apache_repo_url = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
+
 # SHA-1 of each official 1.9.1 model-zoo weight file; files are named '<name>-<sha1[:8]>.params'.
 _MODEL_SHA1 = {
     "alexnet": "44335d1f0046b328243b32a26a4fbd62d9057b45",

@@ -10,7 +10,8 @@ from ..utils import _indent
 from .activations import Activation
 
 __all__ = ["Sequential", "HybridSequential", "Dense", "Dropout", "Embedding", "BatchNorm",
-           "BatchNormReLU", "InstanceNorm", "LayerNorm", "Flatten", "Lambda", "HybridLambda"]
+           "BatchNormReLU", "InstanceNorm", "LayerNorm", "GroupNorm", "Flatten", "Lambda",
+           "HybridLambda"]
 
 
 def _sequential_repr(self):
@@ -358,3 +359,33 @@ class HybridLambda(HybridBlock):
     def __repr__(self):
         return "{name}({function})".format(name=self.__class__.__name__,
                                            function=self._func_name)
+
+
+class GroupNorm(HybridBlock):
+    """Group normalisation (Wu & He, 2018): the channels of each sample are split into
+    `num_groups` groups, each normalised over its channels and spatial positions, then scaled
+    by gamma and shifted by beta, which hold one value per group (as in MXNet 1.9.1)."""
+
+    def __init__(self, num_groups=1, epsilon=1e-5, center=True, scale=True,
+                 beta_initializer='zeros', gamma_initializer='ones', prefix=None, params=None):
+        super(GroupNorm, self).__init__(prefix=prefix, params=params)
+        self._kwargs = {'eps': epsilon, 'num_groups': num_groups, 'center': center,
+                        'scale': scale}
+        self._num_groups = num_groups
+        self._epsilon = epsilon
+        self._center = center
+        self._scale = scale
+        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
+                                     shape=(num_groups,), init=gamma_initializer,
+                                     allow_deferred_init=True)
+        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
+                                    shape=(num_groups,), init=beta_initializer,
+                                    allow_deferred_init=True)
+
+    def hybrid_forward(self, F, data, gamma, beta):
+        return F.GroupNorm(data, gamma=gamma, beta=beta, num_groups=self._num_groups,
+                           eps=self._epsilon)
+
+    def __repr__(self):
+        content = ', '.join('='.join([k, repr(v)]) for k, v in self._kwargs.items())
+        return '{name}({content})'.format(name=self.__class__.__name__, content=content)

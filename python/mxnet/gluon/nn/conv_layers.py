@@ -5,11 +5,12 @@ register yet.
 """
 from ..block import HybridBlock
 from .activations import Activation
+from ...base import numeric_types
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
            "Conv3DTranspose", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D",
            "AvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
-           "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D"]
+           "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "ReflectionPad2D"]
 
 
 def _tuple(value, n):
@@ -210,3 +211,20 @@ GlobalMaxPool3D = _make_global_pool(3, "NCDHW", "max", "GlobalMaxPool3D")
 GlobalAvgPool1D = _make_global_pool(1, "NCW", "avg", "GlobalAvgPool1D")
 GlobalAvgPool2D = _make_global_pool(2, "NCHW", "avg", "GlobalAvgPool2D")
 GlobalAvgPool3D = _make_global_pool(3, "NCDHW", "avg", "GlobalAvgPool3D")
+
+
+class ReflectionPad2D(HybridBlock):
+    """Pads the two spatial axes of an NCHW batch by reflecting the border: `padding` is one
+    size for all four sides, or the 8-tuple pad_width of the pad operator."""
+
+    def __init__(self, padding=0, **kwargs):
+        super(ReflectionPad2D, self).__init__(**kwargs)
+        if isinstance(padding, numeric_types):
+            padding = (0, 0, 0, 0, padding, padding, padding, padding)
+        if len(padding) != 8:
+            raise ValueError('ReflectionPad2D: expected one size or 8 pad widths, got %s'
+                             % (padding,))
+        self._padding = tuple(int(p) for p in padding)
+
+    def hybrid_forward(self, F, x):
+        return F.pad(x, mode='reflect', pad_width=self._padding)

@@ -7,6 +7,8 @@ from ... import ndarray
 from ... import symbol
 from ..block import Block, HybridBlock
 from ..utils import _indent
+# Names MXNet 1.9.1's module also exposes (it imports them).
+from ...base import string_types, numeric_types  # noqa: F401
 
 __all__ = ["RecurrentCell", "HybridRecurrentCell", "RNNCell", "LSTMCell", "GRUCell",
            "SequentialRNNCell", "HybridSequentialRNNCell", "DropoutCell", "ModifierCell",

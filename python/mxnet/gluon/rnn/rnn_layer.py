@@ -16,6 +16,8 @@ from .. import block as _block
 from ..block import HybridBlock
 from .rnn_cell import _as_list
 
+tensor_types = (symbol.Symbol, ndarray.NDArray)
+
 __all__ = ["RNN", "LSTM", "GRU"]
 
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}

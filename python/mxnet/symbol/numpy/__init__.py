@@ -194,3 +194,14 @@ def clip(a, a_min, a_max):
 
 def broadcast_to(array, shape):
     return _op.broadcast_to(array, shape=tuple(shape))
+
+
+from .routines import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from . import routines as _routines  # noqa: E402  pylint: disable=wrong-import-position
+
+__all__ += _routines.__all__
+from .host_routines import *  # noqa: E402,F401,F403  pylint: disable=wildcard-import,wrong-import-position
+from . import host_routines as _host_routines  # noqa: E402  pylint: disable=wrong-import-position
+from . import linalg, random  # noqa: E402,F401  pylint: disable=wrong-import-position
+
+__all__ += _host_routines.__all__

@@ -2,8 +2,9 @@
 from .. import op as _op
 from .. import contrib as _contrib
 from ...numpy_extension import _OPS
+from . import image, random  # noqa: F401
 
-__all__ = ['reshape']
+__all__ = ['reshape', 'image', 'random']
 
 
 def _make(npx_name, op_name):
@@ -39,3 +40,24 @@ def reshape(a, newshape, reverse=False, order='C'):  # pylint: disable=unused-ar
             raise NotImplementedError('mx.sym.npx.reshape: value %d is not supported for '
                                       'Symbols' % v)
     return _op.Reshape(a, shape=tuple(codes), reverse=reverse)
+
+
+def _constraint_forward(xs, msg):
+    import numpy as onp
+    if not xs[0].all():
+        raise ValueError(msg)
+    return [onp.array(True)]
+
+
+def constraint_check(input, msg='Constraint violated.'):  # pylint: disable=redefined-builtin
+    """A true 0-d boolean Symbol when every element of the boolean `input` is true; running
+    the graph raises ValueError with `msg` otherwise (a host operator, see sym.np._host)."""
+    import numpy as onp
+    from ..numpy._host import host_op
+    op = host_op('constraint_check', _constraint_forward,
+                 infer_shape=lambda shapes, msg: [()],
+                 infer_type=lambda types, msg: [onp.bool_])
+    return op(input, msg=msg)
+
+
+__all__.append('constraint_check')

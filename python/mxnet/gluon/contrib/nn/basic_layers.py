@@ -2,10 +2,10 @@
 normalization and sub-pixel upsampling (pixel shuffle), as in mx.gluon.contrib.nn of MXNet
 1.9.1."""
 from ... import nn
-from ...block import HybridBlock
+from ...block import Block, HybridBlock
 from .... import context, ndarray
 
-__all__ = ['Concurrent', 'HybridConcurrent', 'Identity', 'SyncBatchNorm',
+__all__ = ['Concurrent', 'HybridConcurrent', 'Identity', 'SparseEmbedding', 'SyncBatchNorm',
            'PixelShuffle1D', 'PixelShuffle2D', 'PixelShuffle3D']
 
 
@@ -133,3 +133,26 @@ class PixelShuffle3D(HybridBlock):
 
     def __repr__(self):
         return "%s(%s)" % (self.__class__.__name__, self._factors)
+
+
+class SparseEmbedding(Block):
+    """Embedding whose (input_dim, output_dim) weight is stored row_sparse and gets a
+    row_sparse gradient: each forward pulls only the rows its indices use (through the
+    Trainer's kvstore when there is one), so very large vocabularies stay cheap."""
+
+    def __init__(self, input_dim, output_dim, dtype='float32', weight_initializer=None,
+                 **kwargs):
+        super(SparseEmbedding, self).__init__(**kwargs)
+        self._kwargs = {'input_dim': input_dim, 'output_dim': output_dim, 'dtype': dtype,
+                        'sparse_grad': True}
+        self.weight = self.params.get('weight', shape=(input_dim, output_dim),
+                                      init=weight_initializer, dtype=dtype,
+                                      grad_stype='row_sparse', stype='row_sparse')
+
+    def forward(self, x):  # pylint: disable=arguments-differ
+        weight = self.weight.row_sparse_data(x)
+        return ndarray.Embedding(x, weight, name='fwd', **self._kwargs)
+
+    def __repr__(self):
+        return '{block_name}({input_dim} -> {output_dim}, {dtype})'.format(
+            block_name=self.__class__.__name__, **self._kwargs)

@@ -4,7 +4,7 @@ from ...rnn import BidirectionalCell, HybridRecurrentCell, ModifierCell, Sequent
 from ...rnn.rnn_cell import (_format_sequence, _get_begin_state,
                              _mask_sequence_variable_length, tensor_types)
 
-__all__ = ["VariationalDropoutCell", "LSTMPCell"]
+__all__ = ["VariationalDropoutCell", "LSTMPCell", "dynamic_unroll"]
 
 
 class VariationalDropoutCell(ModifierCell):
@@ -153,3 +153,45 @@ class LSTMPCell(HybridRecurrentCell):
         next_r = F.FullyConnected(data=hidden, num_hidden=self._projection_size,
                                   weight=h2r_weight, no_bias=True, name=prefix + "out")
         return next_r, [next_r, next_c]
+
+
+def dynamic_unroll(cell, inputs, begin_state, drop_inputs=0, drop_outputs=0, layout='TNC',
+                   valid_length=None):
+    """Runs `cell` over the whole sequence `inputs` (layout 'TNC' or 'NTC') with
+    F.contrib.foreach. drop_inputs / drop_outputs are dropout rates applied with one mask per
+    sequence (shared over time). With `valid_length` (one length per sample) the states stop
+    changing after a sample's last step and its later outputs are zero.
+    Returns (outputs in `layout`, final states)."""
+    from .... import ndarray, symbol
+    F = symbol if isinstance(inputs, symbol.Symbol) else ndarray
+    if layout not in ('TNC', 'NTC'):
+        raise ValueError("dynamic_unroll: layout must be 'TNC' or 'NTC', got %r" % layout)
+    if layout == 'NTC':
+        inputs = F.swapaxes(inputs, dim1=0, dim2=1)
+    if drop_inputs:
+        inputs = F.Dropout(inputs, p=drop_inputs, axes=(0,))
+    if valid_length is None:
+        def body(data, states):
+            return cell(data, states)
+        outputs, states = F.contrib.foreach(body, inputs, begin_state)
+    else:
+        # alive[t, n] = 1 while step t is within sample n's length.
+        steps = F.contrib.arange_like(inputs, axis=0)
+        alive = F.broadcast_lesser(F.reshape(steps, shape=(-1, 1)),
+                                   F.reshape(valid_length, shape=(1, -1)))
+
+        def body(data, states):
+            out, new = cell(data[0], states)
+            kept = []
+            for n, p in zip(new, states):
+                mask = F.reshape(data[1], shape=(-1,) + (1,) * (len(n.shape) - 1))
+                kept.append(F.broadcast_mul(n - p, mask) + p)
+            return out, kept
+        outputs, states = F.contrib.foreach(body, [inputs, alive], list(begin_state))
+        outputs = F.SequenceMask(outputs, sequence_length=valid_length,
+                                 use_sequence_length=True, axis=0)
+    if drop_outputs:
+        outputs = F.Dropout(outputs, p=drop_outputs, axes=(0,))
+    if layout == 'NTC':
+        outputs = F.swapaxes(outputs, dim1=0, dim2=1)
+    return outputs, states

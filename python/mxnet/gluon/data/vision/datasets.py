@@ -1,5 +1,5 @@
-"""MNIST-format image datasets read from local idx files (no downloads), and image datasets
-over folders, image lists and RecordIO files (decoded with mx.image)."""
+"""MNIST-format and CIFAR image datasets read from local files (no downloads), and image
+datasets over folders, image lists and RecordIO files (decoded with mx.image)."""
 import gzip
 import numbers
 import os
@@ -12,8 +12,8 @@ from .... import ndarray as nd
 from .... import image, recordio
 from ..dataset import Dataset, RecordFileDataset
 
-__all__ = ["MNIST", "FashionMNIST", "ImageRecordDataset", "ImageFolderDataset",
-           "ImageListDataset"]
+__all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageRecordDataset",
+           "ImageFolderDataset", "ImageListDataset"]
 
 
 def _read_idx(path):
@@ -75,6 +75,83 @@ class FashionMNIST(MNIST):
     def __init__(self, root=os.path.join("~", ".mxnet", "datasets", "fashion-mnist"),
                  train=True, transform=None):
         super(FashionMNIST, self).__init__(root, train, transform)
+
+
+class CIFAR10(Dataset):
+    """CIFAR-10 images (32x32x3 uint8 NDArray, HWC) and int32 labels from the binary version of
+    the set in `root` (cifar-10-batches-bin/data_batch_1..5.bin for training, test_batch.bin
+    for testing: records of 1 label byte and 3072 image bytes in CHW order). Samples are
+    (image, label), or transform(image, label)."""
+
+    _folder = 'cifar-10-batches-bin'
+    _train_files = ['data_batch_%d.bin' % i for i in range(1, 6)]
+    _test_files = ['test_batch.bin']
+    _label_bytes = 1
+
+    def __init__(self, root=os.path.join('~', '.mxnet', 'datasets', 'cifar10'), train=True,
+                 transform=None):
+        self._root = os.path.expanduser(root)
+        self._train = train
+        self._transform = transform
+        self._get_data()
+
+    def _paths(self):
+        names = self._train_files if self._train else self._test_files
+        paths = []
+        for name in names:
+            for path in (os.path.join(self._root, self._folder, name),
+                         os.path.join(self._root, name)):
+                if os.path.exists(path):
+                    paths.append(path)
+                    break
+            else:
+                raise OSError('%s: file %s not found in %s, and this build does not download '
+                              'data sets; extract the binary version of the set there'
+                              % (self.__class__.__name__, name, self._root))
+        return paths
+
+    def _pick_label(self, labels):
+        return labels[:, 0]
+
+    def _get_data(self):
+        record = self._label_bytes + 3072
+        paths = self._paths()
+        raw = [np.fromfile(path, dtype=np.uint8) for path in paths]
+        for path, values in zip(paths, raw):
+            if values.size % record:
+                raise ValueError('%s: %s is not a whole number of %d-byte records'
+                                 % (self.__class__.__name__, path, record))
+        records = np.concatenate(raw).reshape(-1, record)
+        images = records[:, self._label_bytes:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+        self._data = nd.array(np.ascontiguousarray(images), dtype=np.uint8)
+        self._label = self._pick_label(records[:, :self._label_bytes]).astype(np.int32)
+
+    def __getitem__(self, idx):
+        if self._transform is not None:
+            return self._transform(self._data[idx], self._label[idx])
+        return self._data[idx], self._label[idx]
+
+    def __len__(self):
+        return len(self._label)
+
+
+class CIFAR100(CIFAR10):
+    """CIFAR-100 from its binary version in `root` (cifar-100-binary/train.bin, test.bin:
+    records of a coarse and a fine label byte and 3072 image bytes). The label is the fine
+    class (0-99) when fine_label, else the coarse superclass (0-19)."""
+
+    _folder = 'cifar-100-binary'
+    _train_files = ['train.bin']
+    _test_files = ['test.bin']
+    _label_bytes = 2
+
+    def __init__(self, root=os.path.join('~', '.mxnet', 'datasets', 'cifar100'),
+                 fine_label=False, train=True, transform=None):
+        self._fine_label = fine_label
+        super(CIFAR100, self).__init__(root, train, transform)
+
+    def _pick_label(self, labels):
+        return labels[:, 1] if self._fine_label else labels[:, 0]
 
 
 class ImageRecordDataset(RecordFileDataset):

@@ -5,7 +5,7 @@ from ... import nn
 from ...contrib.nn import HybridConcurrent
 from ._common import load_pretrained
 
-__all__ = ["Inception3", "inception_v3"]
+__all__ = ["Inception3", "inception_v3", "make_aux"]
 
 
 def _basic_conv(**conv_kwargs):
@@ -30,6 +30,22 @@ def _branch(pool, *convs):
                   if value is not None}
         branch.add(_basic_conv(**kwargs))
     return branch
+
+
+def make_aux(classes, norm_layer=None, norm_kwargs=None):
+    """Inception v3's auxiliary classifier head: 5x5/3 average pooling, 1x1 (128) and 5x5
+    (768) basic convolutions, then a Dense layer of `classes` outputs. `norm_layer` and
+    `norm_kwargs` are accepted for MXNet 1.9.1's signature; the convolutions use BatchNorm."""
+    if norm_layer is not None and norm_layer is not nn.BatchNorm:
+        raise ValueError('make_aux: only nn.BatchNorm normalisation is supported, got %s'
+                         % (norm_layer,))
+    out = nn.HybridSequential(prefix="")
+    out.add(nn.AvgPool2D(pool_size=5, strides=3))
+    out.add(_basic_conv(channels=128, kernel_size=1))
+    out.add(_basic_conv(channels=768, kernel_size=5))
+    out.add(nn.Flatten())
+    out.add(nn.Dense(classes))
+    return out
 
 
 def _concurrent(prefix, *branch_makers):
