@@ -20,42 +20,6 @@ namespace {
 
 // ------------------------------------------------------------------------------ gemm, gemm2
 
-/*!
- * \brief A tensor seen as a batch of matrices whose rows run along `axis` and columns along the
- *        last axis. The dims before the axis (outer) and between it and the last one (inner)
- *        form the batch; matrix (o, i) starts at o * R * inner * C + i * C, row stride
- *        inner * C, so BLAS works on the tensor in place for any axis.
- */
-struct LaAxisView {
-  index_t outer = 1, rows = 0, inner = 1, cols = 0;
-  index_t batch() const { return outer * inner; }
-  index_t ld() const { return inner * cols; }
-  index_t offset(index_t b) const {
-    const index_t o = b / inner, i = b % inner;
-    return o * rows * inner * cols + i * cols;
-  }
-};
-
-inline int LaNormalizeAxis(const nnvm::NodeAttrs& attrs, int axis, const mxnet::TShape& s) {
-  const int nd = s.ndim();
-  const int ax = axis < 0 ? axis + nd : axis;
-  if (ax < 0 || ax > nd - 2) {
-    MX_THROW(ValueError) << LaName(attrs) << ": axis " << axis << " is invalid for input shape "
-                         << s << " (the row axis must come before the last, column, axis)";
-  }
-  return ax;
-}
-
-inline LaAxisView LaMakeView(const mxnet::TShape& s, int ax) {
-  LaAxisView v;
-  const int nd = s.ndim();
-  for (int i = 0; i < ax; ++i) v.outer *= s[i];
-  v.rows = s[ax];
-  for (int i = ax + 1; i < nd - 1; ++i) v.inner *= s[i];
-  v.cols = s[nd - 1];
-  return v;
-}
-
 template <typename Param>
 bool LaGemmShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                  mxnet::ShapeVector* out_attrs) {
@@ -99,120 +63,6 @@ bool LaGemmShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   }
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, out);
   return shape_is_known(a) && shape_is_known(b);
-}
-
-/*! \brief The matrix sizes of a gemm of A and B (rows on axis ax): op(A) is (M, K). */
-struct LaGemmDims {
-  LaAxisView a, b, out;
-  index_t M, N, K;
-};
-
-inline LaGemmDims LaGemmSizes(const mxnet::TShape& as, const mxnet::TShape& bs, int ax, bool ta,
-                              bool tb) {
-  LaGemmDims d;
-  d.a = LaMakeView(as, ax);
-  d.b = LaMakeView(bs, ax);
-  d.M = ta ? d.a.cols : d.a.rows;
-  d.K = ta ? d.a.rows : d.a.cols;
-  d.N = tb ? d.b.rows : d.b.cols;
-  d.out = d.a;
-  d.out.rows = d.M;
-  d.out.cols = d.N;
-  return d;
-}
-
-/*! \brief C_b = alpha op(A_b) op(B_b) + beta C_b for every matrix of the batch. */
-template <typename DType>
-void LaBatchedGemm(bool ta, bool tb, index_t M, index_t N, index_t K, DType alpha,
-                   const DType* a, const LaAxisView& av, const DType* b, const LaAxisView& bv,
-                   DType beta, DType* c, const LaAxisView& cv) {
-  const index_t batch = cv.batch();
-  // Many small products: one per thread; few large ones: let BLAS thread each.
-  const bool per_thread = batch > 1 && M * N * K < (index_t(1) << 18);
-#pragma omp parallel for if (per_thread)
-  for (index_t i = 0; i < batch; ++i) {
-    BlasGemm<DType>(ta, tb, M, N, K, alpha, a + av.offset(i), av.ld(), b + bv.offset(i), bv.ld(),
-                    beta, c + cv.offset(i), cv.ld());
-  }
-}
-
-/*! \brief out = scale * in (+ out when add). A function: OpenMP pragmas cannot sit in a macro. */
-template <typename DType>
-void LaScaleInto(double scale, const DType* in, index_t n, bool add, DType* out) {
-#pragma omp parallel for if (n > (1 << 16))
-  for (index_t i = 0; i < n; ++i) {
-    out[i] = static_cast<DType>(scale * in[i] + (add ? static_cast<double>(out[i]) : 0.0));
-  }
-}
-
-/*! \brief Forward of gemm (3 inputs, out = alpha op(A) op(B) + beta C) and gemm2 (2 inputs). */
-template <typename Param>
-void LaGemmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const Param& param = nnvm::get<Param>(attrs.parsed);
-  const int ax = LaNormalizeAxis(attrs, param.axis, inputs[0].shape_);
-  const LaGemmDims d = LaGemmSizes(inputs[0].shape_, inputs[1].shape_, ax, param.transpose_a,
-                                   param.transpose_b);
-  LA_REAL_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    DType* out = outputs[0].dptr<DType>();
-    DType gemm_beta = DType(req[0] == kAddTo ? 1 : 0);
-    if (inputs.size() == 3) {  // fold beta * C into the output first, then accumulate A*B
-      const double beta = nnvm::get<LaMatrixMacParam>(attrs.parsed).beta;
-      const DType* c = inputs[2].dptr<DType>();
-      LaScaleInto<DType>(beta, c, outputs[0].Size(), req[0] == kAddTo, out);
-      gemm_beta = DType(1);
-    }
-    LaBatchedGemm<DType>(param.transpose_a, param.transpose_b, d.M, d.N, d.K,
-                         static_cast<DType>(param.alpha), inputs[0].dptr<DType>(), d.a,
-                         inputs[1].dptr<DType>(), d.b, gemm_beta, out, d.out);
-  });
-}
-
-/*!
- * \brief Backward of gemm/gemm2. inputs: (dOut, A, B); outputs: (dA, dB[, dC]).
- *        dA = alpha dOut op(B)^T (stored transposed when transpose_a),
- *        dB = alpha op(A)^T dOut (stored transposed when transpose_b), dC = beta dOut.
- */
-template <typename Param>
-void LaGemmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const Param& param = nnvm::get<Param>(attrs.parsed);
-  const int ax = LaNormalizeAxis(attrs, param.axis, inputs[1].shape_);
-  const bool ta = param.transpose_a, tb = param.transpose_b;
-  const LaGemmDims d = LaGemmSizes(inputs[1].shape_, inputs[2].shape_, ax, ta, tb);
-  const index_t M = d.M, N = d.N, K = d.K;
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* g = inputs[0].dptr<DType>();
-    const DType* a = inputs[1].dptr<DType>();
-    const DType* b = inputs[2].dptr<DType>();
-    const DType alpha = static_cast<DType>(param.alpha);
-    if (req[0] != kNullOp) {
-      const DType beta = DType(req[0] == kAddTo ? 1 : 0);
-      DType* da = outputs[0].dptr<DType>();
-      if (!ta) {  // dA (M, K) = G (M, N) op(B)^T (N, K)
-        LaBatchedGemm<DType>(false, !tb, M, K, N, alpha, g, d.out, b, d.b, beta, da, d.a);
-      } else {    // dA^T (K, M) = op(B) (K, N) G^T (N, M)
-        LaBatchedGemm<DType>(tb, true, K, M, N, alpha, b, d.b, g, d.out, beta, da, d.a);
-      }
-    }
-    if (req[1] != kNullOp) {
-      const DType beta = DType(req[1] == kAddTo ? 1 : 0);
-      DType* db = outputs[1].dptr<DType>();
-      if (!tb) {  // dB (K, N) = op(A)^T (K, M) G (M, N)
-        LaBatchedGemm<DType>(!ta, false, K, N, M, alpha, a, d.a, g, d.out, beta, db, d.b);
-      } else {    // dB^T (N, K) = G^T (N, M) op(A) (M, K)
-        LaBatchedGemm<DType>(true, ta, N, K, M, alpha, g, d.out, a, d.a, beta, db, d.b);
-      }
-    }
-    if (outputs.size() == 3 && req[2] != kNullOp) {
-      const double beta = nnvm::get<LaMatrixMacParam>(attrs.parsed).beta;
-      LaScaleInto<DType>(beta, g, outputs[2].Size(), req[2] == kAddTo,
-                         outputs[2].dptr<DType>());
-    }
-  });
 }
 
 bool LaGemmBackwardShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -609,7 +459,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaGemmShape<LaMatrixMacParam>)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaGemmForward<LaMatrixMacParam>)
+.set_attr<FCompute>("FCompute<cpu>", (LaGemmForward<cpu, LaMatrixMacParam>))
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_gemm", {0, 1}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
 .add_argument("B", "NDArray-or-Symbol", "Tensor of input matrices")
@@ -624,7 +474,7 @@ NNVM_REGISTER_OP(_backward_linalg_gemm)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaGemmBackwardShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaGemmBackward<LaMatrixMacParam>)
+.set_attr<FCompute>("FCompute<cpu>", (LaGemmBackward<cpu, LaMatrixMacParam>))
 .add_arguments(LaMatrixMacParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_gemm2)
@@ -661,7 +511,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaGemmShape<LaMatrixMultParam>)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaGemmForward<LaMatrixMultParam>)
+.set_attr<FCompute>("FCompute<cpu>", (LaGemmForward<cpu, LaMatrixMultParam>))
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_gemm2", {0, 1}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
 .add_argument("B", "NDArray-or-Symbol", "Tensor of input matrices")
@@ -675,7 +525,7 @@ NNVM_REGISTER_OP(_backward_linalg_gemm2)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaGemmBackwardShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaGemmBackward<LaMatrixMultParam>)
+.set_attr<FCompute>("FCompute<cpu>", (LaGemmBackward<cpu, LaMatrixMultParam>))
 .add_arguments(LaMatrixMultParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_syrk)

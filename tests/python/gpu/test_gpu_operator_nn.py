@@ -343,3 +343,64 @@ def test_mp_nag_mom_update_matches_cpu():
         results.append([a.asnumpy() for a in arrs])
     for d, c in zip(results[1], results[0]):
         np.testing.assert_allclose(d, c, rtol=1e-3, atol=1e-3)
+
+
+# name, params, mean, variance (closed forms)
+SAMPLERS = [("gamma", dict(alpha=2.5, beta=1.5), 2.5 * 1.5, 2.5 * 1.5 ** 2),
+            ("gamma", dict(alpha=0.5, beta=2.0), 1.0, 2.0),
+            ("exponential", dict(scale=0.25), 0.25, 0.0625),
+            ("poisson", dict(lam=3.0), 3.0, 3.0),
+            ("poisson", dict(lam=40.0), 40.0, 40.0),
+            ("negative_binomial", dict(k=3, p=0.4), 3 * 0.6 / 0.4, 3 * 0.6 / 0.4 ** 2),
+            ("generalized_negative_binomial", dict(mu=2.0, alpha=0.5), 2.0, 2.0 + 0.5 * 4.0),
+            ("randint", dict(low=-3, high=5, dtype="int32"), 0.5, (8 ** 2 - 1) / 12.0)]
+
+
+@pytest.mark.parametrize("name,params,mean,var", SAMPLERS)
+def test_samplers_match_their_moments(name, params, mean, var):
+    n = 1 << 19
+    mx.random.seed(3, ctx=DEV)
+    x = getattr(mx.nd.random, name)(shape=(n,), ctx=DEV, **params).asnumpy().astype(np.float64)
+    np.testing.assert_allclose(x.mean(), mean, rtol=0.02, atol=0.01)
+    np.testing.assert_allclose(x.var(), var, rtol=0.04, atol=0.01)
+    mx.random.seed(3, ctx=DEV)
+    again = getattr(mx.nd.random, name)(shape=(n,), ctx=DEV, **params).asnumpy()
+    np.testing.assert_array_equal(again.astype(np.float64), x)
+
+
+def test_per_distribution_samplers_use_their_own_parameters():
+    mu = mx.nd.array([0.0, 10.0, -5.0], ctx=DEV)
+    sigma = mx.nd.array([1.0, 0.5, 2.0], ctx=DEV)
+    z = mx.nd.sample_normal(mu, sigma, shape=(200000,)).asnumpy()
+    assert z.shape == (3, 200000)
+    np.testing.assert_allclose(z.mean(axis=1), [0, 10, -5], atol=0.03)
+    np.testing.assert_allclose(z.std(axis=1), [1, 0.5, 2], rtol=0.02)
+    lam = mx.nd.array([1.0, 6.0], ctx=DEV)
+    p = mx.nd.sample_poisson(lam, shape=(200000,)).asnumpy()
+    np.testing.assert_allclose(p.mean(axis=1), [1, 6], rtol=0.02)
+    with pytest.raises(mx.MXNetError, match="_sample_exponential"):
+        mx.nd.sample_exponential(mx.nd.array([1.0, -2.0], ctx=DEV), shape=(3,)).asnumpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("axis", [-2, 1, 0])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True)])
+def test_linalg_gemm_and_gemm2_with_any_row_axis(dtype, axis, ta, tb):
+    # Matrices with rows on `axis` and columns on the last axis; the batch is the rest.
+    def shaped(rows, cols):
+        s = [2, 3, cols]
+        s[axis if axis >= 0 else 3 + axis] = rows
+        return tuple(s)
+    m, k, n = 3, 4, 5
+    a_shape = shaped(k, m) if ta else shaped(m, k)
+    b_shape = shaped(n, k) if tb else shaped(k, n)
+    if axis == 0:  # rows on axis 0: the batch axis 1 must agree
+        a_shape, b_shape = (a_shape[0], 3, a_shape[2]), (b_shape[0], 3, b_shape[2])
+    a, b = inputs([a_shape, b_shape], dtype)
+    kw = dict(transpose_a=ta, transpose_b=tb, axis=axis)
+    check_fn(lambda x, y: mx.nd.linalg.gemm2(x, y, alpha=0.7, **kw), [a, b], dtype, True,
+             "linalg_gemm2")
+    out_shape = mx.nd.linalg.gemm2(mx.nd.array(a), mx.nd.array(b), **kw).shape
+    c = inputs([out_shape], dtype)[0]
+    check_fn(lambda x, y, z: mx.nd.linalg.gemm(x, y, z, alpha=0.7, beta=-0.5, **kw), [a, b, c],
+             dtype, True, "linalg_gemm")
