@@ -60,8 +60,9 @@ struct MathPolicy {
 };
 
 const MathPolicy& Policy() {
-  static const MathPolicy p{common::GetEnvInt("MXNET_CUDA_ALLOW_TENSOR_CORE", 1) != 0,
-                            common::GetEnvInt("MXNET_CUDA_TENSOR_OP_MATH_ALLOW_CONVERSION", 0) != 0};
+  static const MathPolicy p{
+      common::GetEnvInt("MXNET_CUDA_ALLOW_TENSOR_CORE", 1) != 0,
+      common::GetEnvInt("MXNET_CUDA_TENSOR_OP_MATH_ALLOW_CONVERSION", 0) != 0};
   return p;
 }
 

@@ -37,7 +37,10 @@ void SGDUpdateGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
-/*! \brief multi_*: group k of `per` inputs is (weight, grad[, mom][, weight32]); one launch each. */
+/*!
+ * \brief multi_*: group k of `per` inputs is (weight, grad[, mom][, weight32]); one launch
+ *        each.
+ */
 template <bool kMom, bool kMP>
 void MultiSGDUpdateGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& in, const std::vector<OpReqType>& req,

@@ -172,6 +172,15 @@ class Scratch {
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
+  Scratch(Scratch&& o) noexcept : handle_(o.handle_) { o.handle_.dptr = nullptr; }
+  Scratch& operator=(Scratch&& o) noexcept {
+    if (this != &o) {
+      if (handle_.dptr != nullptr) Storage::Get()->Free(handle_);
+      handle_ = o.handle_;
+      o.handle_.dptr = nullptr;
+    }
+    return *this;
+  }
   template <typename T>
   T* get() const {
     return static_cast<T*>(handle_.dptr);
@@ -237,7 +246,8 @@ struct cast_store {
 };
 }  // namespace reduce_gpu
 
-/*! \brief ReducePlanned into an output of any dtype: reduced in the accumulation type, then cast. */
+/*! \brief ReducePlanned into an output of any dtype: reduced in the accumulation type, then
+ *         cast. */
 template <typename Reducer, typename DType>
 void ReducePlannedTo(mshadow::Stream<mshadow::gpu>* s, const ReducePlan& p, const DType* in,
                      const TBlob& out, OpReqType req) {

@@ -1,6 +1,7 @@
 /*!
  * \file broadcast_reduce_op_index.cu
- * \brief GPU kernels of argmax, argmin, argmax_channel, pick and its gradient (the functors of broadcast_reduce_op_index-inl.h).
+ * \brief GPU kernels of argmax, argmin, argmax_channel, pick and its gradient (the functors
+ *        of broadcast_reduce_op_index-inl.h).
  */
 #include "./broadcast_reduce_op_index-inl.h"
 

@@ -106,10 +106,8 @@ namespace unary_grad {
 
 using mshadow_op::AccType;
 
-/*! \brief Digamma function psi(x) = d/dx log(Gamma(x)). */
-inline double digamma(double x) {
-  if (x <= 0 && std::floor(x) == x) return std::numeric_limits<double>::quiet_NaN();
-  if (x < 0) return digamma(1.0 - x) - M_PI / std::tan(M_PI * x);
+/*! \brief Digamma psi(x) for x > 0: recurrence up to 6, then the asymptotic series. */
+MSHADOW_XINLINE double digamma_positive(double x) {
   double r = 0;
   while (x < 6) {
     r -= 1 / x;
@@ -121,8 +119,15 @@ inline double digamma(double x) {
   return r + std::log(x) - 0.5 / x + t;
 }
 
+/*! \brief Digamma function psi(x) = d/dx log(Gamma(x)) (reflection below 0). */
+MSHADOW_XINLINE double digamma(double x) {
+  if (x <= 0 && std::floor(x) == x) return std::numeric_limits<double>::quiet_NaN();
+  if (x < 0) return digamma_positive(1.0 - x) - M_PI / std::tan(M_PI * x);
+  return digamma_positive(x);
+}
+
 /*! \brief Inverse error function (Giles' approximation refined by Newton steps). */
-inline double erfinv_impl(double y) {
+MSHADOW_XINLINE double erfinv_impl(double y) {
   if (std::isnan(y) || y < -1 || y > 1) return std::numeric_limits<double>::quiet_NaN();
   if (y == 1) return std::numeric_limits<double>::infinity();
   if (y == -1) return -std::numeric_limits<double>::infinity();
@@ -212,14 +217,14 @@ MXNET_UNARY_GRAD_OP(softrelu, -std::expm1(-a))           // on y = softrelu(x)
 
 }  // namespace unary_grad
 
-/*! \brief Forward functor for erfinv (not in mshadow_op.h); host-only math, so CPU-only. */
+/*! \brief Forward functor for erfinv (not in mshadow_op.h). */
 namespace mshadow_op_ext {
 struct erfinv {
   template <typename DType>
-  static inline DType Map(DType a) {
+  MSHADOW_XINLINE static DType Map(DType a) {
     return static_cast<DType>(unary_grad::erfinv_impl(static_cast<double>(static_cast<float>(a))));
   }
-  static inline double Map(double a) { return unary_grad::erfinv_impl(a); }
+  MSHADOW_XINLINE static double Map(double a) { return unary_grad::erfinv_impl(a); }
 };
 }  // namespace mshadow_op_ext
 

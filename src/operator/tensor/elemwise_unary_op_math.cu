@@ -1,8 +1,8 @@
 /*!
  * \file elemwise_unary_op_math.cu
  * \brief GPU kernels of the element-wise math functions (elemwise_unary_op_math.cc) and their
- *        gradients, from the functors of mshadow_op.h. gamma, gammaln and erfinv call host-only
- *        math and stay CPU-only for now.
+ *        gradients, from the functors of mshadow_op.h (gamma, gammaln and erfinv are in
+ *        elemwise_unary_op_special.cu).
  */
 #include "./elemwise_unary_op-inl.h"
 

@@ -221,6 +221,15 @@ std::vector<index_t> NDIndexOffsets(const IType* indices, index_t M, index_t N,
   return off;
 }
 
+/*! \brief gather_nd / scatter_nd: M indexed dims, N index tuples, K elements per row. */
+inline void NDSplit(const mxnet::TShape& dshape, const mxnet::TShape& ishape, index_t* M, index_t* N,
+             index_t* K) {
+  *M = ishape[0];
+  *N = static_cast<index_t>(ishape.Size()) / std::max<index_t>(1, *M);
+  *K = 1;
+  for (int i = static_cast<int>(*M); i < dshape.ndim(); ++i) *K *= dshape[i];
+}
+
 // ------------------------------------------------------------------ compute, by device
 
 /*! \brief Zeros over a blob unless req is null or add. */

@@ -120,14 +120,6 @@ bool OneHotType(const NodeAttrs& attrs, std::vector<int>* in_attrs,
 // ---------------------------------------------------------------- gather_nd / scatter_nd
 
 /*! \brief M (index depth), N (index tuples) and K (trailing row length) of gather/scatter. */
-void NDSplit(const mxnet::TShape& dshape, const mxnet::TShape& ishape, index_t* M, index_t* N,
-             index_t* K) {
-  *M = ishape[0];
-  *N = static_cast<index_t>(ishape.Size()) / std::max<index_t>(1, *M);
-  *K = 1;
-  for (int i = static_cast<int>(*M); i < dshape.ndim(); ++i) *K *= dshape[i];
-}
-
 /*! \brief The shape gather_nd produces from data `dshape` and indices `ishape`. */
 mxnet::TShape GatherNDOutShape(const char* op, const mxnet::TShape& dshape,
                                const mxnet::TShape& ishape) {

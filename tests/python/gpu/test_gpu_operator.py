@@ -64,9 +64,10 @@ def test_cpu_reader_waits_for_gpu_writer():
 UNARY = ["negative", "reciprocal", "abs", "sign", "round", "ceil", "floor", "trunc", "fix",
          "square", "sqrt", "rsqrt", "cbrt", "relu", "sigmoid", "softsign", "exp", "expm1",
          "log", "log10", "log2", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
-         "sinh", "cosh", "tanh", "arcsinh", "arctanh", "erf", "degrees", "radians"]
-POSITIVE = {"sqrt", "rsqrt", "log", "log10", "log2", "log1p"}
-UNIT = {"arcsin", "arccos", "arctanh"}
+         "sinh", "cosh", "tanh", "arcsinh", "arctanh", "erf", "degrees", "radians", "gamma",
+         "gammaln", "erfinv"]
+POSITIVE = {"sqrt", "rsqrt", "log", "log10", "log2", "log1p", "gamma", "gammaln"}
+UNIT = {"arcsin", "arccos", "arctanh", "erfinv"}
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

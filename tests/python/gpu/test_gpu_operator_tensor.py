@@ -228,3 +228,17 @@ def test_topk_gradient_and_large_rows():
     check_fn(lambda a: mx.nd.topk(a, k=4, ret_typ="value"), [x], np.float32, True, "topk")
     same_on_both(lambda a: mx.nd.argsort(a), [x])
     same_on_both(lambda a: mx.nd.sort(a, axis=0), [x])
+
+
+def test_gather_nd_scatter_nd_and_gradient():
+    data = np.random.RandomState(7).rand(4, 5, 3).astype(np.float32)
+    idx = np.array([[0, 3, 3, -1], [1, 4, 4, 0]], np.float32)  # repeated tuple: grads add up
+    same_on_both(lambda d, i: mx.nd.gather_nd(d, i), [data, idx])
+    check_fn(lambda d: mx.nd.gather_nd(d, mx.nd.array(idx, ctx=d.context)), [data], np.float32,
+             True, "gather_nd")
+    rows = np.random.RandomState(8).rand(3, 3).astype(np.float32)
+    sidx = np.array([[0, 2, 3], [1, 0, 4]], np.float32)  # distinct tuples
+    same_on_both(lambda r, i: mx.nd.scatter_nd(r, i, shape=(4, 5, 3)), [rows, sidx])
+    with pytest.raises(mx.MXNetError, match="gather_nd: index 9 is out of bounds"):
+        mx.nd.gather_nd(mx.nd.array(data, ctx=DEV),
+                        mx.nd.array([[9], [0]], ctx=DEV)).asnumpy()
