@@ -391,6 +391,24 @@ void CastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
 }
 
+/*!
+ * \brief Output i = input i converted to output i's dtype, for every output (amp_cast,
+ *        amp_multicast, their gradients, identity-forward ops); in place it is a no-op.
+ */
+template <typename xpu>
+void CastEachCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (req[i] == kNullOp) continue;
+    if (req[i] != kAddTo && inputs[i].dptr_ == outputs[i].dptr_ &&
+        inputs[i].type_flag_ == outputs[i].type_flag_) {
+      continue;
+    }
+    CastCompute<xpu>(attrs, ctx, {inputs[i]}, {req[i]}, {outputs[i]});
+  }
+}
+
 struct ClipParam : public dmlc::Parameter<ClipParam> {
   float a_min, a_max;
   DMLC_DECLARE_PARAMETER(ClipParam) {

@@ -17,6 +17,13 @@ NNVM_REGISTER_OP(clip).set_attr<FCompute>("FCompute<gpu>", ClipCompute<gpu>);
 NNVM_REGISTER_OP(_backward_clip).set_attr<FCompute>("FCompute<gpu>", ClipGradCompute<gpu>);
 NNVM_REGISTER_OP(Cast).set_attr<FCompute>("FCompute<gpu>", CastCompute<gpu>);
 NNVM_REGISTER_OP(_backward_cast).set_attr<FCompute>("FCompute<gpu>", CastCompute<gpu>);
+NNVM_REGISTER_OP(amp_cast).set_attr<FCompute>("FCompute<gpu>", CastEachCompute<gpu>);
+NNVM_REGISTER_OP(_backward_amp_cast).set_attr<FCompute>("FCompute<gpu>", CastEachCompute<gpu>);
+NNVM_REGISTER_OP(amp_multicast).set_attr<FCompute>("FCompute<gpu>", CastEachCompute<gpu>);
+NNVM_REGISTER_OP(_backward_amp_multicast)
+.set_attr<FCompute>("FCompute<gpu>", CastEachCompute<gpu>);
+NNVM_REGISTER_OP(_contrib_gradientmultiplier)
+.set_attr<FCompute>("FCompute<gpu>", CastEachCompute<gpu>);
 NNVM_REGISTER_OP(_copyto).set_attr<FCompute>("FCompute<gpu>", CastCompute<gpu>);
 NNVM_REGISTER_OP(_copy).set_attr<FCompute>("FCompute<gpu>", UnaryOp::IdentityCompute<gpu>);
 NNVM_REGISTER_OP(_backward_copy).set_attr<FCompute>("FCompute<gpu>", UnaryOp::IdentityCompute<gpu>);

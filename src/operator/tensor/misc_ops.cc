@@ -28,20 +28,6 @@ void Assign(DType* dst, OpReqType req, double v) {
                        : static_cast<DType>(v);
 }
 
-/*! \brief dst = src converted element-wise to dst's dtype (req-aware). */
-void CastCopy(const TBlob& src, const TBlob& dst, OpReqType req) {
-  if (req == kNullOp) return;
-  if (req != kAddTo && src.dptr_ == dst.dptr_ && src.type_flag_ == dst.type_flag_) return;
-  MSHADOW_TYPE_SWITCH(src.type_flag_, SType, {
-    MSHADOW_TYPE_SWITCH(dst.type_flag_, DType, {
-      const SType* s = src.dptr<SType>();
-      DType* d = dst.dptr<DType>();
-      const size_t n = src.Size();
-      for (size_t i = 0; i < n; ++i) Assign(d + i, req, static_cast<double>(s[i]));
-    });
-  });
-}
-
 /*! \brief dst = f(src) element-wise in double, src and dst of the same floating dtype. */
 template <typename F>
 void MapUnary(const TBlob& src, const TBlob& dst, OpReqType req, F f) {
@@ -343,17 +329,6 @@ struct AMPMultiCastParam : public dmlc::Parameter<AMPMultiCastParam> {
 };
 DMLC_REGISTER_PARAMETER(AMPMultiCastParam);
 
-namespace {
-
-// Backward of both: each gradient converted back to its input's dtype (the dtypes come from the
-// forward node: TIsBackward outputs take the forward inputs' attributes).
-void CastBackCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  for (size_t i = 0; i < outputs.size(); ++i) CastCopy(inputs[i], outputs[i], req[i]);
-}
-
-}  // namespace
 
 NNVM_REGISTER_OP(amp_cast)
 .describe(R"code(Cast function between low precision float/FP32 used by AMP.
@@ -374,12 +349,7 @@ It casts only between low precision float/FP32 and does not do anything for othe
   TYPE_ASSIGN_CHECK(*out, 0, target);
   return true;
 })
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  CastCopy(inputs[0], outputs[0], req[0]);
-})
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_amp_cast"})
 .add_argument("data", "NDArray-or-Symbol", "The input.")
 .add_arguments(AMPCastParam::__FIELDS__());
@@ -390,7 +360,7 @@ NNVM_REGISTER_OP(_backward_amp_cast)
 .set_num_outputs(1)
 .set_attr_parser(ParamParser<AMPCastParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", CastBackCompute);
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>);
 
 NNVM_REGISTER_OP(amp_multicast)
 .describe(R"code(Cast function used by AMP, that casts its inputs to the common widest type.
@@ -438,12 +408,7 @@ It casts only between low precision float/FP32 and does not do anything for othe
   }
   return true;
 })
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  for (size_t i = 0; i < outputs.size(); ++i) CastCopy(inputs[i], outputs[i], req[i]);
-})
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_amp_multicast"})
 .add_argument("data", "NDArray-or-Symbol[]", "Weights")
 .add_arguments(AMPMultiCastParam::__FIELDS__());
@@ -458,7 +423,7 @@ NNVM_REGISTER_OP(_backward_amp_multicast)
 })
 .set_attr_parser(ParamParser<AMPMultiCastParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", CastBackCompute);
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>);
 
 // ---- straight-through and gradient-scaling ops ---------------------------------------------
 
@@ -487,12 +452,7 @@ the preceding layer.
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", [](const NodeAttrs& attrs) {
   return std::vector<std::pair<int, int>>{{0, 0}};
 })
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  CastCopy(inputs[0], outputs[0], req[0]);
-})
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
                            ElemwiseGradUseNone{"_contrib_backward_gradientmultiplier"})
 .add_argument("data", "NDArray-or-Symbol", "The input array.")

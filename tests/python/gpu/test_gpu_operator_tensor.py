@@ -242,3 +242,11 @@ def test_gather_nd_scatter_nd_and_gradient():
     with pytest.raises(mx.MXNetError, match="gather_nd: index 9 is out of bounds"):
         mx.nd.gather_nd(mx.nd.array(data, ctx=DEV),
                         mx.nd.array([[9], [0]], ctx=DEV)).asnumpy()
+
+
+def test_amp_casts_on_the_device():
+    x = np.random.RandomState(9).uniform(-3, 3, (4, 5)).astype(np.float32)
+    same_on_both(lambda a: mx.nd.amp_cast(a, dtype="float16"), [x])
+    same_on_both(lambda a, b: mx.nd.amp_multicast(a, b, num_outputs=2)[0],
+                 [x.astype(np.float16), x])
+    check_fn(lambda a: mx.nd.amp_cast(a, dtype="float64") * 2, [x], np.float32, True, "amp_cast")
