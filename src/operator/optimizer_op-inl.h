@@ -687,6 +687,98 @@ void SignumUpdateCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
+/*!
+ * \brief LAMB phase one: the Adam-style direction g = m^ / (sqrt(v^) + eps) + wd * w, with the
+ *        moments (MType) updated in place; w32 (nullable) is the float32 master weight.
+ */
+template <typename DType, typename MType>
+struct LambPhaseOneStep {
+  const DType* w;
+  const DType* g;
+  MType* mean;
+  MType* var;
+  const MType* w32;
+  MType* o;
+  OptAcc<MType> b1, b2, c1, c2, epsilon, wd, rescale, clip;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<MType> A;
+    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
+    const A grad = OptClip(rescale * static_cast<A>(g[i]), clip);
+    const A m = b1 * static_cast<A>(mean[i]) + (A(1) - b1) * grad;
+    const A v = b2 * static_cast<A>(var[i]) + (A(1) - b2) * grad * grad;
+    mean[i] = MType(m);
+    var[i] = MType(v);
+    OptAssign(o, i, req, (m / c1) / (std::sqrt(v / c2) + epsilon) + wd * weight);
+  }
+};
+
+/*! \brief lamb_update_phase1 (kMP: mp_lamb_update_phase1, float32 states and output). */
+template <typename xpu, bool kMP>
+void LambPhaseOneCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& out) {
+  const LambUpdatePhaseOneParam& p = nnvm::get<LambUpdatePhaseOneParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
+    typedef typename std::conditional<kMP, float, DType>::type MType;
+    typedef OptAcc<MType> A;
+    const A b1 = A(p.beta1), b2 = A(p.beta2);
+    const A c1 = p.bias_correction ? A(1) - std::pow(b1, A(p.t)) : A(1);
+    const A c2 = p.bias_correction ? A(1) - std::pow(b2, A(p.t)) : A(1);
+    LambPhaseOneStep<DType, MType> st{in[0].dptr<DType>(), in[1].dptr<DType>(),
+                                      in[2].dptr<MType>(), in[3].dptr<MType>(),
+                                      kMP ? in[4].dptr<MType>() : nullptr, out[0].dptr<MType>(),
+                                      b1, b2, c1, c2, A(p.epsilon), A(p.wd), A(p.rescale_grad),
+                                      A(p.clip_gradient), req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
+/*!
+ * \brief LAMB phase two: w' = w - lr * (r1 / r2) * g, r1 (clamped to the bounds) and r2 read
+ *        from their one-element arrays by every element (they live on the device on a GPU).
+ *        w32 (nullable): the float32 master weight, updated in place.
+ */
+template <typename DType, typename MType>
+struct LambPhaseTwoStep {
+  const DType* w;
+  const MType* g;
+  const MType* r1;
+  const MType* r2;
+  MType* w32;
+  DType* o;
+  float lr, lower, upper;
+  OpReqType req;
+  MSHADOW_XINLINE void operator()(index_t i) const {
+    typedef OptAcc<MType> A;
+    A a = static_cast<A>(r1[0]);
+    const A b = static_cast<A>(r2[0]);
+    if (lower >= 0 && a < A(lower)) a = A(lower);
+    if (upper >= 0 && a > A(upper)) a = A(upper);
+    const A ratio = (a == A(0) || b == A(0)) ? A(1) : a / b;
+    const A weight = w32 != nullptr ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
+    const A nw = weight - A(lr) * ratio * static_cast<A>(g[i]);
+    if (w32 != nullptr) w32[i] = MType(nw);
+    OptAssign(o, i, req, nw);
+  }
+};
+
+/*! \brief lamb_update_phase2 (kMP: mp_lamb_update_phase2 on the float32 master weight). */
+template <typename xpu, bool kMP>
+void LambPhaseTwoCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& out) {
+  const LambUpdatePhaseTwoParam& p = nnvm::get<LambUpdatePhaseTwoParam>(attrs.parsed);
+  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
+    typedef typename std::conditional<kMP, float, DType>::type MType;
+    LambPhaseTwoStep<DType, MType> st{in[0].dptr<DType>(), in[1].dptr<MType>(),
+                                      in[2].dptr<MType>(), in[3].dptr<MType>(),
+                                      kMP ? in[4].dptr<MType>() : nullptr, out[0].dptr<DType>(),
+                                      p.lr, p.lower_bound, p.upper_bound, req[0]};
+    OptRun(ctx.get_stream<xpu>(), static_cast<index_t>(in[0].Size()), st);
+  });
+}
+
 }  // namespace op
 }  // namespace mxnet
 

@@ -106,103 +106,6 @@ void MultiSGDCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
 }
 
-void LambPhaseOneCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& out) {
-  const LambUpdatePhaseOneParam& p = nnvm::get<LambUpdatePhaseOneParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* mean = in[2].dptr<DType>();
-    DType* var = in[3].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    const A b1 = A(p.beta1), b2 = A(p.beta2);
-    const A c1 = p.bias_correction ? A(1) - std::pow(b1, A(p.t)) : A(1);
-    const A c2 = p.bias_correction ? A(1) - std::pow(b2, A(p.t)) : A(1);
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const A weight = static_cast<A>(w[i]);
-      const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[i]), A(p.clip_gradient));
-      const A m = b1 * static_cast<A>(mean[i]) + (A(1) - b1) * grad;
-      const A v = b2 * static_cast<A>(var[i]) + (A(1) - b2) * grad * grad;
-      mean[i] = DType(m);
-      var[i] = DType(v);
-      OptAssign(o, i, rq, (m / c1) / (std::sqrt(v / c2) + A(p.epsilon)) + A(p.wd) * weight);
-    });
-  });
-}
-
-void LambPhaseTwoCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& out) {
-  const LambUpdatePhaseTwoParam& p = nnvm::get<LambUpdatePhaseTwoParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    typedef OptAcc<DType> A;
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    A r1 = static_cast<A>(in[2].dptr<DType>()[0]);
-    const A r2 = static_cast<A>(in[3].dptr<DType>()[0]);
-    if (p.lower_bound >= 0) r1 = std::max(r1, A(p.lower_bound));
-    if (p.upper_bound >= 0) r1 = std::min(r1, A(p.upper_bound));
-    const A ratio = (r1 == A(0) || r2 == A(0)) ? A(1) : r1 / r2;
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      OptAssign(o, i, rq, static_cast<A>(w[i]) - A(p.lr) * ratio * static_cast<A>(g[i]));
-    });
-  });
-}
-
-/*! \brief mp_lamb_update_phase1: inputs weight, grad, mean, var, weight32 -> g (float32). */
-void MPLambPhaseOneCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& out) {
-  const LambUpdatePhaseOneParam& p = nnvm::get<LambUpdatePhaseOneParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
-    const DType* g = in[1].dptr<DType>();
-    float* mean = in[2].dptr<float>();
-    float* var = in[3].dptr<float>();
-    const float* w32 = in[4].dptr<float>();
-    float* o = out[0].dptr<float>();
-    const OpReqType rq = req[0];
-    const float b1 = p.beta1, b2 = p.beta2;
-    const float c1 = p.bias_correction ? 1.f - std::pow(b1, static_cast<float>(p.t)) : 1.f;
-    const float c2 = p.bias_correction ? 1.f - std::pow(b2, static_cast<float>(p.t)) : 1.f;
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const float grad = OptClip(p.rescale_grad * static_cast<float>(g[i]), p.clip_gradient);
-      const float m = b1 * mean[i] + (1.f - b1) * grad;
-      const float v = b2 * var[i] + (1.f - b2) * grad * grad;
-      mean[i] = m;
-      var[i] = v;
-      OptAssign(o, i, rq, (m / c1) / (std::sqrt(v / c2) + p.epsilon) + p.wd * w32[i]);
-    });
-  });
-}
-
-/*! \brief mp_lamb_update_phase2: inputs weight, g, r1, r2, weight32 -> weight. */
-void MPLambPhaseTwoCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& out) {
-  const LambUpdatePhaseTwoParam& p = nnvm::get<LambUpdatePhaseTwoParam>(attrs.parsed);
-  float r1 = in[2].dptr<float>()[0];
-  const float r2 = in[3].dptr<float>()[0];
-  if (p.lower_bound >= 0) r1 = std::max(r1, p.lower_bound);
-  if (p.upper_bound >= 0) r1 = std::min(r1, p.upper_bound);
-  const float ratio = (r1 == 0.f || r2 == 0.f) ? 1.f : r1 / r2;
-  MSHADOW_REAL_TYPE_SWITCH(out[0].type_flag_, DType, {
-    const float* g = in[1].dptr<float>();
-    float* w32 = in[4].dptr<float>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    OptLaunch(in[0].Size(), [=](index_t i) {
-      const float nw = w32[i] - p.lr * ratio * g[i];
-      w32[i] = nw;
-      OptAssign(o, i, rq, nw);
-    });
-  });
-}
-
 // -------------------------------------------------------------------------------- inference
 
 /*! \brief Types of an update: inputs [0, n_same) share the weight's dtype; the others are
@@ -733,7 +636,7 @@ Link to paper: https://arxiv.org/pdf/1904.00962.pdf
 .set_attr<nnvm::FListInputNames>("FListInputNames", Names({"weight", "grad", "mean", "var"}))
 .set_attr<nnvm::FMutateInputs>("FMutateInputs", Mutates({2, 3}))
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<4, 4>)
-.set_attr<FCompute>("FCompute<cpu>", LambPhaseOneCompute)
+.set_attr<FCompute>("FCompute<cpu>", (LambPhaseOneCompute<cpu, false>))
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("mean", "NDArray-or-Symbol", "Moving mean")
@@ -778,7 +681,7 @@ Link to paper: https://arxiv.org/pdf/1904.00962.pdf
   return ok;
 })
 .set_attr<nnvm::FInferType>("FInferType", OptUpdateType<4, 4>)
-.set_attr<FCompute>("FCompute<cpu>", LambPhaseTwoCompute)
+.set_attr<FCompute>("FCompute<cpu>", (LambPhaseTwoCompute<cpu, false>))
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("g", "NDArray-or-Symbol", "Output of lamb_update_phase 1")
@@ -803,7 +706,7 @@ float32 direction ``g`` is returned.
   TYPE_ASSIGN_CHECK(*out, 0, mshadow::kFloat32);
   return true;
 })
-.set_attr<FCompute>("FCompute<cpu>", MPLambPhaseOneCompute)
+.set_attr<FCompute>("FCompute<cpu>", (LambPhaseOneCompute<cpu, true>))
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("grad", "NDArray-or-Symbol", "Gradient")
 .add_argument("mean", "NDArray-or-Symbol", "Moving mean")
@@ -840,7 +743,7 @@ float32 master weight ``weight32`` (updated in place), cast into the returned we
   TYPE_ASSIGN_CHECK(*out, 0, dtype);
   return true;
 })
-.set_attr<FCompute>("FCompute<cpu>", MPLambPhaseTwoCompute)
+.set_attr<FCompute>("FCompute<cpu>", (LambPhaseTwoCompute<cpu, true>))
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
 .add_argument("g", "NDArray-or-Symbol", "Output of mp_lamb_update_phase 1")

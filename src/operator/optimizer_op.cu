@@ -2,7 +2,7 @@
  * \file optimizer_op.cu
  * \brief GPU kernels of the optimizer updates: SGD (with momentum, mixed precision, multi_),
  *        NAG, Adam, RMSProp(Alex), FTRL, FTML, SignSGD and Signum: the step functors of
- *        optimizer_op-inl.h, the same code as the CPU's loops. (LAMB is CPU-only for now.)
+ *        optimizer_op-inl.h, the same code as the CPU's loops; and LAMB's two phases.
  */
 #include "./optimizer_op-inl.h"
 
@@ -95,6 +95,14 @@ NNVM_REGISTER_OP(ftrl_update).set_attr<FCompute>("FCompute<gpu>", FtrlUpdateComp
 NNVM_REGISTER_OP(ftml_update).set_attr<FCompute>("FCompute<gpu>", FTMLUpdateCompute<gpu>);
 NNVM_REGISTER_OP(signsgd_update).set_attr<FCompute>("FCompute<gpu>", SignSGDUpdateCompute<gpu>);
 NNVM_REGISTER_OP(signum_update).set_attr<FCompute>("FCompute<gpu>", SignumUpdateCompute<gpu>);
+NNVM_REGISTER_OP(lamb_update_phase1)
+.set_attr<FCompute>("FCompute<gpu>", (LambPhaseOneCompute<gpu, false>));
+NNVM_REGISTER_OP(lamb_update_phase2)
+.set_attr<FCompute>("FCompute<gpu>", (LambPhaseTwoCompute<gpu, false>));
+NNVM_REGISTER_OP(mp_lamb_update_phase1)
+.set_attr<FCompute>("FCompute<gpu>", (LambPhaseOneCompute<gpu, true>));
+NNVM_REGISTER_OP(mp_lamb_update_phase2)
+.set_attr<FCompute>("FCompute<gpu>", (LambPhaseTwoCompute<gpu, true>));
 NNVM_REGISTER_OP(sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, false>);
 NNVM_REGISTER_OP(sgd_mom_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<true, false>);
 NNVM_REGISTER_OP(mp_sgd_update).set_attr<FCompute>("FCompute<gpu>", SGDUpdateGPU<false, true>);

@@ -404,3 +404,29 @@ def test_linalg_gemm_and_gemm2_with_any_row_axis(dtype, axis, ta, tb):
     c = inputs([out_shape], dtype)[0]
     check_fn(lambda x, y, z: mx.nd.linalg.gemm(x, y, z, alpha=0.7, beta=-0.5, **kw), [a, b, c],
              dtype, True, "linalg_gemm")
+
+
+@pytest.mark.parametrize("mp", [False, True])
+def test_lamb_phases_match_cpu(mp):
+    rng = np.random.RandomState(11)
+    dtype = np.float16 if mp else np.float32
+    w, g = rng.randn(6, 5).astype(dtype), rng.randn(6, 5).astype(dtype)
+    mean, var = rng.randn(6, 5).astype(np.float32), np.abs(rng.randn(6, 5)).astype(np.float32)
+    results = []
+    for ctx in (mx.cpu(), DEV):
+        nd = lambda a: mx.nd.array(a, ctx=ctx, dtype=a.dtype)  # noqa: E731
+        ws, gs, ms, vs = nd(w), nd(g), nd(mean.astype(dtype if not mp else np.float32)), nd(
+            var.astype(dtype if not mp else np.float32))
+        if mp:
+            w32 = nd(w.astype(np.float32))
+            d = mx.nd.mp_lamb_update_phase1(ws, gs, ms, vs, w32, t=3, wd=0.01, beta1=0.8)
+            r1, r2 = mx.nd.norm(w32), mx.nd.norm(d)
+            new = mx.nd.mp_lamb_update_phase2(ws, d, r1, r2, w32, lr=0.05, lower_bound=0.1)
+            results.append([new.asnumpy(), w32.asnumpy(), ms.asnumpy(), vs.asnumpy()])
+        else:
+            d = mx.nd.lamb_update_phase1(ws, gs, ms, vs, t=3, wd=0.01, beta1=0.8)
+            r1, r2 = mx.nd.norm(ws), mx.nd.norm(d)
+            new = mx.nd.lamb_update_phase2(ws, d, r1, r2, lr=0.05, upper_bound=2.0)
+            results.append([new.asnumpy(), ms.asnumpy(), vs.asnumpy()])
+    for dv, c in zip(results[1], results[0]):
+        np.testing.assert_allclose(dv, c, rtol=1e-3 if mp else 1e-5, atol=1e-3 if mp else 1e-6)
