@@ -185,73 +185,36 @@ void SplitCompute(mshadow::Stream<xpu>* s, const TBlob& in, const std::vector<TB
   });
 }
 
-template <typename xpu>
-void ConcatCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const ConcatParam& param = nnvm::get<ConcatParam>(attrs.parsed);
-  JoinCompute(ctx.get_stream<xpu>(), inputs, outputs[0], CheckAxis("Concat", param.dim, outputs[0].ndim()), req[0]);
+/*! \brief The axis each op joins or splits along, normalised for an array of ndim dims. */
+inline int JoinSplitAxis(const ConcatParam& p, int ndim) {
+  return CheckAxis("Concat", p.dim, ndim);
+}
+inline int JoinSplitAxis(const StackParam& p, int ndim) {
+  return CheckAxis("stack", p.axis, ndim);
+}
+inline int JoinSplitAxis(const SliceChannelParam& p, int ndim) {
+  return CheckAxis("split", p.axis, ndim);
+}
+inline int JoinSplitAxis(const SplitParam& p, int ndim) {
+  return CheckAxis("_split_v2", p.axis, ndim);
 }
 
-template <typename xpu>
-void ConcatBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const ConcatParam& param = nnvm::get<ConcatParam>(attrs.parsed);
-  SplitCompute(ctx.get_stream<xpu>(), inputs[0], outputs, CheckAxis("Concat", param.dim, inputs[0].ndim()), req);
-}
-
-inline int StackAxis(const StackParam& param, int out_ndim) {
-  return CheckAxis("stack", param.axis, out_ndim);
-}
-
-template <typename xpu>
-void StackCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                  const std::vector<TBlob>& outputs) {
-  const StackParam& param = nnvm::get<StackParam>(attrs.parsed);
-  JoinCompute(ctx.get_stream<xpu>(), inputs, outputs[0], StackAxis(param, outputs[0].ndim()), req[0]);
-}
-
-template <typename xpu>
-void StackBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const StackParam& param = nnvm::get<StackParam>(attrs.parsed);
-  SplitCompute(ctx.get_stream<xpu>(), inputs[0], outputs, StackAxis(param, inputs[0].ndim()), req);
-}
-
-template <typename xpu>
-void SliceChannelCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& outputs) {
-  const SliceChannelParam& param = nnvm::get<SliceChannelParam>(attrs.parsed);
-  SplitCompute(ctx.get_stream<xpu>(), inputs[0], outputs, CheckAxis("split", param.axis, inputs[0].ndim()), req);
-}
-
-template <typename xpu>
-void SliceChannelBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& outputs) {
-  const SliceChannelParam& param = nnvm::get<SliceChannelParam>(attrs.parsed);
-  JoinCompute(ctx.get_stream<xpu>(), inputs, outputs[0], CheckAxis("split", param.axis, outputs[0].ndim()), req[0]);
-}
-
-template <typename xpu>
-void SplitV2Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const SplitParam& param = nnvm::get<SplitParam>(attrs.parsed);
-  SplitCompute(ctx.get_stream<xpu>(), inputs[0], outputs, CheckAxis("_split_v2", param.axis, inputs[0].ndim()), req);
-}
-
-template <typename xpu>
-void SplitV2Backward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const SplitParam& param = nnvm::get<SplitParam>(attrs.parsed);
-  JoinCompute(ctx.get_stream<xpu>(), inputs, outputs[0], CheckAxis("_split_v2", param.axis, outputs[0].ndim()),
-              req[0]);
+/*!
+ * \brief Concat / stack forward and split / _split_v2 backward join their inputs (kJoin);
+ *        the others split input 0 into the outputs.
+ */
+template <typename xpu, typename Param, bool kJoin>
+void JoinSplitCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const Param& param = nnvm::get<Param>(attrs.parsed);
+  if (kJoin) {
+    JoinCompute(ctx.get_stream<xpu>(), inputs, outputs[0],
+                JoinSplitAxis(param, outputs[0].ndim()), req[0]);
+  } else {
+    SplitCompute(ctx.get_stream<xpu>(), inputs[0], outputs,
+                 JoinSplitAxis(param, inputs[0].ndim()), req);
+  }
 }
 
 }  // namespace op

@@ -249,7 +249,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", ConcatShape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_Concat"})
-    .set_attr<FCompute>("FCompute<cpu>", ConcatCompute<cpu>)
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, ConcatParam, true>))
     .add_argument("data", "NDArray-or-Symbol[]", "List of arrays to concatenate")
     .add_arguments(ConcatParam::__FIELDS__());
 
@@ -260,7 +260,7 @@ NNVM_REGISTER_OP(_backward_Concat)
     })
     .set_attr_parser(ParamParser<ConcatParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", ConcatBackward<cpu>);
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, ConcatParam, false>));
 
 NNVM_REGISTER_OP(stack)
     .describe(R"code(Join a sequence of arrays along a new axis.
@@ -292,7 +292,7 @@ Examples::
     .set_attr<mxnet::FInferShape>("FInferShape", StackShape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_stack"})
-    .set_attr<FCompute>("FCompute<cpu>", StackCompute<cpu>)
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, StackParam, true>))
     .add_argument("data", "NDArray-or-Symbol[]", "List of arrays to stack")
     .add_arguments(StackParam::__FIELDS__());
 
@@ -303,7 +303,7 @@ NNVM_REGISTER_OP(_backward_stack)
     })
     .set_attr_parser(ParamParser<StackParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", StackBackward<cpu>);
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, StackParam, false>));
 
 NNVM_REGISTER_OP(SliceChannel)
     .add_alias("split")
@@ -383,7 +383,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", SliceChannelShape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, -1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_SliceChannel"})
-    .set_attr<FCompute>("FCompute<cpu>", SliceChannelCompute<cpu>)
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, SliceChannelParam, false>))
     .add_argument("data", "NDArray-or-Symbol", "The input")
     .add_arguments(SliceChannelParam::__FIELDS__());
 
@@ -394,7 +394,7 @@ NNVM_REGISTER_OP(_backward_SliceChannel)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SliceChannelParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SliceChannelBackward<cpu>);
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, SliceChannelParam, true>));
 
 NNVM_REGISTER_OP(_split_v2)
     .add_alias("_npi_split")
@@ -443,7 +443,7 @@ Example::
     .set_attr<mxnet::FInferShape>("FInferShape", SplitV2Shape)
     .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, -1>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_split_v2_backward"})
-    .set_attr<FCompute>("FCompute<cpu>", SplitV2Compute<cpu>)
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, SplitParam, false>))
     .add_argument("data", "NDArray-or-Symbol", "The input")
     .add_arguments(SplitParam::__FIELDS__());
 
@@ -454,7 +454,7 @@ NNVM_REGISTER_OP(_split_v2_backward)
     .set_num_outputs(1)
     .set_attr_parser(ParamParser<SplitParam>)
     .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", SplitV2Backward<cpu>);
+    .set_attr<FCompute>("FCompute<cpu>", (JoinSplitCompute<cpu, SplitParam, true>));
 
 }  // namespace op
 }  // namespace mxnet

@@ -7,15 +7,17 @@
 namespace mxnet {
 namespace op {
 
-NNVM_REGISTER_OP(Concat).set_attr<FCompute>("FCompute<gpu>", ConcatCompute<gpu>);
-NNVM_REGISTER_OP(_backward_Concat).set_attr<FCompute>("FCompute<gpu>", ConcatBackward<gpu>);
-NNVM_REGISTER_OP(stack).set_attr<FCompute>("FCompute<gpu>", StackCompute<gpu>);
-NNVM_REGISTER_OP(_backward_stack).set_attr<FCompute>("FCompute<gpu>", StackBackward<gpu>);
-NNVM_REGISTER_OP(SliceChannel).set_attr<FCompute>("FCompute<gpu>", SliceChannelCompute<gpu>);
-NNVM_REGISTER_OP(_backward_SliceChannel)
-.set_attr<FCompute>("FCompute<gpu>", SliceChannelBackward<gpu>);
-NNVM_REGISTER_OP(_split_v2).set_attr<FCompute>("FCompute<gpu>", SplitV2Compute<gpu>);
-NNVM_REGISTER_OP(_split_v2_backward).set_attr<FCompute>("FCompute<gpu>", SplitV2Backward<gpu>);
+#define MXNET_JOIN_SPLIT_GPU(name, Param, join) \
+  NNVM_REGISTER_OP(name).set_attr<FCompute>("FCompute<gpu>", JoinSplitCompute<gpu, Param, join>)
+
+MXNET_JOIN_SPLIT_GPU(Concat, ConcatParam, true);
+MXNET_JOIN_SPLIT_GPU(_backward_Concat, ConcatParam, false);
+MXNET_JOIN_SPLIT_GPU(stack, StackParam, true);
+MXNET_JOIN_SPLIT_GPU(_backward_stack, StackParam, false);
+MXNET_JOIN_SPLIT_GPU(SliceChannel, SliceChannelParam, false);
+MXNET_JOIN_SPLIT_GPU(_backward_SliceChannel, SliceChannelParam, true);
+MXNET_JOIN_SPLIT_GPU(_split_v2, SplitParam, false);
+MXNET_JOIN_SPLIT_GPU(_split_v2_backward, SplitParam, true);
 
 }  // namespace op
 }  // namespace mxnet
