@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in g++ ninja-build libopenblas-dev libopenblas0-openmp libgtest-dev libdnnl-dev libjpeg62-turbo-dev libpng-dev; do
+for pkg in g++ ninja-build libopenblas-dev libopenblas0-openmp libgtest-dev libdnnl-dev libjpeg62-turbo-dev libpng-dev libopenmpi-dev openmpi-bin; do
   have_pkg "$pkg" || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -1,7 +1,8 @@
 /*!
  * \file mxnet/kvstore.h
  * \brief Key-value store for data-parallel training: workers push gradients (summed per key)
- *        and pull the stored weights. Types 'local' and 'device' (both reduce on the CPU here).
+ *        and pull the stored weights. Types 'local' and 'device' (both reduce on the CPU here),
+ *        and 'dist_sync' / 'dist_device_sync' / 'dist_async' across processes (MPI builds).
  *
  *   std::unique_ptr<KVStore> kv(KVStore::Create("local"));
  *   kv->Init({3}, {w});                       // store a copy of w under key 3
@@ -79,6 +80,15 @@ class MXNET_DLL KVStore {
   virtual int get_rank() const { return 0; }
   virtual int get_group_size() const { return 1; }
   virtual void Barrier() {}
+
+  /*! \brief {'type': '2bit', 'threshold': t} (dist_* stores); NotImplementedError otherwise. */
+  virtual void SetGradientCompression(
+      const std::vector<std::pair<std::string, std::string>>& params);
+  /*! \brief Deliver (head, body) to the server processes' controllers (none: no-op). */
+  virtual void SendCommandToServers(int head, const std::string& body) {}
+  typedef std::function<void(int, const std::string&)> Controller;
+  /*! \brief In a server process: serve until the workers finish (dist_* stores only). */
+  virtual void RunServer(const Controller& controller);
 
  protected:
   std::string type_;

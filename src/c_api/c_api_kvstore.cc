@@ -264,28 +264,28 @@ int MXKVStoreGetNumDeadNode(KVStoreHandle handle, const int, int* number, const 
   API_END();
 }
 
-int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params, const char**,
-                                    const char**) {
+int MXKVStoreSetGradientCompression(KVStoreHandle handle, uint32_t num_params,
+                                    const char** keys, const char** vals) {
   API_BEGIN();
-  KV(handle);
-  if (num_params > 0) {
-    MX_THROW(dmlc::NotImplementedError)
-        << "Gradient compression is only supported by distributed KVStores ('dist_*'), "
-        << "not by '" << KV(handle)->type() << "'";
-  }
+  KVStore* kv = KV(handle);
+  std::vector<std::pair<std::string, std::string>> params;
+  for (uint32_t i = 0; i < num_params; ++i) params.emplace_back(keys[i], vals[i]);
+  if (!params.empty()) kv->SetGradientCompression(params);
   API_END();
 }
 
-int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController, void*) {
+int MXKVStoreRunServer(KVStoreHandle handle, MXKVStoreServerController controller,
+                       void* controller_handle) {
   API_BEGIN();
-  MX_THROW(dmlc::NotImplementedError) << "KVStore '" << KV(handle)->type()
-                                      << "' has no server: only dist_* stores run servers";
+  KV(handle)->RunServer([controller, controller_handle](int head, const std::string& body) {
+    if (controller != nullptr) controller(head, body.c_str(), controller_handle);
+  });
   API_END();
 }
 
-int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int, const char*) {
+int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id, const char* cmd_body) {
   API_BEGIN();
-  KV(handle);  // a local store has no servers: commands are no-ops, as in MXNet
+  KV(handle)->SendCommandToServers(cmd_id, cmd_body == nullptr ? "" : cmd_body);
   API_END();
 }
 

@@ -3,9 +3,13 @@
  * \brief KVStore 'local' / 'device': a single-process store. Values pushed under one key in one
  *        call are summed (an engine function reading every value and writing the sum), then the
  *        updater (or plain replacement) applies the sum to the stored copy.
+ *        A 'dist_*' store is the same store in every worker process plus a Collective that
+ *        makes inits take rank 0's value and pushes sum over the workers (collective.h).
  */
 #include <dmlc/logging.h>
 #include <mxnet/kvstore.h>
+
+#include "./collective.h"
 
 #include <algorithm>
 #include <cctype>
@@ -124,6 +128,13 @@ void FillRowsFrom(const NDArray& src, const std::vector<int64_t>& rows, const ND
   out.SetSparseParts(data, {aux});
 }
 
+const char* StypeName(int stype) {
+  return stype == kDefaultStorage ? "default" : stype == kRowSparseStorage ? "row_sparse"
+                                  : stype == kCSRStorage ? "csr" : "undefined";
+}
+
+}  // namespace
+
 /*!
  * \brief out (row_sparse) = sum of the row_sparse `values`: the stored rows are the union of
  *        the values' rows, so rows no value stores stay absent. Runs on the engine.
@@ -175,16 +186,36 @@ void SumRowSparseInto(const std::vector<NDArray>& values, const NDArray& out, in
       Context::CPU(), reads, {out.var()}, FnProperty::kNormal, priority, "KVStoreReduceRowSparse");
 }
 
-const char* StypeName(int stype) {
-  return stype == kDefaultStorage ? "default" : stype == kRowSparseStorage ? "row_sparse"
-                                  : stype == kCSRStorage ? "csr" : "undefined";
-}
-
-}  // namespace
-
 class KVStoreLocal : public KVStore {
  public:
-  explicit KVStoreLocal(const std::string& type) { type_ = type; }
+  KVStoreLocal(const std::string& type, std::unique_ptr<Collective> collective)
+      : collective_(std::move(collective)) {
+    type_ = type;
+  }
+
+  int get_rank() const override { return collective_ ? collective_->rank() : 0; }
+  int get_group_size() const override { return collective_ ? collective_->size() : 1; }
+  void Barrier() override {
+    if (collective_) collective_->Barrier();
+  }
+  void SetGradientCompression(
+      const std::vector<std::pair<std::string, std::string>>& params) override {
+    if (!collective_) {
+      KVStore::SetGradientCompression(params);
+      return;
+    }
+    collective_->SetGradientCompression(params);
+  }
+  void SendCommandToServers(int head, const std::string& body) override {
+    if (collective_) collective_->SendCommandToServers(head, body);
+  }
+  void RunServer(const Controller& controller) override {
+    if (!collective_) {
+      KVStore::RunServer(controller);
+      return;
+    }
+    collective_->RunServer(controller);
+  }
 
   // ---- int keys
   void Init(const std::vector<int>& keys, const std::vector<NDArray>& values) override {
@@ -200,6 +231,7 @@ class KVStoreLocal : public KVStore {
       NDArray stored = v.is_sparse() ? NDArray(v.storage_type(), v.shape(), Context::CPU(), v.dtype())
                                      : NDArray(v.shape(), Context::CPU(), false, v.dtype());
       CopyFromTo(v, stored);
+      if (collective_) collective_->Broadcast(KeyName(key), &stored);
       store_[key] = stored;
     }
   }
@@ -237,6 +269,7 @@ class KVStoreLocal : public KVStore {
         merged = NDArray(stored.shape(), Context::CPU(), false, stored.dtype());
         SumInto(vals, merged, priority);
       }
+      if (collective_) merged = collective_->Sum(KeyName(key), merged);
       if (updater_ || str_updater_) {
         RunUpdater(key, merged, &stored);
       } else {
@@ -472,6 +505,7 @@ class KVStoreLocal : public KVStore {
     }
   }
 
+  std::unique_ptr<Collective> collective_;  // set for dist_* stores
   std::unordered_map<int, NDArray> store_;
   std::unordered_map<std::string, int> str_to_int_;
   std::vector<std::string> int_to_str_;
@@ -479,14 +513,37 @@ class KVStoreLocal : public KVStore {
 
 }  // namespace kvstore
 
+void KVStore::SetGradientCompression(const std::vector<std::pair<std::string, std::string>>&) {
+  MX_THROW(dmlc::NotImplementedError)
+      << "Gradient compression is only supported by distributed KVStores ('dist_*'), not by '"
+      << type_ << "'";
+}
+
+void KVStore::RunServer(const Controller&) {
+  MX_THROW(dmlc::NotImplementedError) << "KVStore '" << type_
+                                      << "' has no server: only dist_* stores run servers";
+}
+
 KVStore* KVStore::Create(const char* type_name) {
   std::string type(type_name == nullptr ? "local" : type_name);
   std::transform(type.begin(), type.end(), type.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (type.find("dist") != std::string::npos) {
-    MX_THROW(dmlc::NotImplementedError)
-        << "KVStore type '" << type << "' needs the distributed parameter server, which this "
-        << "build does not include; use 'local' or 'device'";
+  if (type.compare(0, 4, "dist") == 0) {
+    // MXNet 1.x's names: dist_sync, dist_device_sync / dist_sync_device, dist_async(_device);
+    // plain 'dist' is synchronous.
+    static const char* const kDistTypes[] = {"dist", "dist_sync", "dist_device_sync",
+                                             "dist_sync_device", "dist_async",
+                                             "dist_device_async", "dist_async_device"};
+    if (std::find(std::begin(kDistTypes), std::end(kDistTypes), type) == std::end(kDistTypes)) {
+      MX_THROW(dmlc::ValueError) << "Unknown KVStore type '" << type_name << "'; distributed "
+                                 << "types: 'dist_sync', 'dist_device_sync', 'dist_async'";
+    }
+    if (type.find("async") != std::string::npos) {
+      MX_THROW(dmlc::NotImplementedError)
+          << "KVStore type '" << type << "' (asynchronous updates) is not implemented yet; "
+          << "use 'dist_sync' or 'dist_device_sync'";
+    }
+    return new kvstore::KVStoreLocal(type, kvstore::CreateCollective(type));
   }
   if (type.find("nccl") != std::string::npos) {
     MX_THROW(dmlc::NotImplementedError)
@@ -496,9 +553,10 @@ KVStore* KVStore::Create(const char* type_name) {
   if (type != "local" && type.compare(0, 6, "local_") != 0 && type != "device" &&
       type.compare(0, 7, "device_") != 0) {
     MX_THROW(dmlc::ValueError) << "Unknown KVStore type '" << type_name
-                               << "'; valid types here: 'local', 'device'";
+                               << "'; valid types here: 'local', 'device', 'dist_sync', "
+                               << "'dist_device_sync'";
   }
-  return new kvstore::KVStoreLocal(type);
+  return new kvstore::KVStoreLocal(type, nullptr);
 }
 
 }  // namespace mxnet

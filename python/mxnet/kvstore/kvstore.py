@@ -1,11 +1,18 @@
-"""KVStore: the library's key-value store ('local' / 'device') over the C API.
+"""KVStore: the library's key-value store ('local', 'device', 'dist_sync', ...) over the C API.
 
     kv = mx.kv.create('local')
     kv.init(3, mx.nd.ones((2, 3)))
     kv.push(3, [g0, g1])            # stored := g0 + g1 (or the updater's result)
     kv.pull(3, out=[a, b])          # a, b := stored
+
+A 'dist_sync' store does the same in every worker process of a job started with
+``tools/launch.py`` (or ``python -m mxnet.tools.launch``, or mpirun): init takes rank 0's value,
+and a push is summed over the devices of each worker and then over the workers.
 """
 import ctypes
+import os
+import pickle  # noqa: F401  (1.9.1's module exposes it)
+import sys
 from array import array
 
 from ..base import (_LIB, check_call, c_array, c_array_buf, c_handle_array, c_str_array,
@@ -85,6 +92,8 @@ class KVStore(KVStoreBase):
         self._updater = None
         self._updater_func = None
         self._str_updater_func = None
+        if self.type.startswith('dist') and self.num_workers > 1:
+            _end_job_on_uncaught_exception()
 
     def __del__(self):
         handle = getattr(self, 'handle', None)
@@ -176,7 +185,21 @@ class KVStore(KVStoreBase):
                 out[0].copyto(out_i)
 
     def set_gradient_compression(self, compression_params):
-        raise NotImplementedError("gradient compression is only available for dist_* stores")
+        """Compress pushed gradients: ``{'type': '2bit', 'threshold': 0.5}`` (dist_* stores).
+        Each element sends +threshold, -threshold or 0, and what is not sent accumulates in a
+        residual that later pushes add, as in MXNet 1.x."""
+        if not isinstance(compression_params, dict):
+            raise TypeError("compression_params must be a dict, got %s"
+                            % type(compression_params))
+        if 'type' not in compression_params:
+            raise ValueError("compression_params requires the `type` field")
+        if 'dist' not in self.type:
+            raise NotImplementedError("Gradient compression is only supported by distributed "
+                                      "KVStores ('dist_*'), not by '%s'" % self.type)
+        keys = [str(k) for k in compression_params]
+        vals = [str(compression_params[k]) for k in compression_params]
+        check_call(_LIB.MXKVStoreSetGradientCompression(self.handle, mx_uint(len(keys)),
+                                                        c_str_array(keys), c_str_array(vals)))
 
     @staticmethod
     def is_capable(capability):
@@ -241,3 +264,25 @@ class KVStore(KVStoreBase):
         from ..base import c_str
         check_call(_LIB.MXKVStoreSendCommmandToServers(self.handle, mx_uint(head), c_str(body)))
 
+
+
+_JOB_HOOK_INSTALLED = []
+
+
+def _end_job_on_uncaught_exception():
+    """In a multi-worker job, a worker that dies of an uncaught exception ends the whole job at
+    once (mpirun stops every process when one exits without finishing MPI) instead of leaving
+    the other workers waiting for it."""
+    if _JOB_HOOK_INSTALLED:
+        return
+    _JOB_HOOK_INSTALLED.append(True)
+    previous = sys.excepthook
+
+    def hook(exc_type, exc, tb):
+        previous(exc_type, exc, tb)
+        if not issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
+            sys.stderr.write("mxnet: this worker raised an uncaught exception; ending the job\n")
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(1)
+    sys.excepthook = hook

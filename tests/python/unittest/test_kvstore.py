@@ -32,8 +32,8 @@ def test_create_errors():
         mx.kv.create(3)
     with pytest.raises(ValueError, match="Unknown KVStore type"):
         mx.kv.create("bogus")
-    with pytest.raises(NotImplementedError, match="distributed"):
-        mx.kv.create("dist_sync")
+    with pytest.raises(ValueError, match="distributed types"):
+        mx.kv.create("dist_bogus")
 
 
 @pytest.mark.parametrize("keys", [KEYS, STR_KEYS])

@@ -1,0 +1,65 @@
+/*!
+ * \file collective.h
+ * \brief The cross-process half of a 'dist_*' KVStore. Each worker process keeps a full local
+ *        store (kvstore_local.cc); a Collective makes the workers' stores agree:
+ *          init  -> every worker takes rank 0's value (Broadcast),
+ *          push  -> the per-worker sums are summed over the workers (Sum), then each worker
+ *                   applies the same updater to the same stored value,
+ *        so every worker holds what MXNet 1.x's servers would have held, and pulls are local.
+ *        The processes, rendezvous and collectives are MPI's (mpi_collective.cc).
+ */
+#ifndef MXNET_KVSTORE_COLLECTIVE_H_
+#define MXNET_KVSTORE_COLLECTIVE_H_
+
+#include <mxnet/kvstore.h>
+#include <mxnet/ndarray.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mxnet {
+namespace kvstore {
+
+class Collective {
+ public:
+  virtual ~Collective() = default;
+  /*! \brief This worker's rank among the workers, and their number. */
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /*! \brief stored := rank 0's `stored` on every worker (each already holds its own init). */
+  virtual void Broadcast(const std::string& key, NDArray* stored) = 0;
+  /*!
+   * \brief The sum over the workers of each worker's `merged` (dense or row_sparse, never
+   *        modified): a new CPU array, or `merged` itself when there is one worker.
+   */
+  virtual NDArray Sum(const std::string& key, const NDArray& merged) = 0;
+  /*! \brief Returns once every worker has called Barrier. */
+  virtual void Barrier() = 0;
+  /*! \brief {'type': '2bit', 'threshold': t}: pushes of float32 values are quantized. */
+  virtual void SetGradientCompression(
+      const std::vector<std::pair<std::string, std::string>>& params) = 0;
+  /*! \brief Deliver (head, body) to every server process's controller. */
+  virtual void SendCommandToServers(int head, const std::string& body) = 0;
+  /*! \brief In a server process: run commands until every worker has finished. */
+  virtual void RunServer(const std::function<void(int, const std::string&)>& controller) = 0;
+};
+
+/*!
+ * \brief The Collective of this process's job (`type` names the store in messages). Raises
+ *        NotImplementedError in a build without MPI.
+ */
+std::unique_ptr<Collective> CreateCollective(const std::string& type);
+
+/*! \brief The role this process was started in (DMLC_ROLE: "worker" when unset). */
+std::string ProcessRole();
+
+/*! \brief out (row_sparse) := the row-wise sum of row_sparse `values` (engine function). */
+void SumRowSparseInto(const std::vector<NDArray>& values, const NDArray& out, int priority);
+
+}  // namespace kvstore
+}  // namespace mxnet
+
+#endif  // MXNET_KVSTORE_COLLECTIVE_H_

@@ -1,0 +1,662 @@
+/*!
+ * \file mpi_collective.cc
+ * \brief The Collective of a 'dist_*' KVStore on MPI (Open MPI from Debian).
+ *
+ * Processes: every process of the job is an MPI rank; DMLC_ROLE=server ranks (started by
+ * `tools/launch.py -s N`, as MXNet 1.x's servers were) only serve commands, the others are the
+ * workers, which sum with MPI_Allreduce among themselves.
+ *
+ * Safety: every collective starts with a small agreement step in which each worker states what
+ * it is doing (operation, key, element count, dtype). Workers that disagree (different keys,
+ * shapes, or one worker already exiting while another still pushes: different numbers of
+ * batches) get an error naming both sides instead of a hang or a silently wrong sum. The
+ * agreement is non-blocking with a deadline: a worker left waiting longer than
+ * MXNET_KVSTORE_TIMEOUT seconds (default 300; a warning every 30 s before that) aborts the job
+ * with a message. A worker that dies makes mpirun end the job.
+ */
+#include "./collective.h"
+
+#if MXNET_USE_MPI
+#include <dlfcn.h>
+// The C API only: MPI's deprecated C++ bindings would need libmpi_cxx.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+#endif
+
+#include <dmlc/logging.h>
+
+namespace mxnet {
+namespace kvstore {
+
+std::string ProcessRole() {
+  const char* role = std::getenv("DMLC_ROLE");
+  return role == nullptr || *role == '\0' ? "worker" : role;
+}
+
+#if !MXNET_USE_MPI
+
+std::unique_ptr<Collective> CreateCollective(const std::string& type) {
+  MX_THROW(dmlc::NotImplementedError)
+      << "KVStore type '" << type << "' needs MPI, which this build does not include: install "
+      << "Open MPI (Debian: libopenmpi-dev openmpi-bin) and rebuild (tools/setup.sh)";
+  return nullptr;
+}
+
+#else  // MXNET_USE_MPI
+
+namespace {
+
+// ---- the job: MPI started once per process ----------------------------------------------
+
+enum Tag : int { kTagStop = 101, kTagCommand = 102 };
+enum Op : int64_t { kOpInit = 1, kOpPush = 2, kOpBarrier = 3, kOpExit = 4 };
+
+const char* OpName(int64_t op) {
+  switch (op) {
+    case kOpInit: return "init";
+    case kOpPush: return "push";
+    case kOpBarrier: return "barrier";
+    case kOpExit: return "exit (it has finished)";
+    default: return "an unknown operation";
+  }
+}
+
+void CheckMPI(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  MX_THROW(dmlc::Error) << "KVStore: " << what << " failed: " << std::string(msg, len);
+}
+
+double EnvSeconds(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const double s = std::strtod(v, &end);
+  if (end == v || s <= 0) {
+    MX_THROW(dmlc::ValueError) << name << "='" << v << "' is not a positive number of seconds";
+  }
+  return s;
+}
+
+template <typename Half, float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+void SumHalves(void* in, void* inout, int* len, MPI_Datatype*) {
+  const uint16_t* a = static_cast<const uint16_t*>(in);
+  uint16_t* b = static_cast<uint16_t*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = FromFloat(ToFloat(a[i]) + ToFloat(b[i]));
+}
+
+float HalfToFloat(uint16_t h) {
+  mshadow::half::half_t v;
+  std::memcpy(&v, &h, 2);
+  return static_cast<float>(v);
+}
+uint16_t FloatToHalf(float f) {
+  const mshadow::half::half_t v(f);
+  uint16_t h;
+  std::memcpy(&h, &v, 2);
+  return h;
+}
+float Bf16ToFloat(uint16_t h) {
+  const uint32_t bits = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+uint16_t FloatToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fffu + ((bits >> 16) & 1u);  // round to nearest even
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+struct Job {
+  MPI_Comm workers = MPI_COMM_NULL;  // the worker ranks
+  int world_rank = 0;
+  int rank = 0;                      // among the workers
+  int size = 1;
+  bool is_worker = true;
+  std::vector<int> servers;          // world ranks of the server processes
+  int num_workers_total = 1;
+  MPI_Op half_sum = MPI_OP_NULL;
+  MPI_Op bf16_sum = MPI_OP_NULL;
+  double timeout_s = 300;
+  double warn_s = 30;
+  std::mutex mu;                     // MPI calls are serialized (MPI_THREAD_SERIALIZED)
+};
+
+Job* g_job = nullptr;
+
+void FinishJob();
+
+Job& TheJob() {
+  static std::mutex start_mu;
+  std::lock_guard<std::mutex> lock(start_mu);
+  if (g_job != nullptr) return *g_job;
+  // Open MPI opens its transport plugins with dlopen, and they need libmpi's symbols in the
+  // global namespace; Python's ctypes loads this library (and libmpi with it) RTLD_LOCAL.
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&MPI_Init_thread), &info) != 0 && info.dli_fname) {
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+  }
+  int inited = 0;
+  MPI_Initialized(&inited);
+  if (!inited) {
+    int provided = 0;
+    CheckMPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided), "MPI_Init");
+    if (provided < MPI_THREAD_SERIALIZED) {
+      MX_THROW(dmlc::Error) << "KVStore: this MPI library does not support calls from several "
+                            << "threads (MPI_THREAD_SERIALIZED)";
+    }
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  std::unique_ptr<Job> job(new Job());
+  int world_size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &job->world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  const std::string role = ProcessRole();
+  if (role != "worker" && role != "server") {
+    MX_THROW(dmlc::ValueError) << "DMLC_ROLE='" << role << "': a dist KVStore on MPI has "
+                               << "workers and servers only (no scheduler is needed)";
+  }
+  job->is_worker = role == "worker";
+  std::vector<int> is_worker(world_size);
+  int mine = job->is_worker ? 1 : 0;
+  CheckMPI(MPI_Allgather(&mine, 1, MPI_INT, is_worker.data(), 1, MPI_INT, MPI_COMM_WORLD),
+           "exchanging roles");
+  job->num_workers_total = 0;
+  for (int r = 0; r < world_size; ++r) {
+    if (is_worker[r]) {
+      ++job->num_workers_total;
+    } else {
+      job->servers.push_back(r);
+    }
+  }
+  CheckMPI(MPI_Comm_split(MPI_COMM_WORLD, mine, job->world_rank, &job->workers),
+           "splitting the workers");
+  MPI_Comm_set_errhandler(job->workers, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(job->workers, &job->rank);
+  MPI_Comm_size(job->workers, &job->size);
+  // 1.x launch scripts state the job's shape: it must be the job MPI started.
+  const char* nw = std::getenv("DMLC_NUM_WORKER");
+  if (nw != nullptr && *nw != '\0' && std::atoi(nw) != job->num_workers_total) {
+    MX_THROW(dmlc::ValueError)
+        << "DMLC_NUM_WORKER=" << nw << " but this MPI job has " << job->num_workers_total
+        << " worker process(es): start the workers together with tools/launch.py or mpirun";
+  }
+  const char* ns = std::getenv("DMLC_NUM_SERVER");
+  if (ns != nullptr && *ns != '\0' && !job->servers.empty() &&
+      std::atoi(ns) != static_cast<int>(job->servers.size())) {
+    MX_THROW(dmlc::ValueError) << "DMLC_NUM_SERVER=" << ns << " but this MPI job has "
+                               << job->servers.size() << " server process(es)";
+  }
+  CheckMPI(MPI_Op_create(&SumHalves<mshadow::half::half_t, HalfToFloat, FloatToHalf>, 1,
+                         &job->half_sum), "creating the float16 sum");
+  CheckMPI(MPI_Op_create(&SumHalves<uint16_t, Bf16ToFloat, FloatToBf16>, 1, &job->bf16_sum),
+           "creating the bfloat16 sum");
+  job->timeout_s = EnvSeconds("MXNET_KVSTORE_TIMEOUT", 300);
+  job->warn_s = std::min(30.0, job->timeout_s);
+  g_job = job.release();
+  std::atexit(FinishJob);
+  return *g_job;
+}
+
+/*! \brief The MPI type and sum for a dtype. */
+void TypeAndSum(const Job& job, int dtype, MPI_Datatype* type, MPI_Op* op) {
+  *op = MPI_SUM;
+  *type = MPI_BYTE;
+  switch (dtype) {
+    case mshadow::kFloat32: *type = MPI_FLOAT; return;
+    case mshadow::kFloat64: *type = MPI_DOUBLE; return;
+    case mshadow::kFloat16: *type = MPI_UINT16_T; *op = job.half_sum; return;
+    case mshadow::kBfloat16: *type = MPI_UINT16_T; *op = job.bf16_sum; return;
+    case mshadow::kUint8: *type = MPI_UINT8_T; return;
+    case mshadow::kInt8: *type = MPI_INT8_T; return;
+    case mshadow::kInt16: *type = MPI_INT16_T; return;
+    case mshadow::kUint16: *type = MPI_UINT16_T; return;
+    case mshadow::kInt32: *type = MPI_INT32_T; return;
+    case mshadow::kUint32: *type = MPI_UINT32_T; return;
+    case mshadow::kInt64: *type = MPI_INT64_T; return;
+    case mshadow::kUint64: *type = MPI_UINT64_T; return;
+    case mshadow::kBool: *type = MPI_C_BOOL; *op = MPI_LOR; return;
+    default:
+      MX_THROW(dmlc::TypeError) << "KVStore: dtype " << mshadow::dtype_string(dtype)
+                                << " cannot be summed across workers";
+  }
+}
+
+/*! \brief One worker's statement of the collective it is entering. */
+struct Call {
+  int64_t op;
+  std::string key;     // for messages
+  int64_t count;       // elements (dense) or row length (row_sparse)
+  int64_t dtype;
+  int64_t stype;
+};
+
+int64_t KeyHash(const std::string& key) {
+  return static_cast<int64_t>(std::hash<std::string>()(key) & 0x3fffffffffffffffull);
+}
+
+/*! \brief Waits for `req`, warning every warn_s and aborting the job after timeout_s. */
+void WaitWithDeadline(Job& job, MPI_Request* req, const Call& call, const std::string& store) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  double next_warn = job.warn_s;
+  int done = 0;
+  for (int spins = 0;; ++spins) {
+    CheckMPI(MPI_Test(req, &done, MPI_STATUS_IGNORE), "waiting for the other workers");
+    if (done) return;
+    // Poll briefly, then sleep: peers may share this machine's cores.
+    if (spins < 200) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(spins < 2000 ? 50 : 500));
+    }
+    if ((spins & 63) != 0) continue;
+    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    if (waited >= job.timeout_s) {
+      std::fprintf(stderr,
+                   "KVStore %s: worker %d of %d waited %.0f s in %s of key %s for the other "
+                   "workers and gives up (MXNET_KVSTORE_TIMEOUT=%g): another worker is stuck "
+                   "or stopped calling the store. Aborting the job.\n",
+                   store.c_str(), job.rank, job.size, waited, OpName(call.op), call.key.c_str(),
+                   job.timeout_s);
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (waited >= next_warn) {
+      LOG(WARNING) << "KVStore " << store << ": worker " << job.rank << " of " << job.size
+                   << " has waited " << static_cast<int>(waited) << " s in " << OpName(call.op)
+                   << " of key " << call.key << " for the other workers";
+      next_warn += job.warn_s;
+    }
+  }
+}
+
+/*!
+ * \brief Every worker states `call`; returns when all stated the same, raises ValueError naming
+ *        the difference otherwise (on every worker, so all of them stop).
+ */
+void Agree(Job& job, const Call& call, const std::string& store) {
+  const int64_t kn = 5;
+  int64_t mine[2 * kn] = {call.op, KeyHash(call.key), call.count, call.dtype, call.stype};
+  for (int i = 0; i < kn; ++i) mine[kn + i] = -mine[i];
+  int64_t all[2 * kn];
+  MPI_Request req;
+  CheckMPI(MPI_Iallreduce(mine, all, 2 * kn, MPI_INT64_T, MPI_MAX, job.workers, &req),
+           "agreeing with the other workers");
+  WaitWithDeadline(job, &req, call, store);
+  bool same = true;
+  for (int i = 0; i < kn; ++i) same = same && all[i] == -all[kn + i];
+  if (same) return;
+  // Another worker's value of a field that differs (the max or the min, whichever is not ours).
+  auto other = [&](int i) { return all[i] != mine[i] ? all[i] : -all[kn + i]; };
+  std::ostringstream os;
+  os << "KVStore " << store << ": the workers disagree. Worker " << job.rank << " of "
+     << job.size << " runs " << OpName(call.op);
+  if (call.op != kOpExit && call.op != kOpBarrier) os << " of key " << call.key;
+  if (other(0) != call.op) {
+    os << " while another worker runs " << OpName(other(0)) << ".";
+    if (other(0) == kOpExit || call.op == kOpExit) {
+      os << " Every worker must make the same sequence of init/push/pull calls: workers that "
+         << "train on different numbers of batches must agree on a common count (e.g. "
+         << "shard the data evenly, or stop at the minimum over workers).";
+    }
+  } else if (other(1) != mine[1]) {
+    os << " while another worker does it for a different key: every worker must push the "
+       << "same keys in the same order.";
+  } else if (other(2) != call.count) {
+    os << " with " << call.count << " elements per "
+       << (call.stype == kRowSparseStorage ? "row" : "value") << " while another worker has "
+       << other(2) << ".";
+  } else if (other(3) != call.dtype) {
+    os << " with dtype " << mshadow::dtype_string(static_cast<int>(call.dtype))
+       << " while another worker has " << mshadow::dtype_string(static_cast<int>(other(3)))
+       << ".";
+  } else {
+    os << " with a " << (call.stype == kRowSparseStorage ? "row_sparse" : "dense")
+       << " value while another worker's storage type differs.";
+  }
+  MX_THROW(dmlc::ValueError) << os.str();
+}
+
+constexpr size_t kMaxChunk = size_t(1) << 30;  // MPI counts are ints
+
+void AllreduceChunked(Job& job, const void* send, void* recv, size_t n, int dtype) {
+  MPI_Datatype type = MPI_BYTE;
+  MPI_Op op = MPI_SUM;
+  TypeAndSum(job, dtype, &type, &op);
+  const size_t elem = mshadow::mshadow_sizeof(dtype);
+  for (size_t off = 0; off < n; off += kMaxChunk) {
+    const int count = static_cast<int>(std::min(kMaxChunk, n - off));
+    const void* s = send == recv ? MPI_IN_PLACE : static_cast<const char*>(send) + off * elem;
+    CheckMPI(MPI_Allreduce(s, static_cast<char*>(recv) + off * elem, count, type, op,
+                           job.workers), "MPI_Allreduce");
+  }
+}
+
+void BcastChunked(Job& job, void* buf, size_t bytes) {
+  for (size_t off = 0; off < bytes; off += kMaxChunk) {
+    const int count = static_cast<int>(std::min(kMaxChunk, bytes - off));
+    CheckMPI(MPI_Bcast(static_cast<char*>(buf) + off, count, MPI_BYTE, 0, job.workers),
+             "MPI_Bcast");
+  }
+}
+
+/*! \brief Gathers every worker's bytes; returns them concatenated and each worker's size. */
+std::vector<char> AllgatherBytes(Job& job, const void* data, size_t bytes,
+                                 std::vector<int64_t>* sizes) {
+  int64_t mine = static_cast<int64_t>(bytes);
+  sizes->assign(job.size, 0);
+  CheckMPI(MPI_Allgather(&mine, 1, MPI_INT64_T, sizes->data(), 1, MPI_INT64_T, job.workers),
+           "MPI_Allgather");
+  std::vector<int> counts(job.size), displs(job.size);
+  int64_t total = 0;
+  for (int r = 0; r < job.size; ++r) {
+    if ((*sizes)[r] > INT_MAX || total > INT_MAX - (*sizes)[r]) {
+      MX_THROW(dmlc::ValueError) << "KVStore: a row_sparse push of more than 2 GiB in all "
+                                 << "cannot be gathered; push fewer rows at a time";
+    }
+    counts[r] = static_cast<int>((*sizes)[r]);
+    displs[r] = static_cast<int>(total);
+    total += (*sizes)[r];
+  }
+  std::vector<char> out(std::max<int64_t>(total, 1));
+  CheckMPI(MPI_Allgatherv(data, static_cast<int>(bytes), MPI_BYTE, out.data(), counts.data(),
+                          displs.data(), MPI_BYTE, job.workers), "MPI_Allgatherv");
+  return out;
+}
+
+void FinishJob() {
+  Job* job = g_job;
+  if (job == nullptr) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  if (job->is_worker) {
+    try {
+      std::lock_guard<std::mutex> lock(job->mu);
+      if (job->size > 1) Agree(*job, Call{kOpExit, "", 0, 0, 0}, "dist");
+      int unused = 0;
+      for (int server : job->servers) MPI_Send(&unused, 1, MPI_INT, server, kTagStop, MPI_COMM_WORLD);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\nAborting the job.\n", e.what());
+      std::fflush(stderr);
+      // Give the other workers a moment to report their side before the job ends.
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  MPI_Finalize();
+}
+
+// ---- the Collective ------------------------------------------------------------------------
+
+class MpiCollective : public Collective {
+ public:
+  explicit MpiCollective(const std::string& type) : type_(type), job_(TheJob()) {}
+
+  int rank() const override { return job_.rank; }
+  int size() const override { return job_.size; }
+
+  void Broadcast(const std::string& key, NDArray* stored) override {
+    RequireWorker("init");
+    stored->WaitToWrite();
+    std::lock_guard<std::mutex> lock(job_.mu);
+    const bool sparse = stored->storage_type() == kRowSparseStorage;
+    Agree(job_, Call{kOpInit, key, sparse ? RowLength(stored->shape()) : int64_t(stored->Size()),
+                     stored->dtype(), stored->storage_type()}, type_);
+    if (job_.size == 1) return;
+    if (!sparse) {
+      if (stored->Size() != 0) {
+        BcastChunked(job_, stored->data().dptr_,
+                     stored->Size() * mshadow::mshadow_sizeof(stored->dtype()));
+      }
+      return;
+    }
+    // row_sparse: rank 0's rows and their data.
+    int64_t nrows = static_cast<int64_t>(stored->sparse_data().shape()[0]);
+    CheckMPI(MPI_Bcast(&nrows, 1, MPI_INT64_T, 0, job_.workers), "MPI_Bcast");
+    std::vector<int64_t> rows = job_.rank == 0 ? SparseAuxAsInt64(*stored, 0)
+                                               : std::vector<int64_t>(nrows);
+    if (nrows != 0) BcastChunked(job_, rows.data(), nrows * sizeof(int64_t));
+    TShape data_shape = stored->shape();
+    data_shape[0] = nrows;
+    NDArray data(data_shape, Context::CPU(), false, stored->dtype());
+    if (job_.rank == 0) {
+      CopyFromTo(stored->sparse_data(), data);
+      data.WaitToRead();
+    }
+    if (data.Size() != 0) {
+      BcastChunked(job_, data.data().dptr_, data.Size() * mshadow::mshadow_sizeof(data.dtype()));
+    }
+    NDArray aux(TShape(1, nrows), Context::CPU(), false, mshadow::kInt64);
+    if (nrows != 0) std::copy(rows.begin(), rows.end(), aux.data().dptr<int64_t>());
+    stored->SetSparseParts(data, {aux});
+  }
+
+  NDArray Sum(const std::string& key, const NDArray& merged) override {
+    RequireWorker("push");
+    merged.WaitToRead();
+    std::lock_guard<std::mutex> lock(job_.mu);
+    if (merged.storage_type() == kRowSparseStorage) return SumRowSparse(key, merged);
+    const size_t n = merged.Size();
+    const int dtype = merged.dtype();
+    if (compression_threshold_ > 0 && dtype == mshadow::kFloat32) {
+      return SumCompressed(key, merged);
+    }
+    Agree(job_, Call{kOpPush, key, int64_t(n), dtype, kDefaultStorage}, type_);
+    if (job_.size == 1) return merged;
+    NDArray out(merged.shape(), Context::CPU(), false, dtype);
+    if (n != 0) AllreduceChunked(job_, merged.data().dptr_, out.data().dptr_, n, dtype);
+    return out;
+  }
+
+  void Barrier() override {
+    RequireWorker("barrier");
+    std::lock_guard<std::mutex> lock(job_.mu);
+    Agree(job_, Call{kOpBarrier, "", 0, 0, 0}, type_);
+  }
+
+  void SetGradientCompression(
+      const std::vector<std::pair<std::string, std::string>>& params) override {
+    std::string kind;
+    float threshold = 0.5f;
+    for (const auto& kv : params) {
+      if (kv.first == "type") {
+        kind = kv.second;
+      } else if (kv.first == "threshold") {
+        char* end = nullptr;
+        threshold = std::strtof(kv.second.c_str(), &end);
+        if (end == kv.second.c_str() || *end != '\0' || !(threshold > 0)) {
+          MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": gradient compression "
+                                     << "threshold must be a positive number, got '"
+                                     << kv.second << "'";
+        }
+      } else {
+        MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": unknown gradient compression "
+                                   << "parameter '" << kv.first << "' (expected type, threshold)";
+      }
+    }
+    if (kind != "2bit") {
+      MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": gradient compression type '"
+                                 << kind << "' is not supported; use {'type': '2bit', "
+                                 << "'threshold': t}";
+    }
+    compression_threshold_ = threshold;
+  }
+
+  void SendCommandToServers(int head, const std::string& body) override {
+    std::lock_guard<std::mutex> lock(job_.mu);
+    std::vector<char> msg(sizeof(int) + body.size());
+    std::memcpy(msg.data(), &head, sizeof(int));
+    std::memcpy(msg.data() + sizeof(int), body.data(), body.size());
+    if (msg.size() > INT_MAX) MX_THROW(dmlc::ValueError) << "KVStore: command too large";
+    for (int server : job_.servers) {
+      CheckMPI(MPI_Send(msg.data(), static_cast<int>(msg.size()), MPI_BYTE, server, kTagCommand,
+                        MPI_COMM_WORLD), "sending a command to a server");
+    }
+  }
+
+  void RunServer(const std::function<void(int, const std::string&)>& controller) override {
+    if (job_.is_worker) {
+      MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": RunServer is for server "
+                                 << "processes (DMLC_ROLE=server); this process is a worker";
+    }
+    int stopped = 0;
+    while (stopped < job_.num_workers_total) {
+      MPI_Status status;
+      int ready = 0;
+      {
+        std::lock_guard<std::mutex> lock(job_.mu);
+        CheckMPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status),
+                 "server waiting for messages");
+      }
+      if (!ready) {  // idle servers must not take the workers' cores
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+      int bytes = 0;
+      MPI_Get_count(&status, MPI_BYTE, &bytes);
+      std::vector<char> msg(std::max(bytes, 1));
+      CheckMPI(MPI_Recv(msg.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG,
+                        MPI_COMM_WORLD, MPI_STATUS_IGNORE), "server receiving");
+      if (status.MPI_TAG == kTagStop) {
+        ++stopped;
+      } else if (status.MPI_TAG == kTagCommand && bytes >= static_cast<int>(sizeof(int))) {
+        int head = 0;
+        std::memcpy(&head, msg.data(), sizeof(int));
+        controller(head, std::string(msg.data() + sizeof(int), bytes - sizeof(int)));
+      }
+    }
+  }
+
+ private:
+  static int64_t RowLength(const TShape& shape) {
+    int64_t n = 1;
+    for (int i = 1; i < shape.ndim(); ++i) n *= shape[i];
+    return n;
+  }
+
+  void RequireWorker(const char* op) const {
+    if (!job_.is_worker) {
+      MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": " << op << " is for workers; "
+                                 << "this process is a server (DMLC_ROLE=server)";
+    }
+  }
+
+  /*! \brief The union of every worker's rows, each row summed over the workers holding it. */
+  NDArray SumRowSparse(const std::string& key, const NDArray& merged) {
+    const TShape& shape = merged.shape();
+    const int64_t row_len = RowLength(shape);
+    Agree(job_, Call{kOpPush, key, row_len, merged.dtype(), kRowSparseStorage}, type_);
+    if (job_.size == 1) return merged;
+    const std::vector<int64_t> rows = SparseAuxAsInt64(merged, 0);
+    std::vector<int64_t> row_bytes;
+    std::vector<char> all_rows =
+        AllgatherBytes(job_, rows.data(), rows.size() * sizeof(int64_t), &row_bytes);
+    const NDArray& data = merged.sparse_data();
+    const size_t elem = mshadow::mshadow_sizeof(merged.dtype());
+    std::vector<int64_t> data_bytes;
+    std::vector<char> all_data = AllgatherBytes(
+        job_, data.Size() ? data.data().dptr_ : nullptr, data.Size() * elem, &data_bytes);
+    // One row_sparse array per worker, then the local row-wise sum.
+    std::vector<NDArray> parts;
+    size_t row_off = 0, data_off = 0;
+    for (int r = 0; r < job_.size; ++r) {
+      const int64_t nrows = row_bytes[r] / static_cast<int64_t>(sizeof(int64_t));
+      TShape part_shape = shape;
+      part_shape[0] = nrows;
+      NDArray part_data(part_shape, Context::CPU(), false, merged.dtype());
+      if (data_bytes[r] != 0) {
+        std::memcpy(part_data.data().dptr_, all_data.data() + data_off, data_bytes[r]);
+      }
+      NDArray part_rows(TShape(1, nrows), Context::CPU(), false, mshadow::kInt64);
+      if (nrows != 0) std::memcpy(part_rows.data().dptr_, all_rows.data() + row_off, row_bytes[r]);
+      NDArray part(kRowSparseStorage, shape, Context::CPU(), merged.dtype());
+      part.SetSparseParts(part_data, {part_rows});
+      parts.push_back(part);
+      row_off += row_bytes[r];
+      data_off += data_bytes[r];
+    }
+    NDArray out(kRowSparseStorage, shape, Context::CPU(), merged.dtype());
+    SumRowSparseInto(parts, out, 0);
+    out.WaitToRead();
+    return out;
+  }
+
+  /*!
+   * \brief 2-bit compression as MXNet 1.x: residual += value; each element sends +t (residual
+   *        >= t, then residual -= t), -t (residual <= -t, then residual += t) or 0. The codes
+   *        (16 per 32-bit word) are gathered from every worker and their values summed.
+   */
+  NDArray SumCompressed(const std::string& key, const NDArray& merged) {
+    const size_t n = merged.Size();
+    Agree(job_, Call{kOpPush, key, int64_t(n), mshadow::kFloat32, kDefaultStorage}, type_);
+    std::vector<float>& residual = residuals_[key];
+    residual.resize(n, 0.f);
+    const float t = compression_threshold_;
+    const size_t words = (n + 15) / 16;
+    std::vector<uint32_t> codes(words, 0);
+    const float* grad = merged.data().dptr<float>();
+    for (size_t i = 0; i < n; ++i) {
+      float& r = residual[i];
+      r += grad[i];
+      uint32_t code = 0;
+      if (r >= t) {
+        code = 3;
+        r -= t;
+      } else if (r <= -t) {
+        code = 2;
+        r += t;
+      }
+      codes[i / 16] |= code << (2 * (i % 16));
+    }
+    std::vector<int64_t> sizes;
+    std::vector<char> all = AllgatherBytes(job_, codes.data(), words * sizeof(uint32_t), &sizes);
+    NDArray out(merged.shape(), Context::CPU(), false, mshadow::kFloat32);
+    float* sum = out.data().dptr<float>();
+    std::fill(sum, sum + n, 0.f);
+    for (int r = 0; r < job_.size; ++r) {
+      const uint32_t* c = reinterpret_cast<const uint32_t*>(all.data()) + size_t(r) * words;
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t code = (c[i / 16] >> (2 * (i % 16))) & 3u;
+        sum[i] += code == 3 ? t : code == 2 ? -t : 0.f;
+      }
+    }
+    return out;
+  }
+
+  std::string type_;
+  Job& job_;
+  float compression_threshold_ = 0;  // 0: off
+  std::unordered_map<std::string, std::vector<float>> residuals_;
+};
+
+}  // namespace
+
+std::unique_ptr<Collective> CreateCollective(const std::string& type) {
+  return std::unique_ptr<Collective>(new MpiCollective(type));
+}
+
+#endif  // MXNET_USE_MPI
+
+}  // namespace kvstore
+}  // namespace mxnet
