@@ -71,7 +71,7 @@ const LibFeature kFeatures[] = {
     {"OPENCV", false},
     {"CAFFE", false},
     {"PROFILER", true},
-    {"DIST_KVSTORE", false},
+    {"DIST_KVSTORE", MXNET_USE_MPI != 0},
     {"CXX14", true},
     {"INT64_TENSOR_SIZE", true},
     {"SIGNAL_HANDLER", false},

@@ -76,6 +76,7 @@ class Trainer(object):
     def _reset_kvstore(self):
         self._kv_initialized = False
         self._kvstore = None
+        self._distributed = False
         self._update_on_kvstore = None
         self._params_to_init = [param for param in self._params]
 
@@ -85,12 +86,15 @@ class Trainer(object):
         is given as an object or when there are several contexts: push the gradients, then pull
         the summed gradients (update_on_kvstore False, the default for a single machine) or
         the weights updated by the store's optimizer (update_on_kvstore=True).
-        A distributed kvstore is not supported."""
+        A distributed kvstore ('dist_sync', ...) carries every parameter (_init_dist_kvstore)."""
         kvstore = self._kvstore_params["kvstore"]
-        if isinstance(kvstore, str) and kvstore.startswith("dist"):
-            raise ValueError("Distributed kvstore '%s' is not supported by this build"
-                             % kvstore)
         update_on_kvstore = self._kvstore_params["update_on_kvstore"]
+        from ..kvstore import KVStore
+        if (isinstance(kvstore, str) and kvstore.lower().startswith("dist")) or \
+                (isinstance(kvstore, KVStore) and kvstore.type.startswith("dist")):
+            self._init_dist_kvstore(kvstore, update_on_kvstore)
+            return
+        self._distributed = False
         self._kvstore = None
         self._kv_inited_keys = set()
         self._update_on_kvstore = False
@@ -129,13 +133,43 @@ class Trainer(object):
                           "row_sparse gradients and a kvstore; parameters are updated locally")
         self._kv_initialized = True
 
+    def _init_dist_kvstore(self, kvstore, update_on_kvstore):
+        """Every parameter goes through the distributed store: its first init gives every
+        worker rank 0's weights; each step pushes the gradients (summed over this worker's
+        contexts, then over the workers) and pulls either the summed gradients (the local
+        updaters then run identically on every worker) or, with update_on_kvstore (the default,
+        as in MXNet 1.x), the weights the store's optimizer updated."""
+        import os
+        from ..kvstore import KVStore, create as kv_create
+        kv = kvstore if isinstance(kvstore, KVStore) else kv_create(kvstore)
+        if self._compression_params:
+            kv.set_gradient_compression(self._compression_params)
+        if update_on_kvstore is None:
+            update_on_kvstore = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
+        if "async" in kv.type and not update_on_kvstore:
+            raise ValueError("Please set update_on_kvstore=True when training in async mode.")
+        if update_on_kvstore:
+            if not isinstance(self._optimizer, opt.Optimizer):
+                raise ValueError("Cannot set update_on_kvstore=True for custom optimizers")
+            kv.set_optimizer(self._optimizer)
+        self._distributed = True
+        self._kvstore = kv
+        self._kv_inited_keys = set()
+        self._update_on_kvstore = bool(update_on_kvstore)
+        self._kv_initialized = True
+
     def _uses_kvstore(self, param):
-        return self._kvstore is not None and (param._grad_stype != "default" or
-                                              param._stype != "default")
+        if self._kvstore is None:
+            return False
+        return self._distributed or param._grad_stype != "default" or \
+            param._stype != "default"
 
     def _init_kv_key(self, i, param):
         if i not in self._kv_inited_keys:
-            self._kvstore.init(i, param._check_and_get(param._data, list)[0])
+            data = param._check_and_get(param._data, list)
+            self._kvstore.init(i, data[0])
+            if self._distributed and param._stype == "default":
+                self._kvstore.pull(i, data, priority=-i)  # rank 0's weights everywhere
             self._kv_inited_keys.add(i)
 
     def _row_sparse_pull(self, parameter, out, row_id, full_idx=False):
