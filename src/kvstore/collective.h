@@ -33,9 +33,20 @@ class Collective {
   virtual void Broadcast(const std::string& key, NDArray* stored) = 0;
   /*!
    * \brief The sum over the workers of each worker's `merged` (dense or row_sparse, never
-   *        modified): a new CPU array, or `merged` itself when there is one worker.
+   *        modified): written into `into` when given (not none) and it fits (a dense CPU
+   *        array of merged's shape and dtype, uncompressed push), else a new CPU array, or
+   *        `merged` itself when there is one worker. Returns the array holding the sum.
    */
-  virtual NDArray Sum(const std::string& key, const NDArray& merged) = 0;
+  virtual NDArray Sum(const std::string& key, const NDArray& merged,
+                      const NDArray& into = NDArray()) = 0;
+  /*!
+   * \brief Writes the sum over the workers of each worker's dense `value` into `dst` (same
+   *        shape and dtype; may be `value` itself). Uncompressed: the all-reduce of a
+   *        Horovod-style store.
+   */
+  virtual void SumInto(const std::string& key, const NDArray& value, const NDArray& dst) = 0;
+  /*! \brief dst := rank 0's dense `value` on every worker (dst may be `value`). */
+  virtual void BroadcastInto(const std::string& key, const NDArray& value, const NDArray& dst) = 0;
   /*! \brief Returns once every worker has called Barrier. */
   virtual void Barrier() = 0;
   /*! \brief {'type': '2bit', 'threshold': t}: pushes of float32 values are quantized. */

@@ -189,7 +189,7 @@ void SumRowSparseInto(const std::vector<NDArray>& values, const NDArray& out, in
 class KVStoreLocal : public KVStore {
  public:
   KVStoreLocal(const std::string& type, std::unique_ptr<Collective> collective)
-      : collective_(std::move(collective)) {
+      : collective_(std::move(collective)), stateless_(type == "horovod") {
     type_ = type;
   }
 
@@ -219,6 +219,7 @@ class KVStoreLocal : public KVStore {
 
   // ---- int keys
   void Init(const std::vector<int>& keys, const std::vector<NDArray>& values) override {
+    RequireStateful("init");
     CheckSizes("init", keys.size(), values.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       const int key = keys[i];
@@ -238,6 +239,7 @@ class KVStoreLocal : public KVStore {
 
   void Push(const std::vector<int>& keys, const std::vector<NDArray>& values,
             int priority) override {
+    RequireStateful("push");
     CheckSizes("push", keys.size(), values.size());
     // Group the values by key, keeping the keys' first-appearance order.
     std::vector<int> order;
@@ -269,24 +271,37 @@ class KVStoreLocal : public KVStore {
         merged = NDArray(stored.shape(), Context::CPU(), false, stored.dtype());
         SumInto(vals, merged, priority);
       }
-      if (collective_) merged = collective_->Sum(KeyName(key), merged);
+      if (collective_) {
+        // Without an updater the sum replaces the stored value: reduce straight into it.
+        const bool replaces = !updater_ && !str_updater_;
+        merged = collective_->Sum(KeyName(key), merged, replaces ? stored : NDArray());
+        if (merged.SharesChunk(stored)) continue;
+      }
       if (updater_ || str_updater_) {
         RunUpdater(key, merged, &stored);
       } else {
         // Without an updater the stored value becomes the sum, storage type included
         // (a dense key pushed row_sparse values holds a row_sparse value afterwards).
-        if (merged.storage_type() != stored.storage_type()) {
-          stored = merged.is_sparse()
-                       ? NDArray(merged.storage_type(), stored.shape(), Context::CPU(), stored.dtype())
-                       : NDArray(stored.shape(), Context::CPU(), false, stored.dtype());
+        bool fresh = merged.dtype() == stored.dtype() && merged.ctx() == Context::CPU();
+        for (const NDArray& v : vals) fresh = fresh && !merged.SharesChunk(v);
+        if (fresh) {
+          stored = merged;  // a sum this store allocated: keep it instead of copying it
+        } else {
+          if (merged.storage_type() != stored.storage_type()) {
+            stored = merged.is_sparse() ? NDArray(merged.storage_type(), stored.shape(),
+                                                  Context::CPU(), stored.dtype())
+                                        : NDArray(stored.shape(), Context::CPU(), false,
+                                                  stored.dtype());
+          }
+          CopyFromTo(merged, stored, priority);
         }
-        CopyFromTo(merged, stored, priority);
       }
     }
   }
 
   void Pull(const std::vector<int>& keys, const std::vector<NDArray*>& values, int priority,
             bool ignore_sparse) override {
+    RequireStateful("pull");
     CheckSizes("pull", keys.size(), values.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       NDArray& stored = Stored(keys[i], "pull");
@@ -311,6 +326,10 @@ class KVStoreLocal : public KVStore {
   void PushPull(const std::vector<int>& vkeys, const std::vector<int>& okeys,
                 const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
                 int priority) override {
+    if (stateless_) {
+      AllreduceStateless(Names(vkeys), Names(okeys), values, outs, priority, false);
+      return;
+    }
     Push(vkeys, values, priority);
     Pull(okeys, outs, priority, true);
   }
@@ -318,6 +337,10 @@ class KVStoreLocal : public KVStore {
   void Broadcast(const std::vector<int>& vkeys, const std::vector<int>& okeys,
                  const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
                  int priority) override {
+    if (stateless_) {
+      AllreduceStateless(Names(vkeys), Names(okeys), values, outs, priority, true);
+      return;
+    }
     Init(vkeys, values);
     Pull(okeys, outs, priority, true);
   }
@@ -326,6 +349,7 @@ class KVStoreLocal : public KVStore {
   void PullRowSparse(const std::vector<int>& keys,
                      const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
                      int priority) override {
+    RequireStateful("row_sparse_pull");
     CheckSizes("row_sparse_pull", keys.size(), outs_rows.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       NDArray& stored = Stored(keys[i], "row_sparse_pull");
@@ -365,11 +389,13 @@ class KVStoreLocal : public KVStore {
   void PullRowSparse(const std::vector<std::string>& keys,
                      const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
                      int priority) override {
+    RequireStateful("row_sparse_pull");
     PullRowSparse(ToInt(keys, "row_sparse_pull"), outs_rows, priority);
   }
 
   // ---- string keys: mapped to ints, the updater sees the original string
   void Init(const std::vector<std::string>& keys, const std::vector<NDArray>& values) override {
+    RequireStateful("init");
     std::vector<int> ikeys;
     for (const std::string& k : keys) {
       if (str_to_int_.count(k) == 0) {
@@ -385,26 +411,125 @@ class KVStoreLocal : public KVStore {
   }
   void Push(const std::vector<std::string>& keys, const std::vector<NDArray>& values,
             int priority) override {
+    RequireStateful("push");
     Push(ToInt(keys, "push"), values, priority);
   }
   void Pull(const std::vector<std::string>& keys, const std::vector<NDArray*>& values,
             int priority, bool ignore_sparse) override {
+    RequireStateful("pull");
     Pull(ToInt(keys, "pull"), values, priority, ignore_sparse);
   }
   void PushPull(const std::vector<std::string>& vkeys, const std::vector<std::string>& okeys,
                 const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
                 int priority) override {
+    if (stateless_) {
+      AllreduceStateless(Quoted(vkeys), Quoted(okeys), values, outs, priority, false);
+      return;
+    }
     Push(vkeys, values, priority);
     Pull(okeys, outs, priority, true);
   }
   void Broadcast(const std::vector<std::string>& vkeys, const std::vector<std::string>& okeys,
                  const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
                  int priority) override {
+    if (stateless_) {
+      AllreduceStateless(Quoted(vkeys), Quoted(okeys), values, outs, priority, true);
+      return;
+    }
     Init(vkeys, values);
     Pull(okeys, outs, priority, true);
   }
 
  private:
+  static std::vector<std::string> Names(const std::vector<int>& keys) {
+    std::vector<std::string> names;
+    for (int k : keys) names.push_back(std::to_string(k));
+    return names;
+  }
+  static std::vector<std::string> Quoted(const std::vector<std::string>& keys) {
+    std::vector<std::string> names;
+    for (const std::string& k : keys) names.push_back("'" + k + "'");
+    return names;
+  }
+
+  /*!
+   * \brief The 'horovod' store keeps nothing: pushpull all-reduces each key's values (summed
+   *        over this worker's devices first) straight into its outputs, broadcast sends rank
+   *        0's value to them. Outputs that are the values themselves are reduced in place.
+   */
+  void AllreduceStateless(const std::vector<std::string>& vnames,
+                          const std::vector<std::string>& onames,
+                          const std::vector<NDArray>& values, const std::vector<NDArray*>& outs,
+                          int priority, bool broadcast) {
+    const char* op = broadcast ? "broadcast" : "pushpull";
+    CheckSizes(op, vnames.size(), values.size());
+    CheckSizes(op, onames.size(), outs.size());
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<NDArray>> grouped_values;
+    std::map<std::string, std::vector<NDArray*>> grouped_outs;
+    for (size_t i = 0; i < vnames.size(); ++i) {
+      if (grouped_values.count(vnames[i]) == 0) order.push_back(vnames[i]);
+      grouped_values[vnames[i]].push_back(values[i]);
+    }
+    for (size_t i = 0; i < onames.size(); ++i) {
+      if (grouped_values.count(onames[i]) == 0) {
+        MX_THROW(dmlc::ValueError) << "KVStore " << type_ << " " << op << ": output key "
+                                   << onames[i] << " has no value in this call";
+      }
+      grouped_outs[onames[i]].push_back(outs[i]);
+    }
+    for (const std::string& name : order) {
+      std::vector<NDArray>& vals = grouped_values[name];
+      const NDArray& first = vals[0];
+      for (const NDArray& v : vals) {
+        if (v.is_none() || v.is_sparse() || v.shape() != first.shape()) {
+          MX_THROW(dmlc::ValueError) << "KVStore " << type_ << " " << op << " of key " << name
+                                     << ": values must be dense arrays of one shape";
+        }
+      }
+      // This worker's contribution, on the CPU.
+      NDArray mine = first;
+      if (broadcast || vals.size() == 1) {
+        if (first.ctx().dev_mask() != cpu::kDevMask) {
+          mine = NDArray(first.shape(), Context::CPU(), false, first.dtype());
+          CopyFromTo(first, mine, priority);
+        }
+      } else {
+        mine = NDArray(first.shape(), Context::CPU(), false, first.dtype());
+        SumInto(vals, mine, priority);
+      }
+      std::vector<NDArray*>& dsts = grouped_outs[name];
+      for (NDArray* d : dsts) {
+        if (d == nullptr || d->is_none() || d->shape() != first.shape()) {
+          MX_THROW(dmlc::ValueError) << "KVStore " << type_ << " " << op << " of key " << name
+                                     << ": outputs must have the values' shape "
+                                     << ShapeStr(first.shape());
+        }
+      }
+      // Reduce into the first output when it can take the result directly, else into a
+      // CPU buffer copied to every output.
+      const bool direct = !dsts.empty() && !dsts[0]->is_sparse() &&
+                          dsts[0]->ctx().dev_mask() == cpu::kDevMask &&
+                          dsts[0]->dtype() == mine.dtype();
+      NDArray result = direct ? *dsts[0] : NDArray(first.shape(), Context::CPU(), false,
+                                                   mine.dtype());
+      if (broadcast) {
+        collective_->BroadcastInto(name, mine, result);
+      } else {
+        collective_->SumInto(name, mine, result);
+      }
+      for (size_t i = direct ? 1 : 0; i < dsts.size(); ++i) CopyFromTo(result, *dsts[i], priority);
+    }
+  }
+
+  void RequireStateful(const char* op) const {
+    if (stateless_) {
+      MX_THROW(dmlc::NotImplementedError)
+          << "KVStore " << type_ << ": " << op << " is not supported; a Horovod-style store "
+          << "keeps no values (use pushpull and broadcast)";
+    }
+  }
+
   // The int-key store is shared by both key kinds; string keys live in a separate id space
   // (string id -> internal key kStrKeyBase + id) so they never collide with int keys.
   static constexpr int kStrKeyBase = -(1 << 30);
@@ -506,6 +631,7 @@ class KVStoreLocal : public KVStore {
   }
 
   std::unique_ptr<Collective> collective_;  // set for dist_* stores
+  bool stateless_;                           // 'horovod': pushpull and broadcast only
   std::unordered_map<int, NDArray> store_;
   std::unordered_map<std::string, int> str_to_int_;
   std::vector<std::string> int_to_str_;
@@ -543,6 +669,10 @@ KVStore* KVStore::Create(const char* type_name) {
           << "KVStore type '" << type << "' (asynchronous updates) is not implemented yet; "
           << "use 'dist_sync' or 'dist_device_sync'";
     }
+    return new kvstore::KVStoreLocal(type, kvstore::CreateCollective(type));
+  }
+  if (type == "horovod") {
+    // Horovod's all-reduce store (MXNet 1.x delegates it to the horovod package) on MPI.
     return new kvstore::KVStoreLocal(type, kvstore::CreateCollective(type));
   }
   if (type.find("nccl") != std::string::npos) {

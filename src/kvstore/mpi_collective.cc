@@ -254,41 +254,83 @@ int64_t KeyHash(const std::string& key) {
   return static_cast<int64_t>(std::hash<std::string>()(key) & 0x3fffffffffffffffull);
 }
 
-/*! \brief Waits for `req`, warning every warn_s and aborting the job after timeout_s. */
-void WaitWithDeadline(Job& job, MPI_Request* req, const Call& call, const std::string& store) {
+/*!
+ * \brief Watches the collective this process is in: a warning every warn_s seconds, and after
+ *        timeout_s the process exits (mpirun then ends the job) with a message. A thread of
+ *        its own, so the collectives themselves stay plain blocking MPI calls.
+ */
+class Watchdog {
+ public:
+  static Watchdog& Get(const Job& job) {
+    static Watchdog* dog = new Watchdog(job);  // never destroyed: its thread outlives exit
+    return *dog;
+  }
+  void Enter(const Call& call, const std::string& store) {
+    std::lock_guard<std::mutex> lock(mu_);
+    what_ = std::string(OpName(call.op)) +
+            (call.op == kOpPush || call.op == kOpInit ? " of key " + call.key : "");
+    store_ = store;
+    since_ = Clock::now();
+    busy_ = true;
+  }
+  void Leave() {
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_ = false;
+  }
+
+ private:
   using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  double next_warn = job.warn_s;
-  int done = 0;
-  for (int spins = 0;; ++spins) {
-    CheckMPI(MPI_Test(req, &done, MPI_STATUS_IGNORE), "waiting for the other workers");
-    if (done) return;
-    // Poll briefly, then sleep: peers may share this machine's cores.
-    if (spins < 200) {
-      std::this_thread::yield();
-    } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(spins < 2000 ? 50 : 500));
-    }
-    if ((spins & 63) != 0) continue;
-    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
-    if (waited >= job.timeout_s) {
-      std::fprintf(stderr,
-                   "KVStore %s: worker %d of %d waited %.0f s in %s of key %s for the other "
-                   "workers and gives up (MXNET_KVSTORE_TIMEOUT=%g): another worker is stuck "
-                   "or stopped calling the store. Aborting the job.\n",
-                   store.c_str(), job.rank, job.size, waited, OpName(call.op), call.key.c_str(),
-                   job.timeout_s);
-      std::fflush(stderr);
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    if (waited >= next_warn) {
-      LOG(WARNING) << "KVStore " << store << ": worker " << job.rank << " of " << job.size
-                   << " has waited " << static_cast<int>(waited) << " s in " << OpName(call.op)
-                   << " of key " << call.key << " for the other workers";
-      next_warn += job.warn_s;
+  explicit Watchdog(const Job& job) : job_(job) {
+    std::thread([this]() { Run(); }).detach();
+  }
+  void Run() {
+    const auto tick = std::chrono::duration<double>(std::min(1.0, job_.timeout_s / 4));
+    double warned = 0;
+    for (;;) {
+      std::this_thread::sleep_for(tick);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!busy_) {
+        warned = 0;
+        continue;
+      }
+      const double waited = std::chrono::duration<double>(Clock::now() - since_).count();
+      if (waited >= job_.timeout_s) {
+        std::fprintf(stderr,
+                     "KVStore %s: worker %d of %d waited %.0f s in %s for the other workers "
+                     "and gives up (MXNET_KVSTORE_TIMEOUT=%g): another worker is stuck or "
+                     "stopped calling the store. Ending the job.\n",
+                     store_.c_str(), job_.rank, job_.size, waited, what_.c_str(),
+                     job_.timeout_s);
+        std::fflush(stderr);
+        std::_Exit(1);
+      }
+      if (waited >= warned + job_.warn_s) {
+        warned += job_.warn_s;
+        LOG(WARNING) << "KVStore " << store_ << ": worker " << job_.rank << " of " << job_.size
+                     << " has waited " << static_cast<int>(waited) << " s in " << what_
+                     << " for the other workers";
+      }
     }
   }
-}
+  const Job& job_;
+  std::mutex mu_;
+  bool busy_ = false;
+  Clock::time_point since_;
+  std::string what_, store_;
+};
+
+/*! \brief Marks the collective section of one call for the watchdog. */
+class Watched {
+ public:
+  Watched(const Job& job, const Call& call, const std::string& store)
+      : dog_(Watchdog::Get(job)) {
+    dog_.Enter(call, store);
+  }
+  ~Watched() { dog_.Leave(); }
+
+ private:
+  Watchdog& dog_;
+};
 
 /*!
  * \brief Every worker states `call`; returns when all stated the same, raises ValueError naming
@@ -299,10 +341,8 @@ void Agree(Job& job, const Call& call, const std::string& store) {
   int64_t mine[2 * kn] = {call.op, KeyHash(call.key), call.count, call.dtype, call.stype};
   for (int i = 0; i < kn; ++i) mine[kn + i] = -mine[i];
   int64_t all[2 * kn];
-  MPI_Request req;
-  CheckMPI(MPI_Iallreduce(mine, all, 2 * kn, MPI_INT64_T, MPI_MAX, job.workers, &req),
+  CheckMPI(MPI_Allreduce(mine, all, 2 * kn, MPI_INT64_T, MPI_MAX, job.workers),
            "agreeing with the other workers");
-  WaitWithDeadline(job, &req, call, store);
   bool same = true;
   for (int i = 0; i < kn; ++i) same = same && all[i] == -all[kn + i];
   if (same) return;
@@ -393,7 +433,9 @@ void FinishJob() {
   if (job->is_worker) {
     try {
       std::lock_guard<std::mutex> lock(job->mu);
-      if (job->size > 1) Agree(*job, Call{kOpExit, "", 0, 0, 0}, "dist");
+      const Call call{kOpExit, "", 0, 0, 0};
+      Watched watched(*job, call, "dist");
+      if (job->size > 1) Agree(*job, call, "dist");
       int unused = 0;
       for (int server : job->servers) MPI_Send(&unused, 1, MPI_INT, server, kTagStop, MPI_COMM_WORLD);
     } catch (const std::exception& e) {
@@ -421,8 +463,10 @@ class MpiCollective : public Collective {
     stored->WaitToWrite();
     std::lock_guard<std::mutex> lock(job_.mu);
     const bool sparse = stored->storage_type() == kRowSparseStorage;
-    Agree(job_, Call{kOpInit, key, sparse ? RowLength(stored->shape()) : int64_t(stored->Size()),
-                     stored->dtype(), stored->storage_type()}, type_);
+    const Call call{kOpInit, key, sparse ? RowLength(stored->shape()) : int64_t(stored->Size()),
+                     stored->dtype(), stored->storage_type()};
+    Watched watched(job_, call, type_);
+    Agree(job_, call, type_);
     if (job_.size == 1) return;
     if (!sparse) {
       if (stored->Size() != 0) {
@@ -452,27 +496,70 @@ class MpiCollective : public Collective {
     stored->SetSparseParts(data, {aux});
   }
 
-  NDArray Sum(const std::string& key, const NDArray& merged) override {
+  NDArray Sum(const std::string& key, const NDArray& merged, const NDArray& into) override {
     RequireWorker("push");
-    merged.WaitToRead();
-    std::lock_guard<std::mutex> lock(job_.mu);
-    if (merged.storage_type() == kRowSparseStorage) return SumRowSparse(key, merged);
-    const size_t n = merged.Size();
-    const int dtype = merged.dtype();
-    if (compression_threshold_ > 0 && dtype == mshadow::kFloat32) {
+    if (merged.storage_type() == kRowSparseStorage) {
+      merged.WaitToRead();
+      std::lock_guard<std::mutex> lock(job_.mu);
+      return SumRowSparse(key, merged);
+    }
+    if (compression_threshold_ > 0 && merged.dtype() == mshadow::kFloat32) {
+      merged.WaitToRead();
+      std::lock_guard<std::mutex> lock(job_.mu);
       return SumCompressed(key, merged);
     }
-    Agree(job_, Call{kOpPush, key, int64_t(n), dtype, kDefaultStorage}, type_);
-    if (job_.size == 1) return merged;
-    NDArray out(merged.shape(), Context::CPU(), false, dtype);
-    if (n != 0) AllreduceChunked(job_, merged.data().dptr_, out.data().dptr_, n, dtype);
+    if (job_.size == 1) {
+      SumInto(key, merged, merged);  // still agrees (and checks) with itself
+      return merged;
+    }
+    const bool fits = !into.is_none() && into.storage_type() == kDefaultStorage &&
+                      into.shape() == merged.shape() && into.dtype() == merged.dtype() &&
+                      into.ctx().dev_mask() == cpu::kDevMask && !into.SharesChunk(merged);
+    NDArray out = fits ? into : NDArray(merged.shape(), Context::CPU(), false, merged.dtype());
+    SumInto(key, merged, out);
     return out;
+  }
+
+  void SumInto(const std::string& key, const NDArray& value, const NDArray& dst) override {
+    RequireWorker("push");
+    CheckDense("pushpull", key, value, dst);
+    value.WaitToRead();
+    dst.WaitToWrite();
+    std::lock_guard<std::mutex> lock(job_.mu);
+    const size_t n = value.Size();
+    const Call call{kOpPush, key, int64_t(n), value.dtype(), kDefaultStorage};
+    Watched watched(job_, call, type_);
+    Agree(job_, call, type_);
+    if (n == 0) return;
+    if (job_.size == 1) {
+      if (!value.SharesChunk(dst)) std::memcpy(dst.data().dptr_, value.data().dptr_, n *
+                                               mshadow::mshadow_sizeof(value.dtype()));
+      return;
+    }
+    AllreduceChunked(job_, value.data().dptr_, dst.data().dptr_, n, value.dtype());
+  }
+
+  void BroadcastInto(const std::string& key, const NDArray& value, const NDArray& dst) override {
+    RequireWorker("broadcast");
+    CheckDense("broadcast", key, value, dst);
+    value.WaitToRead();
+    dst.WaitToWrite();
+    std::lock_guard<std::mutex> lock(job_.mu);
+    const size_t bytes = value.Size() * mshadow::mshadow_sizeof(value.dtype());
+    const Call call{kOpInit, key, int64_t(value.Size()), value.dtype(), kDefaultStorage};
+    Watched watched(job_, call, type_);
+    Agree(job_, call, type_);
+    if (bytes == 0) return;
+    if (!value.SharesChunk(dst)) std::memcpy(dst.data().dptr_, value.data().dptr_, bytes);
+    if (job_.size > 1) BcastChunked(job_, dst.data().dptr_, bytes);
   }
 
   void Barrier() override {
     RequireWorker("barrier");
     std::lock_guard<std::mutex> lock(job_.mu);
-    Agree(job_, Call{kOpBarrier, "", 0, 0, 0}, type_);
+    const Call call{kOpBarrier, "", 0, 0, 0};
+    Watched watched(job_, call, type_);
+    Agree(job_, call, type_);
   }
 
   void SetGradientCompression(
@@ -555,6 +642,19 @@ class MpiCollective : public Collective {
     return n;
   }
 
+  void CheckDense(const char* op, const std::string& key, const NDArray& value,
+                  const NDArray& dst) const {
+    if (value.storage_type() != kDefaultStorage || dst.storage_type() != kDefaultStorage ||
+        value.shape() != dst.shape() || value.dtype() != dst.dtype() ||
+        value.ctx().dev_mask() != cpu::kDevMask || dst.ctx().dev_mask() != cpu::kDevMask) {
+      MX_THROW(dmlc::ValueError)
+          << "KVStore " << type_ << " " << op << " of key " << key << ": the value and the "
+          << "output must be dense CPU arrays of one shape and dtype (got "
+          << value.shape() << " " << mshadow::dtype_string(value.dtype()) << " and "
+          << dst.shape() << " " << mshadow::dtype_string(dst.dtype()) << ")";
+    }
+  }
+
   void RequireWorker(const char* op) const {
     if (!job_.is_worker) {
       MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": " << op << " is for workers; "
@@ -566,7 +666,9 @@ class MpiCollective : public Collective {
   NDArray SumRowSparse(const std::string& key, const NDArray& merged) {
     const TShape& shape = merged.shape();
     const int64_t row_len = RowLength(shape);
-    Agree(job_, Call{kOpPush, key, row_len, merged.dtype(), kRowSparseStorage}, type_);
+    const Call call{kOpPush, key, row_len, merged.dtype(), kRowSparseStorage};
+    Watched watched(job_, call, type_);
+    Agree(job_, call, type_);
     if (job_.size == 1) return merged;
     const std::vector<int64_t> rows = SparseAuxAsInt64(merged, 0);
     std::vector<int64_t> row_bytes;
@@ -609,7 +711,9 @@ class MpiCollective : public Collective {
    */
   NDArray SumCompressed(const std::string& key, const NDArray& merged) {
     const size_t n = merged.Size();
-    Agree(job_, Call{kOpPush, key, int64_t(n), mshadow::kFloat32, kDefaultStorage}, type_);
+    const Call call{kOpPush, key, int64_t(n), mshadow::kFloat32, kDefaultStorage};
+    Watched watched(job_, call, type_);
+    Agree(job_, call, type_);
     std::vector<float>& residual = residuals_[key];
     residual.resize(n, 0.f);
     const float t = compression_threshold_;

@@ -163,9 +163,8 @@ void NDArray::WaitToRead() const {
 
 void NDArray::WaitToWrite() const {
   if (is_none()) return;
-  // A no-op write pushed through the engine waits for pending readers too.
-  Engine::Get()->PushAsync([](RunContext, Engine::CallbackOnComplete on_complete) { on_complete(); },
-                           ptr_->ctx, {}, {ptr_->var}, FnProperty::kNormal, 0, "WaitToWrite");
+  // WaitForVar waits for every earlier use of the var, readers included (its wait is queued
+  // as a writer), and returns at once when the var is idle.
   Engine::Get()->WaitForVar(ptr_->var);
 }
 

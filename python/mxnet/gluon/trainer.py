@@ -90,8 +90,9 @@ class Trainer(object):
         kvstore = self._kvstore_params["kvstore"]
         update_on_kvstore = self._kvstore_params["update_on_kvstore"]
         from ..kvstore import KVStore
-        if (isinstance(kvstore, str) and kvstore.lower().startswith("dist")) or \
-                (isinstance(kvstore, KVStore) and kvstore.type.startswith("dist")):
+        multi_process = ("dist", "horovod")
+        if (isinstance(kvstore, str) and kvstore.lower().startswith(multi_process)) or \
+                (isinstance(kvstore, KVStore) and kvstore.type.startswith(multi_process)):
             self._init_dist_kvstore(kvstore, update_on_kvstore)
             return
         self._distributed = False
@@ -144,6 +145,11 @@ class Trainer(object):
         kv = kvstore if isinstance(kvstore, KVStore) else kv_create(kvstore)
         if self._compression_params:
             kv.set_gradient_compression(self._compression_params)
+        if not kv.is_capable(KVStore.OPTIMIZER):  # 'horovod': all-reduce only
+            if update_on_kvstore:
+                raise ValueError("Please set update_on_kvstore to False: the '%s' kvstore "
+                                 "runs no optimizer" % kv.type)
+            update_on_kvstore = False
         if update_on_kvstore is None:
             update_on_kvstore = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
         if "async" in kv.type and not update_on_kvstore:
@@ -167,9 +173,12 @@ class Trainer(object):
     def _init_kv_key(self, i, param):
         if i not in self._kv_inited_keys:
             data = param._check_and_get(param._data, list)
-            self._kvstore.init(i, data[0])
-            if self._distributed and param._stype == "default":
-                self._kvstore.pull(i, data, priority=-i)  # rank 0's weights everywhere
+            if self._distributed and not self._kvstore.is_capable("optimizer"):
+                self._kvstore.broadcast(i, data[0], out=data, priority=-i)  # keeps no values
+            else:
+                self._kvstore.init(i, data[0])
+                if self._distributed and param._stype == "default":
+                    self._kvstore.pull(i, data, priority=-i)  # rank 0's weights everywhere
             self._kv_inited_keys.add(i)
 
     def _row_sparse_pull(self, parameter, out, row_id, full_idx=False):
@@ -239,6 +248,11 @@ class Trainer(object):
             grads = param.list_grad()
             if self._uses_kvstore(param):
                 self._init_kv_key(i, param)
+                if self._distributed and not self._update_on_kvstore and \
+                        param._stype == "default":
+                    # summed over this worker's contexts and the workers, into every grad
+                    self._kvstore.pushpull(i, grads, out=grads, priority=-i)
+                    continue
                 # Sparse gradients: push, then pull the sum (or the updated weights).
                 self._kvstore.push(i, grads, priority=-i)
                 if param._stype != "default":

@@ -102,7 +102,8 @@ class TestStore(KVStoreBase):
 
 
 def create(name='local'):
-    """Create a key-value store: 'local' or 'device' (a registered Python store first).
+    """Create a key-value store: 'local', 'device', 'dist_sync', 'dist_device_sync' or
+    'horovod' (a registered Python store first).
 
     Raises
     ------
@@ -115,5 +116,8 @@ def create(name='local'):
         return KVStoreBase.kv_registry[name]()
     handle = KVStoreHandle()
     check_call(_LIB.MXKVStoreCreate(c_str(name), ctypes.byref(handle)))
+    if name == 'horovod':
+        from .horovod import Horovod
+        return Horovod(handle)
     from .kvstore import KVStore
     return KVStore(handle)

@@ -92,7 +92,7 @@ class KVStore(KVStoreBase):
         self._updater = None
         self._updater_func = None
         self._str_updater_func = None
-        if self.type.startswith('dist') and self.num_workers > 1:
+        if (self.type.startswith('dist') or self.type == 'horovod') and self.num_workers > 1:
             _end_job_on_uncaught_exception()
 
     def __del__(self):
