@@ -54,8 +54,21 @@ class Collective {
       const std::vector<std::pair<std::string, std::string>>& params) = 0;
   /*! \brief Deliver (head, body) to every server process's controller. */
   virtual void SendCommandToServers(int head, const std::string& body) = 0;
-  /*! \brief In a server process: run commands until every worker has finished. */
-  virtual void RunServer(const std::function<void(int, const std::string&)>& controller) = 0;
+
+  // ---- dist_async: the values live on the server processes, which apply each push as it
+  //      arrives with the updater the workers' optimizer command set there.
+  /*! \brief The key's value on its server := rank 0's `value`; every worker returns after. */
+  virtual void ServerInit(const std::string& key, const NDArray& value) = 0;
+  /*! \brief Sends this worker's (dense) sum to the key's server; returns once it is applied. */
+  virtual void ServerPush(const std::string& key, const NDArray& merged) = 0;
+  /*! \brief dst (dense CPU, the key's shape and dtype) := the key's value on its server. */
+  virtual void ServerPull(const std::string& key, const NDArray& dst) = 0;
+
+  /*! \brief Applies a received push to a server's stored value (the store's updater). */
+  typedef std::function<void(const std::string&, const NDArray&, NDArray*)> ServerUpdater;
+  /*! \brief In a server process: serve commands and values until every worker has finished. */
+  virtual void RunServer(const std::function<void(int, const std::string&)>& controller,
+                         const ServerUpdater& apply) = 0;
 };
 
 /*!

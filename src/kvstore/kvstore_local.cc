@@ -189,7 +189,9 @@ void SumRowSparseInto(const std::vector<NDArray>& values, const NDArray& out, in
 class KVStoreLocal : public KVStore {
  public:
   KVStoreLocal(const std::string& type, std::unique_ptr<Collective> collective)
-      : collective_(std::move(collective)), stateless_(type == "horovod") {
+      : collective_(std::move(collective)),
+        stateless_(type == "horovod"),
+        async_(type.find("async") != std::string::npos) {
     type_ = type;
   }
 
@@ -214,7 +216,30 @@ class KVStoreLocal : public KVStore {
       KVStore::RunServer(controller);
       return;
     }
-    collective_->RunServer(controller);
+    // A server applies the workers' pushes with this store's updater (set by the optimizer
+    // command); keys arrive as KeyName wrote them: 3 or 'name'.
+    collective_->RunServer(controller, [this](const std::string& key, const NDArray& recved,
+                                              NDArray* stored) {
+      if (!updater_ && !str_updater_) {
+        MX_THROW(dmlc::ValueError)
+            << "push of key " << key << ": the servers have no optimizer (dist_async applies "
+            << "each push with it: call kv.set_optimizer, which Trainer does with "
+            << "update_on_kvstore=True)";
+      }
+      if (key.size() >= 2 && key.front() == '\'' && key.back() == '\'') {
+        if (!str_updater_) {
+          MX_THROW(dmlc::ValueError) << "push of string key " << key << ": no updater for "
+                                     << "string keys is set";
+        }
+        str_updater_(key.substr(1, key.size() - 2), recved, stored);
+      } else {
+        if (!updater_) {
+          MX_THROW(dmlc::ValueError) << "push of int key " << key << ": no updater for int "
+                                     << "keys is set";
+        }
+        updater_(std::stoi(key), recved, stored);
+      }
+    });
   }
 
   // ---- int keys
@@ -232,7 +257,11 @@ class KVStoreLocal : public KVStore {
       NDArray stored = v.is_sparse() ? NDArray(v.storage_type(), v.shape(), Context::CPU(), v.dtype())
                                      : NDArray(v.shape(), Context::CPU(), false, v.dtype());
       CopyFromTo(v, stored);
-      if (collective_) collective_->Broadcast(KeyName(key), &stored);
+      if (async_) {
+        collective_->ServerInit(KeyName(key), stored);
+      } else if (collective_) {
+        collective_->Broadcast(KeyName(key), &stored);
+      }
       store_[key] = stored;
     }
   }
@@ -270,6 +299,10 @@ class KVStoreLocal : public KVStore {
       } else {
         merged = NDArray(stored.shape(), Context::CPU(), false, stored.dtype());
         SumInto(vals, merged, priority);
+      }
+      if (async_) {
+        collective_->ServerPush(KeyName(key), merged);  // the server applies it
+        continue;
       }
       if (collective_) {
         // Without an updater the sum replaces the stored value: reduce straight into it.
@@ -319,6 +352,7 @@ class KVStoreLocal : public KVStore {
                      << "row_sparse_pull, or pull with ignore_sparse=False)";
         continue;
       }
+      if (async_) collective_->ServerPull(KeyName(keys[i]), stored);
       CopyFromTo(stored, *out, priority);
     }
   }
@@ -350,6 +384,10 @@ class KVStoreLocal : public KVStore {
                      const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
                      int priority) override {
     RequireStateful("row_sparse_pull");
+    if (async_) {
+      MX_THROW(dmlc::NotImplementedError) << "KVStore " << type_ << ": row_sparse_pull is not "
+                                          << "supported by the asynchronous store";
+    }
     CheckSizes("row_sparse_pull", keys.size(), outs_rows.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       NDArray& stored = Stored(keys[i], "row_sparse_pull");
@@ -632,6 +670,7 @@ class KVStoreLocal : public KVStore {
 
   std::unique_ptr<Collective> collective_;  // set for dist_* stores
   bool stateless_;                           // 'horovod': pushpull and broadcast only
+  bool async_;                               // dist_async: values on the servers
   std::unordered_map<int, NDArray> store_;
   std::unordered_map<std::string, int> str_to_int_;
   std::vector<std::string> int_to_str_;
@@ -663,11 +702,6 @@ KVStore* KVStore::Create(const char* type_name) {
     if (std::find(std::begin(kDistTypes), std::end(kDistTypes), type) == std::end(kDistTypes)) {
       MX_THROW(dmlc::ValueError) << "Unknown KVStore type '" << type_name << "'; distributed "
                                  << "types: 'dist_sync', 'dist_device_sync', 'dist_async'";
-    }
-    if (type.find("async") != std::string::npos) {
-      MX_THROW(dmlc::NotImplementedError)
-          << "KVStore type '" << type << "' (asynchronous updates) is not implemented yet; "
-          << "use 'dist_sync' or 'dist_device_sync'";
     }
     return new kvstore::KVStoreLocal(type, kvstore::CreateCollective(type));
   }

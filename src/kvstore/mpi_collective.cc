@@ -62,7 +62,11 @@ namespace {
 
 // ---- the job: MPI started once per process ----------------------------------------------
 
-enum Tag : int { kTagStop = 101, kTagCommand = 102 };
+enum Tag : int {
+  kTagStop = 101, kTagCommand = 102,                     // worker -> server
+  kTagInit = 103, kTagPush = 104, kTagPull = 105,        // worker -> server, answered by
+  kTagReply = 106                                        // server -> worker
+};
 enum Op : int64_t { kOpInit = 1, kOpPush = 2, kOpBarrier = 3, kOpExit = 4 };
 
 const char* OpName(int64_t op) {
@@ -453,7 +457,13 @@ void FinishJob() {
 
 class MpiCollective : public Collective {
  public:
-  explicit MpiCollective(const std::string& type) : type_(type), job_(TheJob()) {}
+  explicit MpiCollective(const std::string& type) : type_(type), job_(TheJob()) {
+    if (type.find("async") != std::string::npos && job_.is_worker && job_.servers.empty()) {
+      MX_THROW(dmlc::ValueError)
+          << "KVStore " << type << " keeps the values on server processes, and this job has "
+          << "none: launch it with servers (tools/launch.py -n " << job_.size << " -s 1 ...)";
+    }
+  }
 
   int rank() const override { return job_.rank; }
   int size() const override { return job_.size; }
@@ -597,16 +607,61 @@ class MpiCollective : public Collective {
     std::memcpy(msg.data() + sizeof(int), body.data(), body.size());
     if (msg.size() > INT_MAX) MX_THROW(dmlc::ValueError) << "KVStore: command too large";
     for (int server : job_.servers) {
-      CheckMPI(MPI_Send(msg.data(), static_cast<int>(msg.size()), MPI_BYTE, server, kTagCommand,
-                        MPI_COMM_WORLD), "sending a command to a server");
+      // Synchronous: the server has taken the command before this returns, so it comes
+      // before whatever another worker sends after a barrier with this one.
+      CheckMPI(MPI_Ssend(msg.data(), static_cast<int>(msg.size()), MPI_BYTE, server,
+                         kTagCommand, MPI_COMM_WORLD), "sending a command to a server");
     }
   }
 
-  void RunServer(const std::function<void(int, const std::string&)>& controller) override {
+  void ServerInit(const std::string& key, const NDArray& value) override {
+    RequireWorker("init");
+    if (job_.rank == 0) {
+      CheckDense("init", key, value, value);
+      value.WaitToRead();
+      std::lock_guard<std::mutex> lock(job_.mu);
+      const Call call{kOpInit, key, int64_t(value.Size()), value.dtype(), kDefaultStorage};
+      Watched watched(job_, call, type_);
+      Request(kTagInit, key, value);
+    }
+    Barrier();  // the value is on its server before any worker pulls it
+  }
+
+  void ServerPush(const std::string& key, const NDArray& merged) override {
+    RequireWorker("push");
+    CheckDense("push", key, merged, merged);
+    merged.WaitToRead();
+    std::lock_guard<std::mutex> lock(job_.mu);
+    const Call call{kOpPush, key, int64_t(merged.Size()), merged.dtype(), kDefaultStorage};
+    Watched watched(job_, call, type_);
+    Request(kTagPush, key, merged);
+  }
+
+  void ServerPull(const std::string& key, const NDArray& dst) override {
+    RequireWorker("pull");
+    CheckDense("pull", key, dst, dst);
+    dst.WaitToWrite();
+    std::lock_guard<std::mutex> lock(job_.mu);
+    const Call call{kOpPush, key, int64_t(dst.Size()), dst.dtype(), kDefaultStorage};
+    Watched watched(job_, call, type_);
+    const std::vector<char> reply = Request(kTagPull, key, dst, /*send_data=*/false);
+    const size_t bytes = dst.Size() * mshadow::mshadow_sizeof(dst.dtype());
+    if (reply.size() != bytes) {
+      MX_THROW(dmlc::ValueError) << "KVStore " << type_ << " pull of key " << key << ": the "
+                                 << "server holds " << reply.size() << " bytes, the output has "
+                                 << bytes << " (" << dst.shape() << " "
+                                 << mshadow::dtype_string(dst.dtype()) << ")";
+    }
+    if (bytes != 0) std::memcpy(dst.data().dptr_, reply.data(), bytes);
+  }
+
+  void RunServer(const std::function<void(int, const std::string&)>& controller,
+                 const ServerUpdater& apply) override {
     if (job_.is_worker) {
       MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": RunServer is for server "
                                  << "processes (DMLC_ROLE=server); this process is a worker";
     }
+    std::unordered_map<std::string, NDArray> values;  // this server's keys
     int stopped = 0;
     while (stopped < job_.num_workers_total) {
       MPI_Status status;
@@ -617,7 +672,7 @@ class MpiCollective : public Collective {
                  "server waiting for messages");
       }
       if (!ready) {  // idle servers must not take the workers' cores
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
         continue;
       }
       int bytes = 0;
@@ -625,17 +680,121 @@ class MpiCollective : public Collective {
       std::vector<char> msg(std::max(bytes, 1));
       CheckMPI(MPI_Recv(msg.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG,
                         MPI_COMM_WORLD, MPI_STATUS_IGNORE), "server receiving");
+      msg.resize(bytes);
       if (status.MPI_TAG == kTagStop) {
         ++stopped;
       } else if (status.MPI_TAG == kTagCommand && bytes >= static_cast<int>(sizeof(int))) {
         int head = 0;
         std::memcpy(&head, msg.data(), sizeof(int));
         controller(head, std::string(msg.data() + sizeof(int), bytes - sizeof(int)));
+      } else if (status.MPI_TAG == kTagInit || status.MPI_TAG == kTagPush ||
+                 status.MPI_TAG == kTagPull) {
+        std::vector<char> reply;
+        int64_t ok = 1;
+        try {
+          reply = Serve(status.MPI_TAG, msg, &values, apply);
+        } catch (const std::exception& e) {
+          ok = 0;
+          reply.assign(e.what(), e.what() + std::strlen(e.what()));
+        }
+        std::vector<char> out(sizeof(int64_t) + reply.size());
+        std::memcpy(out.data(), &ok, sizeof(int64_t));
+        if (!reply.empty()) std::memcpy(out.data() + sizeof(int64_t), reply.data(), reply.size());
+        std::lock_guard<std::mutex> lock(job_.mu);
+        CheckMPI(MPI_Send(out.data(), static_cast<int>(out.size()), MPI_BYTE, status.MPI_SOURCE,
+                          kTagReply, MPI_COMM_WORLD), "server replying");
       }
     }
   }
 
  private:
+  // A request: [dtype, ndim, key length, shape...] as int64, the key, then the data (if any).
+  static std::vector<char> Encode(const std::string& key, const NDArray& value, bool data) {
+    std::vector<int64_t> head = {value.dtype(), value.shape().ndim(),
+                                 static_cast<int64_t>(key.size())};
+    for (int i = 0; i < value.shape().ndim(); ++i) head.push_back(value.shape()[i]);
+    const size_t bytes = data ? value.Size() * mshadow::mshadow_sizeof(value.dtype()) : 0;
+    std::vector<char> msg(head.size() * sizeof(int64_t) + key.size() + bytes);
+    std::memcpy(msg.data(), head.data(), head.size() * sizeof(int64_t));
+    std::memcpy(msg.data() + head.size() * sizeof(int64_t), key.data(), key.size());
+    if (bytes != 0) {
+      std::memcpy(msg.data() + head.size() * sizeof(int64_t) + key.size(), value.data().dptr_,
+                  bytes);
+    }
+    return msg;
+  }
+
+  /*! \brief Worker side: one request to the key's server; returns the reply's payload. */
+  std::vector<char> Request(int tag, const std::string& key, const NDArray& value,
+                            bool send_data = true) {
+    const int server = job_.servers[static_cast<size_t>(KeyHash(key)) % job_.servers.size()];
+    const std::vector<char> msg = Encode(key, value, send_data);
+    if (msg.size() > INT_MAX) {
+      MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": key " << key << " is larger than "
+                                 << "2 GiB, which one message to a server cannot carry";
+    }
+    CheckMPI(MPI_Send(msg.data(), static_cast<int>(msg.size()), MPI_BYTE, server, tag,
+                      MPI_COMM_WORLD), "sending to a server");
+    MPI_Status status;
+    CheckMPI(MPI_Probe(server, kTagReply, MPI_COMM_WORLD, &status), "waiting for a server");
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    std::vector<char> reply(std::max(bytes, 1));
+    CheckMPI(MPI_Recv(reply.data(), bytes, MPI_BYTE, server, kTagReply, MPI_COMM_WORLD,
+                      MPI_STATUS_IGNORE), "receiving from a server");
+    int64_t ok = 0;
+    std::memcpy(&ok, reply.data(), sizeof(int64_t));
+    std::vector<char> payload(reply.begin() + sizeof(int64_t), reply.begin() + bytes);
+    if (!ok) {
+      MX_THROW(dmlc::ValueError) << "KVStore " << type_ << " server " << server << ": "
+                                 << std::string(payload.begin(), payload.end());
+    }
+    return payload;
+  }
+
+  /*! \brief Server side: answers one init, push or pull; throws what the worker should see. */
+  std::vector<char> Serve(int tag, const std::vector<char>& msg,
+                          std::unordered_map<std::string, NDArray>* values,
+                          const ServerUpdater& apply) {
+    const int64_t* head = reinterpret_cast<const int64_t*>(msg.data());
+    const int dtype = static_cast<int>(head[0]);
+    const int ndim = static_cast<int>(head[1]);
+    const size_t key_len = static_cast<size_t>(head[2]);
+    TShape shape(ndim, 0);
+    for (int i = 0; i < ndim; ++i) shape[i] = head[3 + i];
+    const size_t offset = (3 + ndim) * sizeof(int64_t);
+    const std::string key(msg.data() + offset, key_len);
+    const char* data = msg.data() + offset + key_len;
+    const size_t bytes = msg.size() - offset - key_len;
+    if (tag == kTagInit) {
+      NDArray stored(shape, Context::CPU(), false, dtype);
+      if (bytes != 0) std::memcpy(stored.data().dptr_, data, bytes);
+      (*values)[key] = stored;
+      return {};
+    }
+    auto it = values->find(key);
+    if (it == values->end()) {
+      MX_THROW(dmlc::ValueError) << "key " << key << " has not been initialized (call init "
+                                 << "first)";
+    }
+    NDArray& stored = it->second;
+    if (stored.shape() != shape || stored.dtype() != dtype) {
+      MX_THROW(dmlc::ValueError) << "key " << key << " holds " << stored.shape() << " "
+                                 << mshadow::dtype_string(stored.dtype()) << ", the request has "
+                                 << shape << " " << mshadow::dtype_string(dtype);
+    }
+    if (tag == kTagPull) {
+      stored.WaitToRead();
+      const char* p = static_cast<const char*>(stored.data().dptr_);
+      return std::vector<char>(p, p + stored.Size() * mshadow::mshadow_sizeof(dtype));
+    }
+    NDArray recved(shape, Context::CPU(), false, dtype);
+    if (bytes != 0) std::memcpy(recved.data().dptr_, data, bytes);
+    apply(key, recved, &stored);  // the push, applied as it arrives
+    stored.WaitToRead();
+    return {};
+  }
+
   static int64_t RowLength(const TShape& shape) {
     int64_t n = 1;
     for (int i = 1; i < shape.ndim(); ++i) n *= shape[i];

@@ -11,7 +11,7 @@ and a push is summed over the devices of each worker and then over the workers.
 """
 import ctypes
 import os
-import pickle  # noqa: F401  (1.9.1's module exposes it)
+import pickle
 import sys
 from array import array
 
@@ -208,8 +208,17 @@ class KVStore(KVStoreBase):
         raise ValueError('Unknown capability: {}'.format(capability))
 
     def set_optimizer(self, optimizer):
-        """Update the stored values with `optimizer` on every push (via get_updater)."""
+        """Update the stored values with `optimizer` on every push (via get_updater).
+
+        'dist_async' keeps the values on the server processes: the optimizer is pickled and
+        sent there (by rank 0; every worker returns once the servers have it). The synchronous
+        stores run it on every worker after the all-reduce, with identical results."""
         from .. import optimizer as opt  # lazy: the optimizer package imports mx.kv users
+        if 'async' in self.type:
+            if self.rank == 0:
+                self._send_command_to_servers(0, py_str(pickle.dumps(optimizer, 0)))
+            self._barrier()
+            return
         self._set_updater(opt.get_updater(optimizer))
 
     @property
