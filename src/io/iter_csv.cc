@@ -31,6 +31,8 @@ struct CSVParam : public dmlc::Parameter<CSVParam> {
   TShape label_shape;
   int batch_size;
   bool round_batch;
+  int num_parts;
+  int part_index;
   DMLC_DECLARE_PARAMETER(CSVParam) {
     DMLC_DECLARE_FIELD(data_csv).describe("The input CSV file or a directory path.");
     DMLC_DECLARE_FIELD(data_shape).describe("The shape of one example.");
@@ -40,6 +42,9 @@ struct CSVParam : public dmlc::Parameter<CSVParam> {
     DMLC_DECLARE_FIELD(batch_size).set_lower_bound(1).describe("Batch size.");
     DMLC_DECLARE_FIELD(round_batch).set_default(true).describe(
         "Whether to use round robin to handle overflow batch or not.");
+    DMLC_DECLARE_FIELD(num_parts).set_default(1).describe(
+        "Split the rows into num_parts contiguous parts (distributed reading).");
+    DMLC_DECLARE_FIELD(part_index).set_default(0).describe("The part to read.");
   }
 };
 DMLC_REGISTER_PARAMETER(CSVParam);
@@ -128,6 +133,7 @@ class CSVSource : public BatchSource {
     } else {
       label_.assign(rows_ * label_len_, 0.0);
     }
+    KeepPart();
     const int64_t batch = param_.batch_size;
     std::vector<int64_t> dshape{batch}, lshape{batch};
     for (int i = 0; i < param_.data_shape.ndim(); ++i) dshape.push_back(param_.data_shape[i]);
@@ -178,6 +184,26 @@ class CSVSource : public BatchSource {
   }
 
  private:
+  /*! \brief Keeps rows [rows * k / n, rows * (k + 1) / n) for part k of n. */
+  void KeepPart() {
+    const int n = param_.num_parts, k = param_.part_index;
+    if (n < 1 || k < 0 || k >= n) {
+      MX_THROW(dmlc::ValueError) << "CSVIter: part_index must be in [0, num_parts), got "
+                                 << "part_index=" << k << " num_parts=" << n;
+    }
+    if (n == 1) return;
+    const size_t begin = rows_ * k / n, end = rows_ * (k + 1) / n;
+    if (begin == end) {
+      MX_THROW(dmlc::ValueError) << "CSVIter: part " << k << " of " << n << " of the "
+                                 << rows_ << " rows is empty";
+    }
+    data_.erase(data_.begin() + end * data_len_, data_.end());
+    data_.erase(data_.begin(), data_.begin() + begin * data_len_);
+    label_.erase(label_.begin() + end * label_len_, label_.end());
+    label_.erase(label_.begin(), label_.begin() + begin * label_len_);
+    rows_ = end - begin;
+  }
+
   void CopyRow(size_t row, size_t slot) {
     MSHADOW_TYPE_SWITCH(dtype_, DType, {
       DType* d = buffer_.arrays[0].ptr<DType>() + slot * data_len_;

@@ -307,10 +307,15 @@ class NDArrayIter(DataIter):
     'discard' drops the incomplete last batch; 'roll_over' carries the remaining samples into
     the first batch of the next epoch. With shuffle=True the samples are permuted (np.random)
     at construction and at every reset.
+
+    num_parts / part_index (as the file iterators take them) keep only the part_index-th of
+    num_parts contiguous, near-equal parts of the samples: each worker of a distributed job
+    reads its own part (e.g. num_parts=kv.num_workers, part_index=kv.rank).
     """
 
     def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle='pad',
-                 data_name='data', label_name='softmax_label', layout='NCHW'):
+                 data_name='data', label_name='softmax_label', layout='NCHW', num_parts=1,
+                 part_index=0):
         super(NDArrayIter, self).__init__(batch_size)
         if last_batch_handle not in ('pad', 'discard', 'roll_over'):
             raise ValueError("last_batch_handle must be 'pad', 'discard' or 'roll_over', got %r"
@@ -325,6 +330,17 @@ class NDArrayIter(DataIter):
                 raise ValueError("NDArrayIter: all arrays must have the same number of samples "
                                  "(first dimension); %s has %d, %s has %d"
                                  % (self.data[0][0], num, name, arr.shape[0]))
+        if num_parts != 1 or part_index != 0:
+            if not 0 <= part_index < num_parts:
+                raise ValueError("NDArrayIter: part_index must be in [0, num_parts), got "
+                                 "part_index=%r num_parts=%r" % (part_index, num_parts))
+            begin, end = num * part_index // num_parts, num * (part_index + 1) // num_parts
+            if begin == end:
+                raise ValueError("NDArrayIter: part %d of %d of %d samples is empty"
+                                 % (part_index, num_parts, num))
+            self.data = [(k, v[begin:end]) for k, v in self.data]
+            self.label = [(k, v[begin:end]) for k, v in self.label]
+            num = end - begin
         self.idx = np.arange(num)
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle

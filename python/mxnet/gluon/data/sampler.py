@@ -1,7 +1,8 @@
 """Gluon samplers: sequences of indices (or of index batches)."""
 import numpy as np
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler", "FilterSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler", "FilterSampler",
+           "SplitSampler"]
 
 
 class Sampler(object):
@@ -95,3 +96,39 @@ class FilterSampler(Sampler):
 
 
 _FilterSampler = FilterSampler
+
+
+class SplitSampler(Sampler):
+    """The indices of part `part_index` of `num_parts` near-equal contiguous parts of
+    range(length), optionally shuffled within the part on each iteration: each worker of a
+    distributed job reads its own part,
+
+        sampler = SplitSampler(len(dataset), num_parts=kv.num_workers, part_index=kv.rank)
+        loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+
+    With even_size=True (the default) every part has ceil(length / num_parts) indices (the
+    shorter parts repeat their first ones), so every worker runs the same number of batches,
+    which a synchronous kvstore requires.
+    """
+
+    def __init__(self, length, num_parts=1, part_index=0, shuffle=False, even_size=True):
+        if not 0 <= part_index < num_parts:
+            raise ValueError("SplitSampler: part_index must be in [0, num_parts), got "
+                             "part_index=%r num_parts=%r" % (part_index, num_parts))
+        begin, end = length * part_index // num_parts, length * (part_index + 1) // num_parts
+        self._indices = list(range(begin, end))
+        if even_size and length > 0:
+            size = -(-length // num_parts)
+            while len(self._indices) < size:
+                self._indices.extend(range(begin, end)[:size - len(self._indices)] or
+                                     range(min(begin, length - 1), min(begin, length - 1) + 1))
+        self._shuffle = shuffle
+
+    def __iter__(self):
+        indices = list(self._indices)
+        if self._shuffle:
+            np.random.shuffle(indices)
+        return iter(indices)
+
+    def __len__(self):
+        return len(self._indices)
