@@ -634,6 +634,15 @@ class MpiCollective : public Collective {
     std::lock_guard<std::mutex> lock(job_.mu);
     const Call call{kOpPush, key, int64_t(merged.Size()), merged.dtype(), kDefaultStorage};
     Watched watched(job_, call, type_);
+    if (compression_threshold_ > 0 && merged.dtype() == mshadow::kFloat32) {
+      // The 2-bit codes travel, preceded by the threshold; the server expands them.
+      const std::vector<uint32_t> codes = Quantize(key, merged);
+      std::vector<char> payload(sizeof(float) + codes.size() * sizeof(uint32_t));
+      std::memcpy(payload.data(), &compression_threshold_, sizeof(float));
+      std::memcpy(payload.data() + sizeof(float), codes.data(), codes.size() * sizeof(uint32_t));
+      Request(kTagPush, key, merged, /*send_data=*/false, &payload);
+      return;
+    }
     Request(kTagPush, key, merged);
   }
 
@@ -709,26 +718,33 @@ class MpiCollective : public Collective {
 
  private:
   // A request: [dtype, ndim, key length, shape...] as int64, the key, then the data (if any).
-  static std::vector<char> Encode(const std::string& key, const NDArray& value, bool data) {
+  // A request: [dtype, ndim, key length, compressed, shape...] as int64, the key, then the
+  // data: the value's bytes, or (compressed) a float threshold and the 2-bit codes.
+  static std::vector<char> Encode(const std::string& key, const NDArray& value, bool data,
+                                  const std::vector<char>* compressed) {
     std::vector<int64_t> head = {value.dtype(), value.shape().ndim(),
-                                 static_cast<int64_t>(key.size())};
+                                 static_cast<int64_t>(key.size()), compressed ? 1 : 0};
     for (int i = 0; i < value.shape().ndim(); ++i) head.push_back(value.shape()[i]);
-    const size_t bytes = data ? value.Size() * mshadow::mshadow_sizeof(value.dtype()) : 0;
+    const size_t bytes = compressed ? compressed->size()
+                         : data     ? value.Size() * mshadow::mshadow_sizeof(value.dtype())
+                                    : 0;
     std::vector<char> msg(head.size() * sizeof(int64_t) + key.size() + bytes);
     std::memcpy(msg.data(), head.data(), head.size() * sizeof(int64_t));
     std::memcpy(msg.data() + head.size() * sizeof(int64_t), key.data(), key.size());
-    if (bytes != 0) {
-      std::memcpy(msg.data() + head.size() * sizeof(int64_t) + key.size(), value.data().dptr_,
-                  bytes);
+    char* payload = msg.data() + head.size() * sizeof(int64_t) + key.size();
+    if (compressed != nullptr) {
+      std::memcpy(payload, compressed->data(), bytes);
+    } else if (bytes != 0) {
+      std::memcpy(payload, value.data().dptr_, bytes);
     }
     return msg;
   }
 
   /*! \brief Worker side: one request to the key's server; returns the reply's payload. */
   std::vector<char> Request(int tag, const std::string& key, const NDArray& value,
-                            bool send_data = true) {
+                            bool send_data = true, const std::vector<char>* compressed = nullptr) {
     const int server = job_.servers[static_cast<size_t>(KeyHash(key)) % job_.servers.size()];
-    const std::vector<char> msg = Encode(key, value, send_data);
+    const std::vector<char> msg = Encode(key, value, send_data, compressed);
     if (msg.size() > INT_MAX) {
       MX_THROW(dmlc::ValueError) << "KVStore " << type_ << ": key " << key << " is larger than "
                                  << "2 GiB, which one message to a server cannot carry";
@@ -760,14 +776,19 @@ class MpiCollective : public Collective {
     const int dtype = static_cast<int>(head[0]);
     const int ndim = static_cast<int>(head[1]);
     const size_t key_len = static_cast<size_t>(head[2]);
+    const bool compressed = head[3] != 0;
     TShape shape(ndim, 0);
-    for (int i = 0; i < ndim; ++i) shape[i] = head[3 + i];
-    const size_t offset = (3 + ndim) * sizeof(int64_t);
+    for (int i = 0; i < ndim; ++i) shape[i] = head[4 + i];
+    const size_t offset = (4 + ndim) * sizeof(int64_t);
     const std::string key(msg.data() + offset, key_len);
     const char* data = msg.data() + offset + key_len;
     const size_t bytes = msg.size() - offset - key_len;
     if (tag == kTagInit) {
       NDArray stored(shape, Context::CPU(), false, dtype);
+      if (bytes != stored.Size() * mshadow::mshadow_sizeof(dtype)) {
+        MX_THROW(dmlc::ValueError) << "init of key " << key << ": a malformed request of "
+                                   << bytes << " bytes";
+      }
       if (bytes != 0) std::memcpy(stored.data().dptr_, data, bytes);
       (*values)[key] = stored;
       return {};
@@ -789,7 +810,24 @@ class MpiCollective : public Collective {
       return std::vector<char>(p, p + stored.Size() * mshadow::mshadow_sizeof(dtype));
     }
     NDArray recved(shape, Context::CPU(), false, dtype);
-    if (bytes != 0) std::memcpy(recved.data().dptr_, data, bytes);
+    const size_t n = recved.Size();
+    const size_t expect = compressed ? sizeof(float) + (n + 15) / 16 * sizeof(uint32_t)
+                                     : n * mshadow::mshadow_sizeof(dtype);
+    if (bytes != expect || (compressed && dtype != mshadow::kFloat32)) {
+      MX_THROW(dmlc::ValueError) << "push of key " << key << ": a malformed request of "
+                                 << bytes << " bytes (expected " << expect << ")";
+    }
+    if (compressed) {
+      float t = 0;
+      std::memcpy(&t, data, sizeof(float));
+      std::vector<uint32_t> codes((n + 15) / 16);
+      std::memcpy(codes.data(), data + sizeof(float), codes.size() * sizeof(uint32_t));
+      float* out = recved.data().dptr<float>();
+      std::fill(out, out + n, 0.f);
+      Dequantize(codes.data(), n, t, out);
+    } else if (bytes != 0) {
+      std::memcpy(recved.data().dptr_, data, bytes);
+    }
     apply(key, recved, &stored);  // the push, applied as it arrives
     stored.WaitToRead();
     return {};
@@ -873,11 +911,27 @@ class MpiCollective : public Collective {
     const Call call{kOpPush, key, int64_t(n), mshadow::kFloat32, kDefaultStorage};
     Watched watched(job_, call, type_);
     Agree(job_, call, type_);
+    const std::vector<uint32_t> codes = Quantize(key, merged);
+    std::vector<int64_t> sizes;
+    std::vector<char> all = AllgatherBytes(job_, codes.data(), codes.size() * sizeof(uint32_t),
+                                           &sizes);
+    NDArray out(merged.shape(), Context::CPU(), false, mshadow::kFloat32);
+    float* sum = out.data().dptr<float>();
+    std::fill(sum, sum + n, 0.f);
+    for (int r = 0; r < job_.size; ++r) {
+      Dequantize(reinterpret_cast<const uint32_t*>(all.data()) + size_t(r) * codes.size(), n,
+                 compression_threshold_, sum);
+    }
+    return out;
+  }
+
+  /*! \brief This worker's 2-bit codes of `merged` (16 per word), updating its residual. */
+  std::vector<uint32_t> Quantize(const std::string& key, const NDArray& merged) {
+    const size_t n = merged.Size();
     std::vector<float>& residual = residuals_[key];
     residual.resize(n, 0.f);
     const float t = compression_threshold_;
-    const size_t words = (n + 15) / 16;
-    std::vector<uint32_t> codes(words, 0);
+    std::vector<uint32_t> codes((n + 15) / 16, 0);
     const float* grad = merged.data().dptr<float>();
     for (size_t i = 0; i < n; ++i) {
       float& r = residual[i];
@@ -892,19 +946,15 @@ class MpiCollective : public Collective {
       }
       codes[i / 16] |= code << (2 * (i % 16));
     }
-    std::vector<int64_t> sizes;
-    std::vector<char> all = AllgatherBytes(job_, codes.data(), words * sizeof(uint32_t), &sizes);
-    NDArray out(merged.shape(), Context::CPU(), false, mshadow::kFloat32);
-    float* sum = out.data().dptr<float>();
-    std::fill(sum, sum + n, 0.f);
-    for (int r = 0; r < job_.size; ++r) {
-      const uint32_t* c = reinterpret_cast<const uint32_t*>(all.data()) + size_t(r) * words;
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t code = (c[i / 16] >> (2 * (i % 16))) & 3u;
-        sum[i] += code == 3 ? t : code == 2 ? -t : 0.f;
-      }
+    return codes;
+  }
+
+  /*! \brief sum[i] += the value of code i (+t, -t or 0). */
+  static void Dequantize(const uint32_t* codes, size_t n, float t, float* sum) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t code = (codes[i / 16] >> (2 * (i % 16))) & 3u;
+      sum[i] += code == 3 ? t : code == 2 ? -t : 0.f;
     }
-    return out;
   }
 
   std::string type_;
