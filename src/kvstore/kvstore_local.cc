@@ -74,6 +74,22 @@ void SumInto(const std::vector<NDArray>& values, const NDArray& out, int priorit
       Context::CPU(), reads, {out.var()}, FnProperty::kNormal, priority, "KVStoreReduce");
 }
 
+/*! \brief `values`, each on the CPU (device values copied there: the sums run on the CPU). */
+std::vector<NDArray> OnCPU(const std::vector<NDArray>& values, int priority) {
+  std::vector<NDArray> out;
+  for (const NDArray& v : values) {
+    if (v.is_none() || v.ctx().dev_mask() == cpu::kDevMask) {
+      out.push_back(v);
+      continue;
+    }
+    NDArray host = v.is_sparse() ? NDArray(v.storage_type(), v.shape(), Context::CPU(), v.dtype())
+                                 : NDArray(v.shape(), Context::CPU(), false, v.dtype());
+    CopyFromTo(v, host, priority);
+    out.push_back(host);
+  }
+  return out;
+}
+
 /*! \brief A dense CPU int64 1-D array holding `rows`. */
 NDArray Int64Array(const std::vector<int64_t>& rows) {
   NDArray arr(TShape(1, static_cast<int64_t>(rows.size())), Context::CPU(), false,
@@ -279,7 +295,7 @@ class KVStoreLocal : public KVStore {
     }
     for (int key : order) {
       NDArray& stored = Stored(key, "push");
-      const std::vector<NDArray>& vals = grouped[key];
+      const std::vector<NDArray> vals = OnCPU(grouped[key], priority);
       bool all_row_sparse = true;
       for (const NDArray& v : vals) {
         CheckStype("push", key, v);
@@ -517,7 +533,7 @@ class KVStoreLocal : public KVStore {
       grouped_outs[onames[i]].push_back(outs[i]);
     }
     for (const std::string& name : order) {
-      std::vector<NDArray>& vals = grouped_values[name];
+      const std::vector<NDArray> vals = OnCPU(grouped_values[name], priority);
       const NDArray& first = vals[0];
       for (const NDArray& v : vals) {
         if (v.is_none() || v.is_sparse() || v.shape() != first.shape()) {
@@ -527,12 +543,7 @@ class KVStoreLocal : public KVStore {
       }
       // This worker's contribution, on the CPU.
       NDArray mine = first;
-      if (broadcast || vals.size() == 1) {
-        if (first.ctx().dev_mask() != cpu::kDevMask) {
-          mine = NDArray(first.shape(), Context::CPU(), false, first.dtype());
-          CopyFromTo(first, mine, priority);
-        }
-      } else {
+      if (!broadcast && vals.size() > 1) {
         mine = NDArray(first.shape(), Context::CPU(), false, first.dtype());
         SumInto(vals, mine, priority);
       }
