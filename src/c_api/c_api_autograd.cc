@@ -50,6 +50,8 @@ int MXAutogradBackwardEx(uint32_t num_output, NDArrayHandle* output_handles,
                          NDArrayHandle* var_handles, int retain_graph, int create_graph,
                          int is_train, NDArrayHandle** grad_handles, int** grad_stypes) {
   API_BEGIN();
+  if (num_output > 0) API_NOT_NULL(output_handles);
+  if (num_variables > 0) API_NOT_NULL(var_handles);
   std::vector<NDArray*> outputs, ograds, variables;
   for (uint32_t i = 0; i < num_output; ++i) {
     outputs.push_back(ArrayArg(output_handles[i], "backward: head", i));

@@ -44,11 +44,37 @@ ThreadLocalReturn* GetThreadLocalReturn();
 /*! \brief Whether the front end switched NumPy shape semantics on (MXSetIsNumpyShape). */
 bool IsNumpyShape();
 
+/*! \brief `ptr`, or a ValueError "<function>: argument '<name>' is NULL". */
+template <typename T>
+T* NotNull(T* ptr, const char* function, const char* name) {
+  if (ptr == nullptr) {
+    throw dmlc::ValueError(std::string(function) + ": argument '" + name + "' is NULL");
+  }
+  return ptr;
+}
+
+/*! \brief `count` pointers at `array` (NULL only when count is 0), none of them NULL. */
+template <typename T>
+void NoNullIn(T* const* array, size_t count, const char* function, const char* name) {
+  if (count == 0) return;
+  NotNull(array, function, name);
+  for (size_t i = 0; i < count; ++i) {
+    if (array[i] == nullptr) {
+      throw dmlc::ValueError(std::string(function) + ": " + name + "[" + std::to_string(i) +
+                             "] is NULL");
+    }
+  }
+}
+
 }  // namespace c_api
 }  // namespace mxnet
 
 // The scope times the call for the profiler's MXNET_C_API category (profile_api); when the
 // profiler is off it costs one relaxed atomic load.
+// Argument checks inside a shim: the message names the C function and the argument.
+#define API_NOT_NULL(ptr) ::mxnet::c_api::NotNull((ptr), __func__, #ptr)
+#define API_NO_NULL_IN(array, count) ::mxnet::c_api::NoNullIn((array), (count), __func__, #array)
+
 #define API_BEGIN()                                            \
   ::mxnet::profiler::APICallScope _api_call_scope_(__func__); \
   try {

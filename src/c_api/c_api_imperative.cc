@@ -38,6 +38,17 @@ int MXImperativeInvokeEx(AtomicSymbolCreator creator, int num_inputs, NDArrayHan
                          const int** out_stypes) {
   API_BEGIN();
   const nnvm::Op* op = OpFromHandle(creator);
+  API_NOT_NULL(num_outputs);
+  API_NOT_NULL(outputs);
+  if (num_inputs < 0 || num_params < 0) {
+    throw mxnet::ValueError("Operator " + op->name + ": negative num_inputs or num_params");
+  }
+  API_NO_NULL_IN(param_keys, static_cast<size_t>(num_params));
+  API_NO_NULL_IN(param_vals, static_cast<size_t>(num_params));
+  if (num_inputs > 0 && inputs == nullptr) {
+    throw mxnet::ValueError("Operator " + op->name + ": the inputs array is NULL but " +
+                            std::to_string(num_inputs) + " input(s) are given");
+  }
   Imperative* imp = Imperative::Get();
   auto attrs = imp->ParseAttrs(op, num_inputs, num_params, param_keys, param_vals);
   InvokeScratch* s = GetInvokeScratch();

@@ -24,6 +24,7 @@ inline NDArray* ND(NDArrayHandle h) {
 template <typename DimT>
 TShape ShapeFrom(const DimT* dims, int ndim) {
   if (ndim < 0) throw mxnet::ValueError("ndim must be non-negative, got " + std::to_string(ndim));
+  if (ndim > 0 && dims == nullptr) throw mxnet::ValueError("the shape pointer is NULL");
   TShape shape(ndim, 0);
   for (int i = 0; i < ndim; ++i) {
     if (dims[i] < 0) {
@@ -42,14 +43,11 @@ Context MakeContext(int dev_type, int dev_id) {
   return Context::Create(static_cast<Context::DeviceType>(dev_type), dev_id);
 }
 
-int CreateArray(const TShape& shape, int dev_type, int dev_id, int delay_alloc, int dtype,
-                NDArrayHandle* out) {
-  API_BEGIN();
+NDArray* CreateArray(const TShape& shape, int dev_type, int dev_id, int delay_alloc, int dtype) {
   if (mshadow::mshadow_sizeof(dtype) == 0) {
     throw mxnet::TypeError("unknown dtype code " + std::to_string(dtype));
   }
-  *out = new NDArray(shape, MakeContext(dev_type, dev_id), delay_alloc != 0, dtype);
-  API_END();
+  return new NDArray(shape, MakeContext(dev_type, dev_id), delay_alloc != 0, dtype);
 }
 
 void ReturnShape(const NDArray& arr, int* out_dim) {
@@ -61,27 +59,34 @@ void ReturnShape(const NDArray& arr, int* out_dim) {
 
 int MXNDArrayCreateNone(NDArrayHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(out);
   *out = new NDArray();
   API_END();
 }
 
 int MXNDArrayCreate(const uint32_t* shape, uint32_t ndim, int dev_type, int dev_id,
                     int delay_alloc, NDArrayHandle* out) {
-  return CreateArray(ShapeFrom(shape, static_cast<int>(ndim)), dev_type, dev_id, delay_alloc,
-                     mshadow::kFloat32, out);
+  API_BEGIN();
+  API_NOT_NULL(out);
+  *out = CreateArray(ShapeFrom(shape, static_cast<int>(ndim)), dev_type, dev_id, delay_alloc,
+                     mshadow::kFloat32);
+  API_END();
 }
 
 int MXNDArrayCreateEx(const uint32_t* shape, uint32_t ndim, int dev_type, int dev_id,
                       int delay_alloc, int dtype, NDArrayHandle* out) {
-  return CreateArray(ShapeFrom(shape, static_cast<int>(ndim)), dev_type, dev_id, delay_alloc,
-                     dtype, out);
+  API_BEGIN();
+  API_NOT_NULL(out);
+  *out = CreateArray(ShapeFrom(shape, static_cast<int>(ndim)), dev_type, dev_id, delay_alloc,
+                     dtype);
+  API_END();
 }
 
 int MXNDArrayCreateEx64(const int64_t* shape, int ndim, int dev_type, int dev_id, int delay_alloc,
                         int dtype, NDArrayHandle* out) {
   API_BEGIN();
-  TShape s = ShapeFrom(shape, ndim);
-  return CreateArray(s, dev_type, dev_id, delay_alloc, dtype, out);
+  API_NOT_NULL(out);
+  *out = CreateArray(ShapeFrom(shape, ndim), dev_type, dev_id, delay_alloc, dtype);
   API_END();
 }
 
@@ -93,18 +98,21 @@ int MXNDArrayFree(NDArrayHandle handle) {
 
 int MXShallowCopyNDArray(NDArrayHandle src, NDArrayHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(out);
   *out = new NDArray(*ND(src));
   API_END();
 }
 
 int MXNDArraySyncCopyFromCPU(NDArrayHandle handle, const void* data, size_t size) {
   API_BEGIN();
+  if (size != 0) API_NOT_NULL(data);
   ND(handle)->SyncCopyFromCPU(data, size);
   API_END();
 }
 
 int MXNDArraySyncCopyToCPU(NDArrayHandle handle, void* data, size_t size) {
   API_BEGIN();
+  if (size != 0) API_NOT_NULL(data);
   ND(handle)->SyncCopyToCPU(data, size);
   API_END();
 }
@@ -224,12 +232,15 @@ int MXNDArrayReshape64(NDArrayHandle handle, int ndim, dim_t* dims, bool reverse
 
 int MXNDArrayGetStorageType(NDArrayHandle handle, int* out_storage_type) {
   API_BEGIN();
+  API_NOT_NULL(out_storage_type);
   *out_storage_type = ND(handle)->storage_type();
   API_END();
 }
 
 int MXNDArrayGetShape(NDArrayHandle handle, uint32_t* out_dim, const uint32_t** out_pdata) {
   API_BEGIN();
+  API_NOT_NULL(out_dim);
+  API_NOT_NULL(out_pdata);
   const NDArray* arr = ND(handle);
   int ndim;
   ReturnShape(*arr, &ndim);
@@ -243,6 +254,8 @@ int MXNDArrayGetShape(NDArrayHandle handle, uint32_t* out_dim, const uint32_t** 
 
 int MXNDArrayGetShapeEx(NDArrayHandle handle, int* out_dim, const int** out_pdata) {
   API_BEGIN();
+  API_NOT_NULL(out_dim);
+  API_NOT_NULL(out_pdata);
   const NDArray* arr = ND(handle);
   ReturnShape(*arr, out_dim);
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
@@ -254,6 +267,8 @@ int MXNDArrayGetShapeEx(NDArrayHandle handle, int* out_dim, const int** out_pdat
 
 int MXNDArrayGetShapeEx64(NDArrayHandle handle, int* out_dim, const int64_t** out_pdata) {
   API_BEGIN();
+  API_NOT_NULL(out_dim);
+  API_NOT_NULL(out_pdata);
   const NDArray* arr = ND(handle);
   ReturnShape(*arr, out_dim);
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
@@ -265,6 +280,7 @@ int MXNDArrayGetShapeEx64(NDArrayHandle handle, int* out_dim, const int64_t** ou
 
 int MXNDArrayGetData(NDArrayHandle handle, void** out_pdata) {
   API_BEGIN();
+  API_NOT_NULL(out_pdata);
   NDArray* arr = ND(handle);
   *out_pdata = arr->is_none() ? nullptr : arr->data().dptr_;
   API_END();
@@ -272,6 +288,7 @@ int MXNDArrayGetData(NDArrayHandle handle, void** out_pdata) {
 
 int MXNDArrayGetDType(NDArrayHandle handle, int* out_dtype) {
   API_BEGIN();
+  API_NOT_NULL(out_dtype);
   NDArray* arr = ND(handle);
   *out_dtype = arr->is_none() ? -1 : arr->dtype();
   API_END();
@@ -279,6 +296,8 @@ int MXNDArrayGetDType(NDArrayHandle handle, int* out_dtype) {
 
 int MXNDArrayGetContext(NDArrayHandle handle, int* out_dev_type, int* out_dev_id) {
   API_BEGIN();
+  API_NOT_NULL(out_dev_type);
+  API_NOT_NULL(out_dev_id);
   NDArray* arr = ND(handle);
   if (arr->is_none()) {
     *out_dev_type = 0;
@@ -292,6 +311,9 @@ int MXNDArrayGetContext(NDArrayHandle handle, int* out_dev_type, int* out_dev_id
 
 int MXNDArraySave(const char* fname, uint32_t num_args, NDArrayHandle* args, const char** keys) {
   API_BEGIN();
+  API_NOT_NULL(fname);
+  API_NO_NULL_IN(args, num_args);
+  if (keys != nullptr) API_NO_NULL_IN(keys, num_args);
   std::vector<NDArray> data;
   std::vector<std::string> names;
   for (uint32_t i = 0; i < num_args; ++i) {
@@ -311,6 +333,10 @@ namespace {
 int ReturnLoaded(std::istream* in, uint32_t* out_size, NDArrayHandle** out_arr,
                  uint32_t* out_name_size, const char*** out_names) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_arr);
+  API_NOT_NULL(out_name_size);
+  API_NOT_NULL(out_names);
   std::vector<NDArray> data;
   std::vector<std::string> names;
   NDArray::Load(in, &data, &names);
@@ -332,6 +358,7 @@ int ReturnLoaded(std::istream* in, uint32_t* out_size, NDArrayHandle** out_arr,
 int MXNDArrayLoad(const char* fname, uint32_t* out_size, NDArrayHandle** out_arr,
                   uint32_t* out_name_size, const char*** out_names) {
   API_BEGIN();
+  API_NOT_NULL(fname);
   std::ifstream in(fname, std::ios::binary);
   if (!in) throw mxnet::ValueError(std::string("cannot open '") + fname + "' for reading");
   return ReturnLoaded(&in, out_size, out_arr, out_name_size, out_names);

@@ -5,8 +5,11 @@
 #include <dmlc/logging.h>
 #include <mxnet/base.h>
 #include <nnvm/op.h>
+#include <elf.h>
 #include <sys/stat.h>
 
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -83,6 +86,46 @@ std::vector<std::string> ListExtensionOps() {
   return names;
 }
 
+namespace {
+
+/*!
+ * \brief Refuses a file dlopen would map beyond its end (a truncated library makes the loader
+ *        fault on the missing pages with SIGBUS): the ELF header, its program and section
+ *        tables and every loaded segment must lie inside the file.
+ */
+void CheckElfFile(const std::string& path, uint64_t size) {
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh;
+  auto fail = [&](const std::string& why) {
+    MX_THROW(ValueError) << "Error loading library: '" << path << "' is not a loadable "
+                         << "library: " << why;
+  };
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof(eh))) fail("shorter than an ELF header");
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) fail("not an ELF file");
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64) fail("not a 64-bit ELF file");
+  auto inside = [&](uint64_t offset, uint64_t count, uint64_t entry) {
+    return offset <= size && (entry == 0 || count <= (size - offset) / entry);
+  };
+  if (eh.e_phentsize != sizeof(Elf64_Phdr) || !inside(eh.e_phoff, eh.e_phnum, eh.e_phentsize)) {
+    fail("its program header table lies outside the file (truncated?)");
+  }
+  if (eh.e_shoff != 0 && !inside(eh.e_shoff, eh.e_shnum, eh.e_shentsize)) {
+    fail("its section header table lies outside the file (truncated?)");
+  }
+  for (int i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    in.seekg(static_cast<std::streamoff>(eh.e_phoff + uint64_t(i) * sizeof(ph)));
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof(ph))) fail("unreadable program header");
+    if (ph.p_type == PT_LOAD && !inside(ph.p_offset, ph.p_filesz, 1)) {
+      fail("segment " + std::to_string(i) + " ends at byte " +
+           std::to_string(ph.p_offset + ph.p_filesz) + " of a " + std::to_string(size) +
+           "-byte file (truncated)");
+    }
+  }
+}
+
+}  // namespace
+
 void LoadExtensionLibrary(const std::string& path, bool verbose) {
   struct stat sb;
   if (path.empty() || stat(path.c_str(), &sb) != 0) {
@@ -91,6 +134,7 @@ void LoadExtensionLibrary(const std::string& path, bool verbose) {
   if (!S_ISREG(sb.st_mode)) {
     MX_THROW(ValueError) << "Error loading library: '" << path << "' is not a file";
   }
+  CheckElfFile(path, static_cast<uint64_t>(sb.st_size));
   LoadedState* st = State();
   std::lock_guard<std::mutex> lock(st->mutex);
 

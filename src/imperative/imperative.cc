@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <unordered_map>
 
+#include "../common/checked_size.h"
 #include "../executor/exec_core.h"
 
 namespace mxnet {
@@ -285,6 +286,16 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       std::any_of(out_types.begin(), out_types.end(), [](int t) { return t < 0; })) {
     MX_THROW(TypeError) << "Operator " << op->name << ": cannot infer output dtypes from input dtypes "
                         << TypeList(in_types) << " (got " << TypeList(out_types) << ")";
+  }
+
+  for (uint32_t i = 0; i < num_outputs; ++i) {
+    int64_t bytes = 0;
+    if (!common::CheckedBytes(out_shapes[i], mshadow::mshadow_sizeof(out_types[i]), &bytes)) {
+      MX_THROW(ValueError) << "Operator " << op->name << ": output " << i << " would have shape "
+                           << out_shapes[i] << " (" << mshadow::dtype_string(out_types[i])
+                           << "), more bytes than an array can address (2^63); inputs "
+                           << ShapeList(in_shapes);
+    }
   }
 
   // Outputs: allocate none ones; check the caller's.

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "../common/checked_size.h"
 #include "../common/cast.h"
 #include "./device_copy.h"
 #include "./sparse_parts.h"
@@ -81,7 +82,12 @@ void CheckShapeKnown(const TShape& shape, const char* what) {
 NDArray::NDArray(const TShape& shape, Context ctx, bool delay_alloc, int dtype)
     : shape_(shape), dtype_(dtype) {
   CheckShapeKnown(shape, "NDArray");
-  ptr_ = std::make_shared<Chunk>(shape.Size() * ElementBytes(dtype), ctx, delay_alloc);
+  int64_t bytes = 0;
+  if (!common::CheckedBytes(shape, ElementBytes(dtype), &bytes)) {
+    MX_THROW(ValueError) << "NDArray: shape " << shape << " of " << mshadow::dtype_string(dtype)
+                         << " has more bytes than an array can address (2^63)";
+  }
+  ptr_ = std::make_shared<Chunk>(static_cast<size_t>(bytes), ctx, delay_alloc);
 }
 
 NDArray::NDArray(const TBlob& data, int dev_id, std::function<void()> deleter)

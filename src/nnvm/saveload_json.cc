@@ -184,20 +184,43 @@ Symbol LoadJSON(const std::string& json) {
   dmlc::JSONReader reader(&is);
   std::vector<JNode> jnodes;
   std::vector<JEntry> heads;
+  std::vector<uint32_t> arg_nodes;
+  bool has_nodes = false, has_heads = false, has_arg_nodes = false;
   try {
     reader.BeginObject();
     std::string key;
     while (reader.NextObjectItem(&key)) {
       if (key == "nodes") {
         reader.Read(&jnodes);
+        has_nodes = true;
       } else if (key == "heads") {
         reader.Read(&heads);
+        has_heads = true;
+      } else if (key == "arg_nodes") {
+        reader.Read(&arg_nodes);  // recomputed, but checked against the nodes
+        has_arg_nodes = true;
       } else {
-        reader.SkipValue();  // arg_nodes, node_row_ptr and attrs are recomputed
+        reader.SkipValue();  // node_row_ptr and attrs are recomputed
       }
     }
   } catch (const dmlc::Error& e) {
     MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: " << e.what();
+  }
+  if (!has_nodes || !has_heads) {
+    MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: no \"" << (has_nodes ? "heads" : "nodes")
+                               << "\" field (not a symbol file?)";
+  }
+  if (heads.empty()) MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: \"heads\" is empty";
+  if (has_arg_nodes) {
+    for (uint32_t a : arg_nodes) {
+      if (a >= jnodes.size() || !(jnodes[a].op.empty() || jnodes[a].op == "null")) {
+        MX_THROW(dmlc::ValueError)
+            << "Cannot load symbol JSON: arg_nodes lists " << a << ", which is "
+            << (a >= jnodes.size() ? "not a node (there are " + std::to_string(jnodes.size()) +
+                                         ")"
+                                   : "the operator node " + jnodes[a].name);
+      }
+    }
   }
   const auto& hidden = HiddenKeys();
   std::vector<ObjectPtr> nodes(jnodes.size());
@@ -229,6 +252,12 @@ Symbol LoadJSON(const std::string& json) {
         MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: node " << jn.name
                                    << " reads node " << e.node << ", which does not precede it";
       }
+      if (e.index >= nodes[e.node]->num_outputs()) {
+        MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: node " << jn.name << " reads "
+                                   << "output " << e.index << " of node "
+                                   << nodes[e.node]->attrs.name << ", which has "
+                                   << nodes[e.node]->num_outputs();
+      }
       n->inputs.emplace_back(nodes[e.node], e.index, e.version);
       if (nodes[e.node]->is_variable()) {
         auto& vp = dmlc::get<VariableParam>(nodes[e.node]->attrs.parsed);
@@ -253,7 +282,15 @@ Symbol LoadJSON(const std::string& json) {
   }
   Symbol s;
   for (const JEntry& e : heads) {
-    if (e.node >= nodes.size()) MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: bad head";
+    if (e.node >= nodes.size()) {
+      MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: a head names node " << e.node
+                                 << ", but there are " << nodes.size() << " nodes";
+    }
+    if (e.index >= nodes[e.node]->num_outputs()) {
+      MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: a head names output " << e.index
+                                 << " of node " << nodes[e.node]->attrs.name << ", which has "
+                                 << nodes[e.node]->num_outputs();
+    }
     s.outputs.emplace_back(nodes[e.node], e.index, e.version);
   }
   return s;

@@ -99,6 +99,7 @@ class SequenceMaskOp : public Operator {
     const TShape& shape = src.shape_;
     const index_t max_len = shape[param_.axis];
     const index_t batch = shape[1 - param_.axis];
+    if (shape.Size() == 0) return;  // zero-size data: nothing to mask (and no inner size)
     const index_t inner = static_cast<index_t>(shape.Size()) / (max_len * batch);
     if (req == kWriteTo && src.dptr_ == dst.dptr_) req = kWriteInplace;
     MSHADOW_TYPE_SWITCH(dst.type_flag_, DType, {

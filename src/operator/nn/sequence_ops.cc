@@ -151,7 +151,12 @@ bool SequenceLastShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   const TShape& d = (*in)[0];
   std::vector<dim_t> dims;
   for (int i = 0; i < d.ndim(); ++i) if (i != p.axis) dims.push_back(d[i]);
-  SHAPE_ASSIGN_CHECK(*out, 0, TShape(dims.begin(), dims.end()));
+  const TShape out_shape(dims.begin(), dims.end());
+  if (d[p.axis] == 0 && shape_is_known(out_shape) && out_shape.Size() != 0) {
+    MX_THROW(ValueError) << "SequenceLast: data " << d << " has no steps along axis " << p.axis
+                         << ", so its sequences have no last element";
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, out_shape);
   return shape_is_known(d);
 }
 
