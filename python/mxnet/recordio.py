@@ -147,12 +147,22 @@ class MXIndexedRecordIO(MXRecordIO):
         self.keys = []
         self.fidx = open(self.idx_path, self.flag)
         if not self.writable:
-            for line in iter(self.fidx.readline, ''):
-                line = line.strip().split('\t')
-                if len(line) < 2:
-                    continue
-                key = self.key_type(line[0])
-                self.idx[key] = int(line[1])
+            for number, text in enumerate(iter(self.fidx.readline, ''), 1):
+                if not text.strip():
+                    continue  # blank lines (a trailing newline) carry nothing
+                line = text.strip().split('\t')
+                try:
+                    if len(line) != 2:
+                        raise ValueError("expected 'key<TAB>offset'")
+                    key = self.key_type(line[0])
+                    offset = int(line[1])
+                    if offset < 0:
+                        raise ValueError("negative offset")
+                except ValueError as err:
+                    self.fidx.close()
+                    raise ValueError("MXIndexedRecordIO: %s line %d is malformed (%s): %r"
+                                     % (self.idx_path, number, err, text.rstrip('\n')))
+                self.idx[key] = offset
                 self.keys.append(key)
 
     def close(self):

@@ -306,6 +306,10 @@ void NDArray::Load(std::istream* strm, std::vector<NDArray>* data,
     tail.Bytes(&name[0], len, "name");
     names->push_back(std::move(name));
   }
+  if (strm->peek() != std::char_traits<char>::eof()) {
+    Corrupt("unexpected bytes after the last array name (a file written by NDArray save ends "
+            "there)");
+  }
 }
 
 }  // namespace mxnet

@@ -100,3 +100,55 @@ def test_zero_size_sequence_mask_is_a_no_op():
     out = probe("r = mx.nd.SequenceMask(mx.nd.zeros((0, 2, 3)), use_sequence_length=True, "
                 "sequence_length=mx.nd.zeros((2,))); assert r.shape == (0, 2, 3)")
     assert 'NO ERROR' in out, out
+
+
+def test_deprecated_from_dlpack_protocol_of_191():
+    # Take the pointer out of a to_dlpack_for_read capsule, call MXNDArrayFromDLPack, rename the
+    # capsule used_dltensor, drop its destructor, wrap the handle: works as on MXNet 1.9.1.
+    out = probe(
+        "from mxnet.base import _LIB, NDArrayHandle\n"
+        "    a = mx.nd.arange(6).reshape((2, 3))\n"
+        "    cap = a.to_dlpack_for_read()\n"
+        "    api = ctypes.pythonapi\n"
+        "    api.PyCapsule_GetPointer.restype = ctypes.c_void_p\n"
+        "    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]\n"
+        "    api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]\n"
+        "    api.PyCapsule_SetDestructor.argtypes = [ctypes.py_object, ctypes.c_void_p]\n"
+        "    ptr = api.PyCapsule_GetPointer(cap, b'dltensor')\n"
+        "    h = NDArrayHandle()\n"
+        "    mx.base.check_call(_LIB.MXNDArrayFromDLPack(ctypes.c_void_p(ptr), ctypes.byref(h)))\n"
+        "    api.PyCapsule_SetName(cap, b'used_dltensor')\n"
+        "    api.PyCapsule_SetDestructor(cap, None)\n"
+        "    b = mx.nd.NDArray(h)\n"
+        "    del cap\n"
+        "    assert b.asnumpy().tolist() == [[0, 1, 2], [3, 4, 5]]\n"
+        "    del b\n"
+        "    assert a.sum().asscalar() == 15")
+    assert 'NO ERROR' in out, out
+
+
+def test_trailing_bytes_in_a_params_file_are_an_error(tmp_path):
+    import mxnet as mx
+    path = str(tmp_path / 'p.params')
+    mx.nd.save(path, {'a': mx.nd.ones((2, 3))})
+    assert mx.nd.load(path)['a'].shape == (2, 3)
+    with open(path, 'ab') as f:
+        f.write(b'xyz')
+    with pytest.raises(mx.base.MXNetError, match='unexpected bytes after the last array name'):
+        mx.nd.load(path)
+
+
+def test_malformed_recordio_index_lines_are_an_error(tmp_path):
+    import mxnet as mx
+    idx, rec = str(tmp_path / 'r.idx'), str(tmp_path / 'r.rec')
+    writer = mx.recordio.MXIndexedRecordIO(idx, rec, 'w')
+    for i in range(3):
+        writer.write_idx(i, b'record %d' % i)
+    writer.close()
+    reader = mx.recordio.MXIndexedRecordIO(idx, rec, 'r')
+    assert reader.keys == [0, 1, 2] and reader.read_idx(2) == b'record 2'
+    reader.close()
+    with open(idx, 'a') as f:
+        f.write('garbage line\n')
+    with pytest.raises(ValueError, match='line 4 is malformed'):
+        mx.recordio.MXIndexedRecordIO(idx, rec, 'r')
