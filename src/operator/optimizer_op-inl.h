@@ -88,7 +88,8 @@ struct MultiSGDParam : public dmlc::Parameter<MultiSGDParam> {
         "The penalty scales with the square of the magnitude of each weight.");
     MXNET_OPT_RESCALE_FIELD
     MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
   }
 };
 
@@ -105,7 +106,8 @@ struct MultiSGDMomParam : public dmlc::Parameter<MultiSGDMomParam> {
     MXNET_OPT_MOMENTUM_FIELD
     MXNET_OPT_RESCALE_FIELD
     MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
   }
 };
 

@@ -21,7 +21,8 @@ struct PreloadedMultiSGDParam : public dmlc::Parameter<PreloadedMultiSGDParam> {
   DMLC_DECLARE_PARAMETER(PreloadedMultiSGDParam) {
     MXNET_OPT_RESCALE_FIELD
     MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
   }
 };
 
@@ -32,7 +33,8 @@ struct PreloadedMultiSGDMomParam : public dmlc::Parameter<PreloadedMultiSGDMomPa
     MXNET_OPT_MOMENTUM_FIELD
     MXNET_OPT_RESCALE_FIELD
     MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).describe("Number of updated weights.");
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
   }
 };
 

@@ -189,6 +189,13 @@ NNVM_REGISTER_OP(_backward_softmax_cross_entropy)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", [](const nnvm::NodeAttrs& attrs,
                                                  mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
+  const mxnet::TShape &og = (*in)[0], &data = (*in)[1], &label = (*in)[2];
+  if (shape_is_known(og) && shape_is_known(data) && shape_is_known(label) &&
+      (og.Size() != 1 || data.ndim() != 2 || label.ndim() != 1 || label[0] != data[0])) {
+    MX_THROW(ValueError) << "_backward_softmax_cross_entropy: expected out_grad (1,), data "
+                         << "(batch, classes) and label (batch,); got " << og << ", " << data
+                         << ", " << label;
+  }
   SHAPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
   SHAPE_ASSIGN_CHECK(*out, 1, (*in)[2]);
   return shape_is_known((*out)[0]) && shape_is_known((*out)[1]);

@@ -145,6 +145,13 @@ void SampleMultinomialBackward(const nnvm::NodeAttrs& attrs, const OpContext& ct
   const SampleMultinomialParam& param = nnvm::get<SampleMultinomialParam>(attrs.parsed);
   index_t ndist, k, each;
   MultinomialDims(inputs[1].shape_, param, &ndist, &k, &each);
+  const size_t draws = static_cast<size_t>(ndist) * static_cast<size_t>(each);
+  if (inputs[0].Size() != draws || inputs[2].Size() != draws) {
+    MX_THROW(ValueError) << "_backward_sample_multinomial: out_grad " << inputs[0].shape_
+                         << " and samples " << inputs[2].shape_ << " must hold " << draws
+                         << " draws (" << ndist << " distributions of " << k << " outcomes, "
+                         << each << " draws each) for probabilities " << inputs[1].shape_;
+  }
   MSHADOW_REAL_TYPE_SWITCH(inputs[1].type_flag_, DType, {
     const DType* og = inputs[0].dptr<DType>();
     const DType* p = inputs[1].dptr<DType>();
@@ -154,6 +161,10 @@ void SampleMultinomialBackward(const nnvm::NodeAttrs& attrs, const OpContext& ct
       const SType* s = inputs[2].dptr<SType>();
       for (index_t i = 0; i < ndist * each; ++i) {
         const index_t r = i / each, j = static_cast<index_t>(s[i]);
+        if (j < 0 || j >= k) {
+          MX_THROW(ValueError) << "_backward_sample_multinomial: sample " << i << " is " << j
+                               << ", outside [0, " << k << ")";
+        }
         dx[r * k + j] = DType(static_cast<double>(dx[r * k + j]) +
                               static_cast<double>(og[i]) / static_cast<double>(p[r * k + j]));
       }

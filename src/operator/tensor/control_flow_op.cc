@@ -63,6 +63,14 @@ NNVM_REGISTER_OP(_backward_where)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape",
   [](const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs, mxnet::ShapeVector* out_attrs) {
+    const mxnet::TShape& og = (*in_attrs)[0];
+    const mxnet::TShape& cond = (*in_attrs)[1];
+    // As in the forward: condition has out_grad's shape, or is 1-D over its first axis.
+    if (mxnet::shape_is_known(og) && mxnet::shape_is_known(cond) && cond != og &&
+        !(cond.ndim() == 1 && og.ndim() >= 1 && cond[0] == og[0])) {
+      MX_THROW(ValueError) << "_backward_where: condition has shape " << cond
+                           << "; expected out_grad's shape " << og << " or (" << og[0] << ",)";
+    }
     SHAPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[0]);
     SHAPE_ASSIGN_CHECK(*out_attrs, 1, (*in_attrs)[0]);
     return mxnet::shape_is_known((*in_attrs)[0]) && mxnet::shape_is_known((*in_attrs)[1]);

@@ -12,13 +12,26 @@ DMLC_REGISTER_PARAMETER(DotParam);
 
 namespace {
 
-/*! \brief Backward shapes: the gradients have the shapes of lhs and rhs (inputs 1, 2). */
+/*!
+ * \brief Backward shapes: the gradients have the shapes of lhs and rhs (inputs 1, 2), and
+ *        out_grad (input 0) must have the forward output's shape: the kernels rely on it.
+ */
+template <bool (*ForwardShape)(const nnvm::NodeAttrs&, mxnet::ShapeVector*, mxnet::ShapeVector*)>
 bool DotBackwardShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                       mxnet::ShapeVector* out_attrs) {
   CHECK_EQ(in_attrs->size(), 3U);
   CHECK_EQ(out_attrs->size(), 2U);
   SHAPE_ASSIGN_CHECK(*out_attrs, 0, (*in_attrs)[1]);
   SHAPE_ASSIGN_CHECK(*out_attrs, 1, (*in_attrs)[2]);
+  const mxnet::ShapeVector& in = *in_attrs;
+  if (shape_is_known(in[0]) && shape_is_known(in[1]) && shape_is_known(in[2])) {
+    mxnet::ShapeVector fwd_in{in[1], in[2]}, fwd_out(1);
+    if (!ForwardShape(attrs, &fwd_in, &fwd_out) || fwd_out[0] != in[0]) {
+      MX_THROW(ValueError) << attrs.op->name << ": out_grad has shape " << in[0]
+                           << " but lhs " << in[1] << " and rhs " << in[2]
+                           << " give an output of shape " << fwd_out[0];
+    }
+  }
   return shape_is_known((*out_attrs)[0]) && shape_is_known((*out_attrs)[1]);
 }
 
@@ -99,7 +112,7 @@ NNVM_REGISTER_OP(_backward_dot)
 .set_num_outputs(2)
 .set_attr_parser(ParamParser<DotParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<mxnet::FInferShape>("FInferShape", DotBackwardShape)
+.set_attr<mxnet::FInferShape>("FInferShape", DotBackwardShape<DotShape>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)
 .set_attr<FCompute>("FCompute<cpu>", DotBackward_<cpu>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
@@ -145,7 +158,7 @@ NNVM_REGISTER_OP(_backward_batch_dot)
 .set_num_outputs(2)
 .set_attr_parser(ParamParser<DotParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<mxnet::FInferShape>("FInferShape", DotBackwardShape)
+.set_attr<mxnet::FInferShape>("FInferShape", DotBackwardShape<BatchDotShape>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<3, 2>)
 .set_attr<FCompute>("FCompute<cpu>", BatchDotBackward_<cpu>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
