@@ -67,7 +67,7 @@ enum Tag : int {
   kTagInit = 103, kTagPush = 104, kTagPull = 105,        // worker -> server, answered by
   kTagReply = 106                                        // server -> worker
 };
-enum Op : int64_t { kOpInit = 1, kOpPush = 2, kOpBarrier = 3, kOpExit = 4 };
+enum Op : int64_t { kOpInit = 1, kOpPush = 2, kOpBarrier = 3, kOpExit = 4, kOpPull = 5 };
 
 const char* OpName(int64_t op) {
   switch (op) {
@@ -75,6 +75,7 @@ const char* OpName(int64_t op) {
     case kOpPush: return "push";
     case kOpBarrier: return "barrier";
     case kOpExit: return "exit (it has finished)";
+    case kOpPull: return "pull";
     default: return "an unknown operation";
   }
 }
@@ -98,7 +99,7 @@ double EnvSeconds(const char* name, double fallback) {
   return s;
 }
 
-template <typename Half, float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
 void SumHalves(void* in, void* inout, int* len, MPI_Datatype*) {
   const uint16_t* a = static_cast<const uint16_t*>(in);
   uint16_t* b = static_cast<uint16_t*>(inout);
@@ -210,9 +211,9 @@ Job& TheJob() {
     MX_THROW(dmlc::ValueError) << "DMLC_NUM_SERVER=" << ns << " but this MPI job has "
                                << job->servers.size() << " server process(es)";
   }
-  CheckMPI(MPI_Op_create(&SumHalves<mshadow::half::half_t, HalfToFloat, FloatToHalf>, 1,
+  CheckMPI(MPI_Op_create(&SumHalves<HalfToFloat, FloatToHalf>, 1,
                          &job->half_sum), "creating the float16 sum");
-  CheckMPI(MPI_Op_create(&SumHalves<uint16_t, Bf16ToFloat, FloatToBf16>, 1, &job->bf16_sum),
+  CheckMPI(MPI_Op_create(&SumHalves<Bf16ToFloat, FloatToBf16>, 1, &job->bf16_sum),
            "creating the bfloat16 sum");
   job->timeout_s = EnvSeconds("MXNET_KVSTORE_TIMEOUT", 300);
   job->warn_s = std::min(30.0, job->timeout_s);
@@ -272,7 +273,7 @@ class Watchdog {
   void Enter(const Call& call, const std::string& store) {
     std::lock_guard<std::mutex> lock(mu_);
     what_ = std::string(OpName(call.op)) +
-            (call.op == kOpPush || call.op == kOpInit ? " of key " + call.key : "");
+            (call.op == kOpBarrier || call.op == kOpExit ? "" : " of key " + call.key);
     store_ = store;
     since_ = Clock::now();
     busy_ = true;
@@ -651,7 +652,7 @@ class MpiCollective : public Collective {
     CheckDense("pull", key, dst, dst);
     dst.WaitToWrite();
     std::lock_guard<std::mutex> lock(job_.mu);
-    const Call call{kOpPush, key, int64_t(dst.Size()), dst.dtype(), kDefaultStorage};
+    const Call call{kOpPull, key, int64_t(dst.Size()), dst.dtype(), kDefaultStorage};
     Watched watched(job_, call, type_);
     const std::vector<char> reply = Request(kTagPull, key, dst, /*send_data=*/false);
     const size_t bytes = dst.Size() * mshadow::mshadow_sizeof(dst.dtype());

@@ -11,7 +11,6 @@ It keeps no values (no init/push/pull) and runs no optimizer: the Trainer update
 """
 import os
 
-from .base import KVStoreBase
 from .kvstore import KVStore
 
 __all__ = ["Horovod"]
@@ -20,11 +19,7 @@ __all__ = ["Horovod"]
 class Horovod(KVStore):
     """The all-reduce store: pushpull and broadcast over every worker."""
 
-    @staticmethod
-    def is_capable(capability):
-        if capability.lower() == KVStoreBase.OPTIMIZER:
-            return False
-        raise ValueError('Unknown capability: {}'.format(capability))
+    _RUNS_OPTIMIZER = False
 
     def set_optimizer(self, optimizer):
         raise NotImplementedError("the horovod store runs no optimizer: update on the workers "

@@ -201,10 +201,12 @@ class KVStore(KVStoreBase):
         check_call(_LIB.MXKVStoreSetGradientCompression(self.handle, mx_uint(len(keys)),
                                                         c_str_array(keys), c_str_array(vals)))
 
-    @staticmethod
-    def is_capable(capability):
+    _RUNS_OPTIMIZER = True  # False for the all-reduce store (horovod.py)
+
+    @classmethod
+    def is_capable(cls, capability):
         if capability.lower() == KVStoreBase.OPTIMIZER:
-            return True
+            return cls._RUNS_OPTIMIZER
         raise ValueError('Unknown capability: {}'.format(capability))
 
     def set_optimizer(self, optimizer):
