@@ -174,7 +174,8 @@ __version__ = libinfo.__version__
 
 def get_last_ffi_error():
     """The exception for the library's last error on this thread."""
-    msg = py_str(_LIB.MXGetLastError())
+    # A message may quote the bytes of a corrupt input file: never fail decoding it.
+    msg = _LIB.MXGetLastError().decode('utf-8', errors='backslashreplace')
     cls, text = c2pyerror(msg)
     return cls(text)
 

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <ostream>
 
+#include "../common/utf8.h"
+
 namespace mxnet {
 namespace c_api {
 // Whether the front end switched NumPy shape semantics on (defined in src/c_api/c_api.cc):
@@ -304,6 +306,11 @@ void NDArray::Load(std::istream* strm, std::vector<NDArray>* data,
     if (len > tail.Remaining()) Corrupt("name length " + std::to_string(len) + " past the end");
     std::string name(len, '\0');
     tail.Bytes(&name[0], len, "name");
+    const size_t bad = common::FindInvalidUtf8(name);
+    if (bad != std::string::npos) {
+      Corrupt("array name " + std::to_string(i) + " is not UTF-8 (byte " + std::to_string(bad) +
+              ")");
+    }
     names->push_back(std::move(name));
   }
   if (strm->peek() != std::char_traits<char>::eof()) {

@@ -13,6 +13,8 @@
 #include <map>
 #include <sstream>
 
+#include "../common/utf8.h"
+
 namespace nnvm {
 
 namespace {
@@ -180,6 +182,11 @@ std::string SaveJSON(const Symbol& sym) {
 }
 
 Symbol LoadJSON(const std::string& json) {
+  const size_t bad_byte = mxnet::common::FindInvalidUtf8(json);
+  if (bad_byte != std::string::npos) {
+    MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: byte " << bad_byte
+                               << " is not part of valid UTF-8 text";
+  }
   std::istringstream is(json);
   dmlc::JSONReader reader(&is);
   std::vector<JNode> jnodes;

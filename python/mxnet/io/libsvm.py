@@ -1,6 +1,7 @@
 """LibSVMIter: batches of sparse data read from LibSVM-format text files."""
 import numpy as np
 
+from .. import base
 from .io import DataIter, DataBatch, DataDesc
 
 __all__ = ['LibSVMIter']
@@ -8,25 +9,37 @@ __all__ = ['LibSVMIter']
 
 def _read_libsvm(path, num_features, what):
     """(labels or None, values, column indices, row pointers) of a LibSVM file whose lines are
-    '<label(s)> <index>:<value> ...' with zero-based indices."""
+    '<label(s)> <index>:<value> ...' with zero-based indices. A malformed line raises
+    mx.base.ValueError naming the file and the line."""
     labels, values, indices, indptr = [], [], [], [0]
-    with open(path) as f:
-        for line_num, line in enumerate(f, 1):
-            fields = line.split()
+    with open(path, 'rb') as f:
+        for line_num, raw in enumerate(f, 1):
+            def bad(why):
+                return base.ValueError('LibSVMIter: %s file %s, line %d: %s' % (
+                    what, path, line_num, why))
+            try:
+                fields = raw.decode('ascii').split()
+            except UnicodeDecodeError as err:
+                raise bad('not ASCII text (byte %d)' % err.start) from None
             if not fields:
                 continue
-            row_labels = []
-            while fields and ':' not in fields[0]:
-                row_labels.append(float(fields.pop(0)))
+            try:
+                row_labels = []
+                while fields and ':' not in fields[0]:
+                    row_labels.append(float(fields.pop(0)))
+                for field in fields:
+                    index, value = field.split(':', 1)
+                    index, value = int(index), float(value)
+                    if not 0 <= index < num_features:
+                        raise bad('feature index %d outside [0, %d)' % (index, num_features))
+                    indices.append(index)
+                    values.append(value)
+            except ValueError as err:
+                if isinstance(err, base.MXNetError):
+                    raise
+                raise bad('expected "<label> <index>:<value> ...", got %r' % (
+                    raw[:80].decode('ascii'),)) from None
             labels.append(row_labels)
-            for field in fields:
-                index, value = field.split(':', 1)
-                index = int(index)
-                if not 0 <= index < num_features:
-                    raise ValueError('LibSVMIter: %s line %d has feature index %d outside '
-                                     '[0, %d)' % (what, line_num, index, num_features))
-                indices.append(index)
-                values.append(float(value))
             indptr.append(len(indices))
     return labels, np.array(values, dtype=np.float32), np.array(indices, dtype=np.int64), \
         np.array(indptr, dtype=np.int64)

@@ -42,3 +42,17 @@ def test_libsvm_iter(tmp_path):
     (tmp_path / 'bad.libsvm').write_text('1 7:1\n')
     with pytest.raises(ValueError):
         mx.io.LibSVMIter(str(tmp_path / 'bad.libsvm'), (4,))
+
+
+@pytest.mark.parametrize('text,why', [
+    (b'1 0:1\n1 0:x\n', 'line 2: expected'),
+    (b'1 3\n1 a:1\n', 'line 2: expected'),
+    (b'1 0:1\n\xff\xfe 1:1\n', 'line 2: not ASCII'),
+    (b'1 9:1\n', 'feature index 9 outside [0, 4)'),
+])
+def test_libsvm_malformed_lines_name_file_and_line(tmp_path, text, why):
+    path = tmp_path / 'bad.libsvm'
+    path.write_bytes(text)
+    with pytest.raises(mx.base.ValueError) as info:
+        mx.io.LibSVMIter(str(path), (4,))
+    assert why in str(info.value) and str(path) in str(info.value)
