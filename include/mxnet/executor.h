@@ -54,6 +54,12 @@ class MXNET_DLL Executor {
    */
   virtual void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
                                   bool monitor_all) = 0;
+  /*!
+   * \brief Segment sizes other than the MXNET_EXEC_BULK_EXEC_* settings (a CachedOp's
+   *        forward_bulk_size/backward_bulk_size flags). Forward applies to training and
+   *        inference runs; below 2 turns bulking off for that direction.
+   */
+  virtual void SetBulkSizes(int forward, int backward) = 0;
 
   /*!
    * \brief Bind `symbol` to arrays given in list_arguments / list_auxiliary_states order.

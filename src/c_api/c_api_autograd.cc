@@ -3,9 +3,11 @@
 #include <mxnet/imperative.h>
 #include <nnvm/symbolic.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "c_api_common.h"
+#include "../imperative/custom_function.h"
 
 using mxnet::Imperative;
 using mxnet::NDArray;
@@ -110,5 +112,26 @@ int MXAutogradGetSymbol(NDArrayHandle handle, SymbolHandle* out) {
   auto* sym = new nnvm::Symbol();
   sym->outputs.push_back(head->entry_);
   *out = sym;
+  API_END();
+}
+
+int MXCustomFunctionRecord(int num_inputs, NDArrayHandle* inputs, int num_outputs,
+                           NDArrayHandle* outputs, struct MXCallbackList* callbacks) {
+  API_BEGIN();
+  API_NOT_NULL(callbacks);
+  if (num_inputs > 0) API_NO_NULL_IN(inputs, num_inputs);
+  if (num_outputs > 0) API_NO_NULL_IN(outputs, num_outputs);
+  const int num_callbacks = std::max(callbacks->num_callbacks, 0);
+  if (num_callbacks > 0) {
+    API_NOT_NULL(callbacks->callbacks);
+    API_NOT_NULL(callbacks->contexts);
+  }
+  auto* in = reinterpret_cast<mxnet::NDArray**>(inputs);
+  auto* out = reinterpret_cast<mxnet::NDArray**>(outputs);
+  mxnet::custom_function::Record(
+      std::vector<mxnet::NDArray*>(in, in + std::max(num_inputs, 0)),
+      std::vector<mxnet::NDArray*>(out, out + std::max(num_outputs, 0)),
+      std::vector<int (*)(void)>(callbacks->callbacks, callbacks->callbacks + num_callbacks),
+      std::vector<void*>(callbacks->contexts, callbacks->contexts + num_callbacks));
   API_END();
 }

@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "../io/image_codec.h"
+#include "../common/image_codec.h"
 #include "./c_api_common.h"
 
 int MXImageEncode(const void* img, int height, int width, int channels, int is_rgb,
                   const char* ext, int quality, const char** out_buf, size_t* out_size) {
   thread_local std::string encoded;
   API_BEGIN();
-  encoded = mxnet::io::EncodeImage(ext, static_cast<const uint8_t*>(img), height, width, channels,
+  encoded = mxnet::image_codec::EncodeImage(ext, static_cast<const uint8_t*>(img), height, width, channels,
                                    is_rgb != 0, quality, "pack_img");
   *out_buf = encoded.data();
   *out_size = encoded.size();
@@ -27,12 +27,12 @@ int MXImageDecode(const void* buf, size_t size, int flag, int to_rgb,
                   const unsigned char** out_pixels, int* height, int* width, int* channels) {
   thread_local std::vector<uint8_t> pixels;
   API_BEGIN();
-  mxnet::io::ImageInfo info;
-  pixels = mxnet::io::DecodeImage(static_cast<const uint8_t*>(buf), size, flag, to_rgb != 0,
+  mxnet::image_codec::ImageInfo info;
+  pixels = mxnet::image_codec::DecodeImage(static_cast<const uint8_t*>(buf), size, flag, to_rgb != 0,
                                   &info, "unpack_img");
   *out_pixels = pixels.data();
   *height = info.height;
   *width = info.width;
-  *channels = mxnet::io::DecodedChannels(flag, info);
+  *channels = mxnet::image_codec::DecodedChannels(flag, info);
   API_END();
 }

@@ -41,18 +41,6 @@ std::unique_ptr<Engine> CreateNaiveEngine();
 std::unique_ptr<Engine> CreateThreadedEnginePooled();
 std::unique_ptr<Engine> CreateThreadedEnginePerDevice();
 
-/*!
- * \brief The error an engine stores and rethrows for a failed operator.
- *
- * With a name, the result is a dmlc::Error of the same typed class as `e` when it is one of
- * the dmlc errors (ValueError, TypeError, ...; other exceptions become dmlc::Error) whose
- * message is the original text followed by "\nError in operator <name>". Without a name the
- * original exception is kept as is.
- */
-MXNET_DLL std::exception_ptr NameOperatorError(std::exception_ptr e, const char* opr_name);
-/*! \brief Same, for an error handed to a completion callback (copied: the caller owns it). */
-MXNET_DLL std::exception_ptr NameOperatorError(const dmlc::Error& e, const char* opr_name);
-
 /*! \brief Whether the calling thread is a worker of some threaded engine. */
 bool IsEngineWorkerThread();
 

@@ -8,7 +8,6 @@
 #include "exec_core.h"
 #include "infer_storage.h"
 
-#include <mxnet/imperative.h>
 #include <mxnet/profiler.h>
 #include <nnvm/op_attr_types.h>
 
@@ -23,7 +22,7 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "../engine/engine_impl.h"
+#include "../common/env_util.h"
 
 namespace mxnet {
 namespace exec {
@@ -505,11 +504,11 @@ void GraphExecutor::CreateOpNodes() {
 void GraphExecutor::CreateSegments() {
   // MXNet 1.x's settings: bulking is on by default, training segments hold at most 15 nodes
   // (forward and backward may differ), inference bulks the whole forward pass.
-  const bool bulk_train = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0;
-  const bool bulk_inference = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0;
-  const int max_train = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN", 15);
-  const int max_fwd = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD", max_train);
-  const int max_bwd = engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", max_train);
+  const bool bulk_train = common::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0;
+  const bool bulk_inference = common::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0;
+  const int max_train = common::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN", 15);
+  const int max_fwd = common::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD", max_train);
+  const int max_bwd = common::GetEnvInt("MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD", max_train);
   const uint32_t num_nodes = static_cast<uint32_t>(op_nodes_.size());
   if (bulk_train) {
     BuildSegments(0, num_forward_nodes_, max_fwd, true, &train_forward_segments_);
@@ -525,12 +524,12 @@ void GraphExecutor::SetBulkSizes(int forward, int backward) {
     for (OpSegment& seg : *segments) Engine::Get()->DeleteOperator(seg.opr);
     segments->clear();
   }
-  if (engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0) {
+  if (common::GetEnvInt("MXNET_EXEC_BULK_EXEC_TRAIN", 1) != 0) {
     BuildSegments(0, num_forward_nodes_, forward, true, &train_forward_segments_);
     BuildSegments(num_forward_nodes_, static_cast<uint32_t>(op_nodes_.size()), backward, true,
                   &backward_segments_);
   }
-  if (engine::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0) {
+  if (common::GetEnvInt("MXNET_EXEC_BULK_EXEC_INFERENCE", 1) != 0) {
     BuildSegments(0, num_forward_nodes_, forward, false, &inference_segments_);
   }
 }

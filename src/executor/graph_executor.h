@@ -76,12 +76,7 @@ class GraphExecutor : public Executor {
   const nnvm::Symbol& symbol() const override { return symbol_; }
   void SetMonitorCallback(std::function<void(const char*, const NDArray&)> callback,
                           bool monitor_all) override;
-  /*!
-   * \brief Segment sizes other than the MXNET_EXEC_BULK_EXEC_* settings (a CachedOp's
-   *        forward_bulk_size/backward_bulk_size flags). Forward applies to training and
-   *        inference runs; below 2 turns bulking off for that direction.
-   */
-  void SetBulkSizes(int forward, int backward);
+  void SetBulkSizes(int forward, int backward) override;
   /*!
    * \brief Storage types of the gradients of `symbol`'s arguments (undefined where grad_reqs
    *        is null) when its arguments have `arg_stypes` (undefined: the variable's

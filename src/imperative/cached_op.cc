@@ -16,7 +16,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "../executor/graph_executor.h"
 #include "./autograd.h"
 
 namespace mxnet {
@@ -328,11 +327,8 @@ std::shared_ptr<CachedOp::Bound> CachedOp::BindNew(const std::vector<NDArray*>& 
   }
   try {
     b->exec.reset(Executor::Bind(sym_, b->ctx, {}, args, arg_grads, reqs, aux));
-    if (auto* graph_exec = dynamic_cast<exec::GraphExecutor*>(b->exec.get())) {
-      auto to_int = [](uint32_t v) { return static_cast<int>(std::min<uint32_t>(v, 1u << 30)); };
-      graph_exec->SetBulkSizes(to_int(config_.forward_bulk_size),
-                               to_int(config_.backward_bulk_size));
-    }
+    auto to_int = [](uint32_t v) { return static_cast<int>(std::min<uint32_t>(v, 1u << 30)); };
+    b->exec->SetBulkSizes(to_int(config_.forward_bulk_size), to_int(config_.backward_bulk_size));
   } catch (const std::exception& e) {
     std::ostringstream os;
     os << DisplayName() << ": cannot run the graph on inputs ";

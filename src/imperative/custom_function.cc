@@ -6,7 +6,6 @@
  *        The callback runs synchronously on the thread calling backward (it invokes NDArray
  *        operations itself, which must not wait inside an engine worker).
  */
-#include <mxnet/c_api.h>
 #include <mxnet/imperative.h>
 #include <nnvm/op_attr_types.h>
 
@@ -14,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../c_api/c_api_common.h"
+#include "./custom_function.h"
 #include "./autograd.h"
 
 namespace mxnet {
@@ -141,44 +140,39 @@ NNVM_REGISTER_OP(_backward_CustomFunction)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<FCompute>("FCompute<cpu>", custom_function::OnlyThroughAutograd);
 
-}  // namespace mxnet
+namespace custom_function {
 
-int MXCustomFunctionRecord(int num_inputs, NDArrayHandle* inputs, int num_outputs,
-                           NDArrayHandle* outputs, struct MXCallbackList* callbacks) {
-  using mxnet::NDArray;
-  API_BEGIN();
-  mxnet::Imperative* imp = mxnet::Imperative::Get();
+void Record(const std::vector<NDArray*>& inputs, const std::vector<NDArray*>& outputs,
+            std::vector<int (*)(void)> callbacks, std::vector<void*> contexts) {
+  Imperative* imp = Imperative::Get();
   if (!imp->is_recording()) {
-    throw mxnet::ValueError("MXCustomFunctionRecord: autograd is not recording");
+    throw ValueError("MXCustomFunctionRecord: autograd is not recording");
   }
-  if (callbacks == nullptr || callbacks->num_callbacks < 2) {
-    throw mxnet::ValueError(
+  if (callbacks.size() < 2 || contexts.size() != callbacks.size()) {
+    throw ValueError(
         "MXCustomFunctionRecord: expected 2 callbacks (backward, delete) in the callback list");
   }
-  auto cb = std::make_shared<mxnet::custom_function::Callbacks>();
-  cb->fns.assign(callbacks->callbacks, callbacks->callbacks + callbacks->num_callbacks);
-  cb->contexts.assign(callbacks->contexts, callbacks->contexts + callbacks->num_callbacks);
-  mxnet::custom_function::FunctionInfo info;
+  auto cb = std::make_shared<Callbacks>();
+  cb->fns = std::move(callbacks);
+  cb->contexts = std::move(contexts);
+  FunctionInfo info;
   info.callbacks = cb;
-  info.num_inputs = static_cast<uint32_t>(num_inputs);
-  info.num_outputs = static_cast<uint32_t>(num_outputs);
-  std::vector<NDArray*> in_arrays, out_arrays;
-  for (int i = 0; i < num_inputs; ++i) {
-    NDArray* in = static_cast<NDArray*>(inputs[i]);
-    in_arrays.push_back(in);
+  info.num_inputs = static_cast<uint32_t>(inputs.size());
+  info.num_outputs = static_cast<uint32_t>(outputs.size());
+  for (const NDArray* in : inputs) {
     info.in_shapes.push_back(in->shape());
     info.in_dtypes.push_back(in->dtype());
   }
-  for (int i = 0; i < num_outputs; ++i) {
-    NDArray* out = static_cast<NDArray*>(outputs[i]);
-    out_arrays.push_back(out);
+  for (const NDArray* out : outputs) {
     info.out_shapes.push_back(out->shape());
     info.out_dtypes.push_back(out->dtype());
   }
-  info.ctx = num_inputs > 0 ? in_arrays[0]->ctx() : mxnet::Context::CPU();
+  info.ctx = inputs.empty() ? Context::CPU() : inputs[0]->ctx();
   nnvm::NodeAttrs attrs;
   attrs.op = nnvm::Op::Get("_CustomFunction");
   attrs.parsed = std::move(info);
-  imp->RecordOp(attrs, in_arrays, out_arrays);
-  API_END();
+  imp->RecordOp(attrs, inputs, outputs);
 }
+
+}  // namespace custom_function
+}  // namespace mxnet

@@ -35,8 +35,8 @@
 #include <string>
 #include <vector>
 
-#include "../operator/image/image_ops-inl.h"
-#include "./image_codec.h"
+#include "../common/image_resize.h"
+#include "../common/image_codec.h"
 #include "./iter_prefetcher.h"
 #include "./recordio.h"
 
@@ -530,9 +530,9 @@ class ImageRecordSource : public BatchSource {
     const int channels = static_cast<int>(parser_.data_shape[0]);
     const int out_h = static_cast<int>(parser_.data_shape[1]);
     const int out_w = static_cast<int>(parser_.data_shape[2]);
-    ImageInfo info;
+    image_codec::ImageInfo info;
     const auto* bytes = reinterpret_cast<const uint8_t*>(rec.data()) + header.image_offset;
-    std::vector<uint8_t> img = DecodeImage(bytes, rec.size() - header.image_offset,
+    std::vector<uint8_t> img = image_codec::DecodeImage(bytes, rec.size() - header.image_offset,
                                            channels == 1 ? 0 : 1, true, &info, who.c_str());
     int h = info.height, w = info.width;
     if (aug_.resize > 0) {
@@ -547,7 +547,7 @@ class ImageRecordSource : public BatchSource {
       std::vector<uint8_t> resized(static_cast<size_t>(nh) * nw * channels);
       std::mt19937 unused;
       const int interp = PickInterp(draw.interp, h, w, nh, nw, &unused);
-      op::image::ResizeUint8Image(img.data(), resized.data(), h, w, channels, nh, nw, interp);
+      image_resize::ResizeUint8Image(img.data(), resized.data(), h, w, channels, nh, nw, interp);
       img.swap(resized);
       h = nh;
       w = nw;

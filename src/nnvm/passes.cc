@@ -2,6 +2,7 @@
  * \file passes.cc
  * \brief Shape/dtype inference to a fixed point and memory planning over an IndexedGraph.
  */
+#include <mxnet/infer_error.h>
 #include <mxnet/op_attr_types.h>
 #include <nnvm/gradient.h>
 #include <nnvm/graph_passes.h>
@@ -11,7 +12,6 @@
 #include <map>
 #include <sstream>
 
-#include "../operator/operator_common.h"
 
 namespace nnvm {
 namespace pass {
@@ -115,9 +115,9 @@ size_t InferAttr(const IndexedGraph& idx, std::vector<AttrType>* attrs, const ch
     const std::vector<AttrType> given_ins = ins, given_outs = outs;
     try {
       finfer[n->op()](n->attrs, &ins, &outs);
-    } catch (const mxnet::op::InferShapeError& e) {
+    } catch (const mxnet::InferShapeError& e) {
       throw ErrorT(DescribeError(n, inode, e.msg, e.index, given_ins, given_outs, attr_name));
-    } catch (const mxnet::op::InferTypeError& e) {
+    } catch (const mxnet::InferTypeError& e) {
       throw ErrorT(DescribeError(n, inode, e.msg, e.index, given_ins, given_outs, attr_name));
     } catch (const dmlc::Error& e) {
       std::ostringstream os;

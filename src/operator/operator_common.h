@@ -17,6 +17,7 @@
 #include <dmlc/logging.h>
 #include <dmlc/parameter.h>
 #include <mxnet/base.h>
+#include <mxnet/infer_error.h>
 #include <mxnet/op_attr_types.h>
 #include <mxnet/tuple.h>
 #include <nnvm/node.h>
@@ -34,27 +35,10 @@
 namespace mxnet {
 namespace op {
 
-/*! \brief A shape inference failure at entry `index` of a shape vector. */
-struct InferShapeError : public dmlc::Error {
-  std::string msg;
-  int index;
-  InferShapeError(const std::string& msg_, int index) : dmlc::Error(msg_), msg(msg_), index(index) {}
-};
-
-/*! \brief A dtype inference failure at entry `index` of a type vector. */
-struct InferTypeError : public dmlc::Error {
-  std::string msg;
-  int index;
-  InferTypeError(const std::string& msg_, int index) : dmlc::Error(msg_), msg(msg_), index(index) {}
-};
-
-/*! \brief A storage-type inference failure at entry `index`. */
-struct InferStorageTypeError : public dmlc::Error {
-  std::string msg;
-  int index;
-  InferStorageTypeError(const std::string& msg_, int index)
-      : dmlc::Error(msg_), msg(msg_), index(index) {}
-};
+// The inference errors live in <mxnet/infer_error.h>, shared with the graph passes.
+using mxnet::InferShapeError;
+using mxnet::InferStorageTypeError;
+using mxnet::InferTypeError;
 
 /*! \brief True when the shape is not fully known. */
 inline bool shape_is_none(const mxnet::TShape& x) { return !mxnet::shape_is_known(x); }

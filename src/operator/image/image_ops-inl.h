@@ -62,14 +62,6 @@ inline DType SaturateCast(double v) {
 template <>
 inline double SaturateCast<double>(double v) { return v; }
 
-/*!
- * \brief Resizes one (h, w, c) uint8 image to (oh, ow, c) with _image_resize's OpenCV-compatible
- *        kernels (interp 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos); defined in
- *        resize.cc, used by the image data iterators.
- */
-void ResizeUint8Image(const uint8_t* x, uint8_t* y, int64_t h, int64_t w, int64_t c, int64_t oh,
-                      int64_t ow, int interp);
-
 }  // namespace image
 }  // namespace op
 }  // namespace mxnet

@@ -27,6 +27,7 @@
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
 #include "./image_ops-inl.h"
+#include "../../common/image_resize.h"
 
 namespace mxnet {
 namespace op {
@@ -531,14 +532,6 @@ struct CvResizeParam : public dmlc::Parameter<CvResizeParam> {
 
 }  // namespace
 
-void ResizeUint8Image(const uint8_t* x, uint8_t* y, int64_t h, int64_t w, int64_t c, int64_t oh,
-                      int64_t ow, int interp) {
-  ResizeImage<uint8_t>(x, y, h, w, c, oh, ow, interp);
-}
-
-namespace {
-}  // namespace
-
 DMLC_REGISTER_PARAMETER(CvResizeParam);
 
 namespace {
@@ -641,3 +634,8 @@ conventions; interp: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos.
 }  // namespace image
 }  // namespace op
 }  // namespace mxnet
+
+void mxnet::image_resize::ResizeUint8Image(const uint8_t* x, uint8_t* y, int64_t h, int64_t w,
+                                           int64_t c, int64_t oh, int64_t ow, int interp) {
+  mxnet::op::image::ResizeImage<uint8_t>(x, y, h, w, c, oh, ow, interp);
+}

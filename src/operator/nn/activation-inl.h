@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../tensor/elemwise_unary_op-inl.h"
-#include "./relu_backward-inl.h"
+#include "../tensor/relu_backward-inl.h"
 
 namespace mxnet {
 namespace op {

@@ -3,6 +3,7 @@
  * \brief Registration of LeakyReLU and _backward_LeakyReLU.
  */
 #include "./leaky_relu-inl.h"
+#include "../tensor/higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -96,6 +97,55 @@ NNVM_REGISTER_OP(_backward_LeakyReLU)
 .add_argument("output", "NDArray-or-Symbol", "Output of the forward LeakyReLU")
 .add_argument("extra", "NDArray-or-Symbol", "gamma (prelu) or mask (rrelu)")
 .add_arguments(LeakyReLUParam::__FIELDS__());
+
+
+// ------------------------------------------------------------------ second-order gradients
+// FGradient of the backward ops (see tensor/higher_order_grad-inl.h), built from
+// differentiable forward ops so that third order works too.
+namespace {
+
+using nnvm::NodeEntry;
+using nnvm::ObjectPtr;
+
+// ------------------------------------------------------------------ LeakyReLU
+
+// _backward_LeakyReLU(ograd, x, y) = ograd * d with d = 1 for x > 0 and otherwise
+//   leaky: slope;  elu: y + slope;  selu: y + lambda alpha;  gelu: Phi(x) + x phi(x).
+// For elu / selu d depends on y (slope 1 where x <= 0), so the x-gradient flows through y.
+std::vector<NodeEntry> BackwardLeakyReLUGrad(const ObjectPtr& n,
+                                             const std::vector<NodeEntry>& g) {
+  const LeakyReLUParam& param = nnvm::get<LeakyReLUParam>(n->attrs.parsed);
+  GradGraphBuilder b(n);
+  const NodeEntry &ograd = n->inputs[0], &x = n->inputs[1], &y = n->inputs[2];
+  if (param.act_type == leakyrelu::kPReLU || param.act_type == leakyrelu::kRReLU) {
+    MX_THROW(dmlc::NotImplementedError)
+        << "Operator _backward_LeakyReLU (node " << n->attrs.name
+        << ") has no higher-order gradient for act_type prelu / rrelu";
+  }
+  NodeEntry d_ograd(b.Again({g[0], x, y}), 0, 0);
+  NodeEntry g_ograd = b.Mul(g[0], ograd);
+  switch (param.act_type) {
+    case leakyrelu::kELU:
+    case leakyrelu::kSELU: {
+      NodeEntry negative = b.Op("_lesser_equal_scalar", {x}, {{"scalar", "0"}});
+      return {d_ograd, b.ZerosLike(x), b.Mul(g_ograd, negative)};
+    }
+    case leakyrelu::kGELU: {
+      // d'(x) = phi(x) (2 - x^2), phi the standard normal density.
+      NodeEntry x2 = b.Square(x);
+      NodeEntry phi = b.Scale(b.Op("exp", {b.Scale(x2, -0.5)}), 1.0 / std::sqrt(2.0 * M_PI));
+      NodeEntry d2 = b.Mul(phi, b.AddScalar(b.Scale(x2, -1), 2));
+      return {d_ograd, b.Mul(g_ograd, d2), b.ZerosLike(y)};
+    }
+    default:  // leaky: d is piecewise constant
+      return {d_ograd, b.ZerosLike(x), b.ZerosLike(y)};
+  }
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_backward_LeakyReLU)
+.set_attr<nnvm::FGradient>("FGradient", BackwardLeakyReLUGrad);
 
 }  // namespace op
 }  // namespace mxnet

@@ -4,6 +4,7 @@
  *        operators.
  */
 #include "./softmax-inl.h"
+#include "../tensor/higher_order_grad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -232,6 +233,74 @@ NNVM_REGISTER_OP(_backward_SoftmaxActivation)
 .set_attr<FCompute>("FCompute<cpu>", SoftmaxActivationGradCompute<cpu>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 .add_argument("output", "NDArray-or-Symbol", "Output of SoftmaxActivation");
+
+
+// ------------------------------------------------------------------ second-order gradients
+// FGradient of the backward ops (see tensor/higher_order_grad-inl.h), built from
+// differentiable forward ops so that third order works too.
+namespace {
+
+using nnvm::NodeEntry;
+using nnvm::ObjectPtr;
+
+NodeEntry BMul(const GradGraphBuilder& b, const NodeEntry& x, const NodeEntry& y) {
+  return b.Op("broadcast_mul", {x, y});
+}
+
+// ------------------------------------------------------------------ softmax / log_softmax
+
+struct SoftmaxAxis {
+  std::unordered_map<std::string, std::string> sum_attrs;  // sum over the softmax axis, keepdims
+  double inv_temperature;
+};
+
+SoftmaxAxis SoftmaxAttrs(const ObjectPtr& n) {
+  const SoftmaxParam& param = nnvm::get<SoftmaxParam>(n->attrs.parsed);
+  if (param.UseLength()) {
+    MX_THROW(dmlc::NotImplementedError)
+        << "Operator " << n->op()->name << " (node " << n->attrs.name
+        << ") has no higher-order gradient with use_length=True";
+  }
+  SoftmaxAxis s;
+  s.sum_attrs = {{"axis", std::to_string(param.axis)}, {"keepdims", "True"}};
+  s.inv_temperature = param.temperature.has_value() ? 1.0 / param.temperature.value() : 1.0;
+  return s;
+}
+
+// _backward_softmax(ograd, y) = y (ograd - S) / T with S = sum(ograd y). For g at the output:
+//   d/dograd = the same op on (g, y);  d/dy = (g (ograd - S) - ograd sum(g y)) / T.
+std::vector<NodeEntry> BackwardSoftmaxGrad(const ObjectPtr& n, const std::vector<NodeEntry>& g) {
+  SoftmaxAxis ax = SoftmaxAttrs(n);
+  GradGraphBuilder b(n);
+  const NodeEntry &ograd = n->inputs[0], &y = n->inputs[1];
+  NodeEntry d_ograd(b.Again({g[0], y}), 0, 0);
+  NodeEntry s = b.Op("sum", {b.Mul(ograd, y)}, ax.sum_attrs);
+  NodeEntry t = b.Op("sum", {b.Mul(g[0], y)}, ax.sum_attrs);
+  NodeEntry d_y = b.Sub(BMul(b, g[0], b.Op("broadcast_sub", {ograd, s})), BMul(b, ograd, t));
+  return {d_ograd, b.Scale(d_y, ax.inv_temperature)};
+}
+
+// _backward_log_softmax(ograd, y) = (ograd - exp(y) S) / T with S = sum(ograd). Its Jacobian
+// in ograd is not symmetric, so (unlike softmax) d/dograd is not the op applied to g:
+//   d/dograd = (g - sum(g exp(y))) / T;  d/dy = -g exp(y) S / T.
+std::vector<NodeEntry> BackwardLogSoftmaxGrad(const ObjectPtr& n,
+                                              const std::vector<NodeEntry>& g) {
+  SoftmaxAxis ax = SoftmaxAttrs(n);
+  GradGraphBuilder b(n);
+  const NodeEntry &ograd = n->inputs[0], &y = n->inputs[1];
+  NodeEntry prob = b.Op("exp", {y});
+  NodeEntry d_ograd = b.Op("broadcast_sub", {g[0], b.Op("sum", {b.Mul(g[0], prob)}, ax.sum_attrs)});
+  NodeEntry s = b.Op("sum", {ograd}, ax.sum_attrs);
+  NodeEntry d_y = BMul(b, b.Mul(g[0], prob), s);
+  return {b.Scale(d_ograd, ax.inv_temperature), b.Scale(d_y, -ax.inv_temperature)};
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(_backward_softmax)
+.set_attr<nnvm::FGradient>("FGradient", BackwardSoftmaxGrad);
+NNVM_REGISTER_OP(_backward_log_softmax)
+.set_attr<nnvm::FGradient>("FGradient", BackwardLogSoftmaxGrad);
 
 }  // namespace op
 }  // namespace mxnet

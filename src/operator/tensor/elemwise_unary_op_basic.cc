@@ -7,7 +7,7 @@
  */
 #include "./elemwise_unary_op-inl.h"
 #include "./higher_order_grad-inl.h"
-#include "../nn/relu_backward-inl.h"
+#include "./relu_backward-inl.h"
 
 namespace mxnet {
 namespace op {

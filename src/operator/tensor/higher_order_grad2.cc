@@ -2,18 +2,16 @@
  * \file higher_order_grad2.cc
  * \brief Second-order gradients (FGradient of backward ops, see higher_order_grad-inl.h) for:
  *        power / maximum / minimum / hypot (same-shape, broadcast and scalar forms), the max /
- *        min / prod / norm reductions, batch_dot, softmax / log_softmax, LeakyReLU (leaky, elu,
- *        selu, gelu), where, take / Embedding and the linear shape ops (Concat, stack,
- *        SliceChannel, squeeze, tile, repeat). Every gradient is built from differentiable
- *        forward ops (or from backward ops that have an FGradient themselves), so third order
- *        works too.
+ *        min / prod / norm reductions, batch_dot, where, take / Embedding and the linear shape
+ *        ops (Concat, stack, SliceChannel, squeeze, tile, repeat). Every gradient is built from
+ *        differentiable forward ops (or from backward ops that have an FGradient themselves), so
+ *        third order works too. The nn/ operators keep theirs beside them (softmax.cc,
+ *        leaky_relu.cc).
  */
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "../nn/leaky_relu-inl.h"
-#include "../nn/softmax-inl.h"
 #include "./higher_order_grad-inl.h"
 
 namespace mxnet {
@@ -216,89 +214,6 @@ std::vector<NodeEntry> BackwardBatchDotGrad(const ObjectPtr& n, const std::vecto
   return {d_ograd, NodeEntry(for_lhs, 0, 0), NodeEntry(for_rhs, 1, 0)};
 }
 
-// ------------------------------------------------------------------ softmax / log_softmax
-
-struct SoftmaxAxis {
-  std::unordered_map<std::string, std::string> sum_attrs;  // sum over the softmax axis, keepdims
-  double inv_temperature;
-};
-
-SoftmaxAxis SoftmaxAttrs(const ObjectPtr& n) {
-  const SoftmaxParam& param = nnvm::get<SoftmaxParam>(n->attrs.parsed);
-  if (param.UseLength()) {
-    MX_THROW(dmlc::NotImplementedError)
-        << "Operator " << n->op()->name << " (node " << n->attrs.name
-        << ") has no higher-order gradient with use_length=True";
-  }
-  SoftmaxAxis s;
-  s.sum_attrs = {{"axis", std::to_string(param.axis)}, {"keepdims", "True"}};
-  s.inv_temperature = param.temperature.has_value() ? 1.0 / param.temperature.value() : 1.0;
-  return s;
-}
-
-// _backward_softmax(ograd, y) = y (ograd - S) / T with S = sum(ograd y). For g at the output:
-//   d/dograd = the same op on (g, y);  d/dy = (g (ograd - S) - ograd sum(g y)) / T.
-std::vector<NodeEntry> BackwardSoftmaxGrad(const ObjectPtr& n, const std::vector<NodeEntry>& g) {
-  SoftmaxAxis ax = SoftmaxAttrs(n);
-  GradGraphBuilder b(n);
-  const NodeEntry &ograd = n->inputs[0], &y = n->inputs[1];
-  NodeEntry d_ograd(b.Again({g[0], y}), 0, 0);
-  NodeEntry s = b.Op("sum", {b.Mul(ograd, y)}, ax.sum_attrs);
-  NodeEntry t = b.Op("sum", {b.Mul(g[0], y)}, ax.sum_attrs);
-  NodeEntry d_y = b.Sub(BMul(b, g[0], b.Op("broadcast_sub", {ograd, s})), BMul(b, ograd, t));
-  return {d_ograd, b.Scale(d_y, ax.inv_temperature)};
-}
-
-// _backward_log_softmax(ograd, y) = (ograd - exp(y) S) / T with S = sum(ograd). Its Jacobian
-// in ograd is not symmetric, so (unlike softmax) d/dograd is not the op applied to g:
-//   d/dograd = (g - sum(g exp(y))) / T;  d/dy = -g exp(y) S / T.
-std::vector<NodeEntry> BackwardLogSoftmaxGrad(const ObjectPtr& n,
-                                              const std::vector<NodeEntry>& g) {
-  SoftmaxAxis ax = SoftmaxAttrs(n);
-  GradGraphBuilder b(n);
-  const NodeEntry &ograd = n->inputs[0], &y = n->inputs[1];
-  NodeEntry prob = b.Op("exp", {y});
-  NodeEntry d_ograd = b.Op("broadcast_sub", {g[0], b.Op("sum", {b.Mul(g[0], prob)}, ax.sum_attrs)});
-  NodeEntry s = b.Op("sum", {ograd}, ax.sum_attrs);
-  NodeEntry d_y = BMul(b, b.Mul(g[0], prob), s);
-  return {b.Scale(d_ograd, ax.inv_temperature), b.Scale(d_y, -ax.inv_temperature)};
-}
-
-// ------------------------------------------------------------------ LeakyReLU
-
-// _backward_LeakyReLU(ograd, x, y) = ograd * d with d = 1 for x > 0 and otherwise
-//   leaky: slope;  elu: y + slope;  selu: y + lambda alpha;  gelu: Phi(x) + x phi(x).
-// For elu / selu d depends on y (slope 1 where x <= 0), so the x-gradient flows through y.
-std::vector<NodeEntry> BackwardLeakyReLUGrad(const ObjectPtr& n,
-                                             const std::vector<NodeEntry>& g) {
-  const LeakyReLUParam& param = nnvm::get<LeakyReLUParam>(n->attrs.parsed);
-  GradGraphBuilder b(n);
-  const NodeEntry &ograd = n->inputs[0], &x = n->inputs[1], &y = n->inputs[2];
-  if (param.act_type == leakyrelu::kPReLU || param.act_type == leakyrelu::kRReLU) {
-    MX_THROW(dmlc::NotImplementedError)
-        << "Operator _backward_LeakyReLU (node " << n->attrs.name
-        << ") has no higher-order gradient for act_type prelu / rrelu";
-  }
-  NodeEntry d_ograd(b.Again({g[0], x, y}), 0, 0);
-  NodeEntry g_ograd = b.Mul(g[0], ograd);
-  switch (param.act_type) {
-    case leakyrelu::kELU:
-    case leakyrelu::kSELU: {
-      NodeEntry negative = b.Op("_lesser_equal_scalar", {x}, {{"scalar", "0"}});
-      return {d_ograd, b.ZerosLike(x), b.Mul(g_ograd, negative)};
-    }
-    case leakyrelu::kGELU: {
-      // d'(x) = phi(x) (2 - x^2), phi the standard normal density.
-      NodeEntry x2 = b.Square(x);
-      NodeEntry phi = b.Scale(b.Op("exp", {b.Scale(x2, -0.5)}), 1.0 / std::sqrt(2.0 * M_PI));
-      NodeEntry d2 = b.Mul(phi, b.AddScalar(b.Scale(x2, -1), 2));
-      return {d_ograd, b.Mul(g_ograd, d2), b.ZerosLike(y)};
-    }
-    default:  // leaky: d is piecewise constant
-      return {d_ograd, b.ZerosLike(x), b.ZerosLike(y)};
-  }
-}
-
 // ------------------------------------------------------------------ where, SliceChannel
 
 // _backward_where(ograd, cond) = (ograd * [cond != 0], ograd * [cond == 0]), linear in ograd:
@@ -426,14 +341,6 @@ NNVM_REGISTER_OP(_backward_norm)
 
 NNVM_REGISTER_OP(_backward_batch_dot)
 .set_attr<nnvm::FGradient>("FGradient", BackwardBatchDotGrad);
-
-NNVM_REGISTER_OP(_backward_softmax)
-.set_attr<nnvm::FGradient>("FGradient", BackwardSoftmaxGrad);
-NNVM_REGISTER_OP(_backward_log_softmax)
-.set_attr<nnvm::FGradient>("FGradient", BackwardLogSoftmaxGrad);
-
-NNVM_REGISTER_OP(_backward_LeakyReLU)
-.set_attr<nnvm::FGradient>("FGradient", BackwardLeakyReLUGrad);
 
 NNVM_REGISTER_OP(_backward_where)
 .set_attr<nnvm::FGradient>("FGradient", BackwardWhereGrad);

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/image_codec.h"
+#include "common/image_codec.h"
 #include "io/recordio.h"
 
 namespace {
@@ -39,7 +39,7 @@ std::string ImageRecord(const TestImage& img, float label, uint64_t id) {
   std::memcpy(&rec[4], &label, 4);
   std::memcpy(&rec[8], &id, 8);
   std::memcpy(&rec[16], &id2, 8);
-  return rec + mxnet::io::EncodeImage(".png", img.rgb.data(), img.h, img.w, 3, true, 1, "test");
+  return rec + mxnet::image_codec::EncodeImage(".png", img.rgb.data(), img.h, img.w, 3, true, 1, "test");
 }
 
 std::string WriteRec(const std::string& name, const std::vector<TestImage>& imgs) {

@@ -25,7 +25,7 @@
 #include <vector>
 
 namespace mxnet {
-namespace io {
+namespace image_codec {
 namespace {
 
 constexpr size_t kMessageSize = 512;
@@ -438,5 +438,5 @@ std::string EncodeImage(const std::string& ext, const uint8_t* img, int h, int w
   ThrowCodecError(who, "unsupported image encoding '" + ext + "' (use .jpg, .jpeg or .png)");
 }
 
-}  // namespace io
+}  // namespace image_codec
 }  // namespace mxnet

@@ -4,14 +4,14 @@
  *        float loop: a float compare + select stays a scalar branch under GCC's default
  *        -ftrapping-math and mispredicts on about half the elements of a hidden layer.
  */
-#ifndef MXNET_OPERATOR_NN_RELU_BACKWARD_INL_H_
-#define MXNET_OPERATOR_NN_RELU_BACKWARD_INL_H_
+#ifndef MXNET_OPERATOR_TENSOR_RELU_BACKWARD_INL_H_
+#define MXNET_OPERATOR_TENSOR_RELU_BACKWARD_INL_H_
 
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
-#include "../tensor/elemwise_unary_op-inl.h"
+#include "./elemwise_unary_op-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -52,4 +52,4 @@ void ReluBackwardCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 }  // namespace op
 }  // namespace mxnet
 
-#endif  // MXNET_OPERATOR_NN_RELU_BACKWARD_INL_H_
+#endif  // MXNET_OPERATOR_TENSOR_RELU_BACKWARD_INL_H_

@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "io/image_codec.h"
+#include "common/image_codec.h"
 
 namespace {
 
-using mxnet::io::DecodeImage;
-using mxnet::io::DetectImageFormat;
-using mxnet::io::EncodeImage;
-using mxnet::io::ImageFormat;
-using mxnet::io::ImageInfo;
-using mxnet::io::ReadImageInfo;
+using mxnet::image_codec::DecodeImage;
+using mxnet::image_codec::DetectImageFormat;
+using mxnet::image_codec::EncodeImage;
+using mxnet::image_codec::ImageFormat;
+using mxnet::image_codec::ImageInfo;
+using mxnet::image_codec::ReadImageInfo;
 
 std::vector<uint8_t> RandomImage(int h, int w, int c, unsigned seed) {
   std::mt19937 rng(seed);

@@ -30,12 +30,16 @@
 #include <type_traits>
 #include <vector>
 
-#include "../operator/elemwise_op_common.h"
-#include "../operator/operator_common.h"
-#include "./image_codec.h"
+#include "../elemwise_op_common.h"
+#include "../operator_common.h"
+#include "../../common/image_codec.h"
 
 namespace mxnet {
-namespace io {
+namespace op {
+
+using image_codec::DecodeImage;
+using image_codec::DecodedChannels;
+using image_codec::ImageInfo;
 
 struct ImdecodeParam : public dmlc::Parameter<ImdecodeParam> {
   int flag;
@@ -423,5 +427,5 @@ OpenCV's border codes: 0 constant (values per channel, or value for all), 1 repl
 .add_argument("src", "NDArray", "source image")
 .add_arguments(MakeBorderParam::__FIELDS__());
 
-}  // namespace io
+}  // namespace op
 }  // namespace mxnet

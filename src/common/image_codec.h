@@ -17,8 +17,8 @@
  * Every failure (empty, unknown format, corrupt or truncated data) throws dmlc::Error (a
  * ValueError) whose message starts with the caller's name (`who`); nothing aborts the process.
  */
-#ifndef MXNET_IO_IMAGE_CODEC_H_
-#define MXNET_IO_IMAGE_CODEC_H_
+#ifndef MXNET_COMMON_IMAGE_CODEC_H_
+#define MXNET_COMMON_IMAGE_CODEC_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +26,7 @@
 #include <vector>
 
 namespace mxnet {
-namespace io {
+namespace image_codec {
 
 enum class ImageFormat { kUnknown, kJPEG, kPNG };
 
@@ -72,7 +72,7 @@ std::vector<uint8_t> DecodeImage(const uint8_t* data, size_t size, int flag, boo
 std::string EncodeImage(const std::string& ext, const uint8_t* img, int h, int w, int c,
                         bool is_rgb, int quality, const char* who);
 
-}  // namespace io
+}  // namespace image_codec
 }  // namespace mxnet
 
-#endif  // MXNET_IO_IMAGE_CODEC_H_
+#endif  // MXNET_COMMON_IMAGE_CODEC_H_
