@@ -1,7 +1,6 @@
 """Gluon nn layers and losses against MXNet 1.9.1 reference outputs and gradients
-(tests/python/data/mx191/gluon, written by tools/gen_mx191_gluon_testdata.py), against NumPy
+(tests/python/data/mx191/gluon, written by tests/python/data/mx191/gen_gluon.py), against NumPy
 and against finite differences."""
-import importlib.util
 import os
 
 import numpy as np
@@ -11,14 +10,11 @@ import mxnet as mx
 from mxnet import autograd, gluon
 from mxnet.gluon import nn
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-REF = os.path.join(REPO, "tests", "python", "data", "mx191", "gluon")
+import mx191_oracle
 
-_spec = importlib.util.spec_from_file_location(
-    "gen_gluon", os.path.join(REPO, "tools", "gen_mx191_gluon_testdata.py"))
-gen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen)
+REF = os.path.join(mx191_oracle.DATA, "gluon")
+
+gen = mx191_oracle.load_generator("gen_gluon")
 
 LAYERS = np.load(os.path.join(REF, "layers.npz"))
 CASES = gen.layer_cases()

@@ -1,19 +1,19 @@
-"""Writes the MXNet 1.9.1 Gluon reference files read by tests/python/unittest/test_gluon*.py.
-
-    /tmp/mxbench-refs/mx191/bin/python tools/gen_mx191_gluon_testdata.py tests/python/data/mx191/gluon
+"""Writes the MXNet 1.9.1 Gluon reference files (into gluon/) read by
+tests/python/unittest/test_gluon*.py, which also import this module (through
+mx191_oracle.load_generator) for its layer cases and network. Run it as refgen.py says.
 
 Parameters are set from NumPy seeds (see `fill_params`), so the tests rebuild the same
 networks and compare outputs, gradients, parameter names and files.
 """
 import json
 import os
-import sys
 
 import mxnet as mx
 import numpy as np
 from mxnet import gluon, autograd
 from mxnet.gluon import nn
 
+import refgen
 
 
 def fill_params(block, seed):
@@ -89,10 +89,7 @@ class Net(gluon.HybridBlock):
         return self.body(F.relu(self.bn(self.conv(x))))
 
 
-
-if __name__ == "__main__":
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
+def generate(out):
     # ---- single layers: outputs (train and predict mode) and gradients
     res = {}
     for i, (name, make, shape) in enumerate(layer_cases()):
@@ -214,4 +211,7 @@ if __name__ == "__main__":
             trainer.step(5)
         np.savez(os.path.join(out, "trainer_%s.npz" % opt),
                  **{k: v.data().asnumpy() for k, v in mlp.collect_params().items()})
-    print("wrote", sorted(os.listdir(out)))
+
+
+if __name__ == "__main__":
+    refgen.main(generate, "gluon")
