@@ -4,7 +4,7 @@ and a whole imperative training step built from forward ops and their `_backward
 
     OMP_NUM_THREADS=2 PYTHONPATH=python python3 benchmark/lenet_layers_bench.py [--steps 200]
 
-The same script runs on MXNet 1.9.1 (/tmp/mxbench-refs/mx191/bin/python) for the per-op part
+The same script runs on MXNet 1.9.1 ("$MXNET_REFERENCE_PYTHON") for the per-op part
 (--ops-only), which gives like-for-like op timings.
 """
 import argparse

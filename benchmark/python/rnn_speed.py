@@ -2,7 +2,7 @@
 
     PYTHONPATH=python python3 benchmark/python/rnn_speed.py [--cells lstm,gru] [--seconds 3]
     PYTHONPATH=python python3 benchmark/python/rnn_speed.py \
-        --python python3,/tmp/mxbench-refs/mx191/bin/python
+        --python python3,"$MXNET_REFERENCE_PYTHON"
 
 Each case (cell, forward-only or forward+backward) runs in the interpreter named by --python
 (default: this one; several may be given, comma-separated, and are then run alternately, --rounds
@@ -11,7 +11,7 @@ An interpreter may carry its own environment: `python3@MXNET_RNN_FAST=0` runs th
 fallback (the implementation before the fast kernels), e.g.
 
     python3 benchmark/python/rnn_speed.py \
-        --python python3,python3@MXNET_RNN_FAST=0,/tmp/mxbench-refs/mx191/bin/python
+        --python python3,python3@MXNET_RNN_FAST=0,"$MXNET_REFERENCE_PYTHON"
 Default shape: hidden 256, 2 layers, T=35, N=32, input 256 (the word language model's).
 --env NAME=VALUE (repeatable) sets variables for the child runs, e.g. MXNET_USE_DNNL_RNN=0 for
 this build's plain fallback path.

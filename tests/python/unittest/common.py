@@ -7,13 +7,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 
 
 def run_python_script(path, *args, timeout=600):
-    """Run a Python script in a fresh interpreter with this checkout's mxnet on the path.
-
-    Under tools/fake_libmxnet.py (MXNET_FAKE_LIB set) the child uses the fake library too.
-    """
+    """Run a Python script in a fresh interpreter with this checkout's mxnet on the path."""
     cmd = [sys.executable]
-    if os.environ.get("MXNET_FAKE_LIB"):
-        cmd.append(os.path.join(REPO, "tools", "fake_libmxnet.py"))
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
     return subprocess.run(cmd + [str(path)] + [str(a) for a in args], env=env,
                           capture_output=True, text=True, timeout=timeout)

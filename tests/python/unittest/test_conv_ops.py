@@ -2,7 +2,7 @@
 against finite differences of the forward operators, oneDNN against the native kernels
 (MXNET_ONEDNN_ENABLED=0), BatchNorm training semantics (batch statistics, moving statistics
 updated in place by the backward pass), error messages, and results of MXNet 1.9.1
-(tests/python/data/mx191/convnn_refs.npz, made by tools/gen_mx191_convnn_refs.py)."""
+(tests/python/data/mx191/convnn_refs.npz, made by gen_convnn.py there)."""
 import ctypes
 import json
 import os

@@ -1,6 +1,5 @@
 """Gluon core: Parameter, ParameterDict, Block/HybridBlock/SymbolBlock naming, save/load and
 export interchange with MXNet 1.9.1, hybridize == imperative, error messages."""
-import importlib.util
 import json
 import os
 import textwrap
@@ -14,14 +13,8 @@ from mxnet.gluon import nn
 
 import mx191_oracle as oracle
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-REF = os.path.join(REPO, "tests", "python", "data", "mx191", "gluon")
-GEN = os.path.join(REPO, "tools", "gen_mx191_gluon_testdata.py")
-
-_spec = importlib.util.spec_from_file_location("gen_gluon", GEN)
-gen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen)
+REF = os.path.join(oracle.DATA, "gluon")
+gen = oracle.load_generator("gen_gluon")
 
 needs_mx191 = pytest.mark.skipif(not oracle.HAVE_MX191, reason=oracle.SKIP_REASON)
 
@@ -341,11 +334,11 @@ def test_files_written_by_us_load_in_mxnet191(tmp_path):
     np.save(str(tmp_path / "x.npy"), x.asnumpy())
     script = tmp_path / "check.py"
     script.write_text(textwrap.dedent("""
-        import sys, importlib.util
+        import sys
+        sys.path.insert(0, %r)
         import numpy as np, mxnet as mx
         from mxnet import gluon
-        spec = importlib.util.spec_from_file_location("gen", %r)
-        gen = importlib.util.module_from_spec(spec); spec.loader.exec_module(gen)
+        import gen_gluon as gen
         d = sys.argv[1]
         x = mx.nd.array(np.load(d + "/x.npy"))
         net = gen.Net()
@@ -354,7 +347,7 @@ def test_files_written_by_us_load_in_mxnet191(tmp_path):
         blk = gluon.SymbolBlock.imports(d + "/ours-symbol.json", ["data"],
                                         d + "/ours-0001.params")
         np.save(d + "/y_export.npy", blk(x).asnumpy())
-    """ % GEN))
+    """ % oracle.DATA))
     oracle.run([script, tmp_path], ours=False)
     np.testing.assert_allclose(np.load(str(tmp_path / "y_params.npy")), y, rtol=1e-5,
                                atol=1e-6)

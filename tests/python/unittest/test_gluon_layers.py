@@ -1,7 +1,6 @@
 """Gluon nn layers and losses against MXNet 1.9.1 reference outputs and gradients
-(tests/python/data/mx191/gluon, written by tools/gen_mx191_gluon_testdata.py), against NumPy
+(tests/python/data/mx191/gluon, written by tests/python/data/mx191/gen_gluon.py), against NumPy
 and against finite differences."""
-import importlib.util
 import os
 
 import numpy as np
@@ -11,14 +10,11 @@ import mxnet as mx
 from mxnet import autograd, gluon
 from mxnet.gluon import nn
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-REF = os.path.join(REPO, "tests", "python", "data", "mx191", "gluon")
+import mx191_oracle
 
-_spec = importlib.util.spec_from_file_location(
-    "gen_gluon", os.path.join(REPO, "tools", "gen_mx191_gluon_testdata.py"))
-gen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen)
+REF = os.path.join(mx191_oracle.DATA, "gluon")
+
+gen = mx191_oracle.load_generator("gen_gluon")
 
 LAYERS = np.load(os.path.join(REF, "layers.npz"))
 CASES = gen.layer_cases()
@@ -35,37 +31,11 @@ LAYERS_GAMMA_BEFORE = {i: _gamma_before(i) for i, c in enumerate(CASES)
                        if c[0] == "batchnorm_axis"}
 
 
-def _run_layer(i, make, shape, hybridize):
-    layer = make()
-    layer.initialize()
-    if hybridize:
-        layer.hybridize()
-    x = mx.nd.array(np.random.RandomState(100 + i).uniform(-2, 2, size=shape).astype("float32"))
-    gen.fill_params(layer, 200 + i)
-    res = {"predict": layer(x).asnumpy()}
-    x.attach_grad()
-    with autograd.record():
-        y = layer(x)
-        head = mx.nd.array(np.random.RandomState(300 + i).uniform(-1, 1, size=y.shape)
-                           .astype("float32"))
-        loss = (y * head).sum()
-    loss.backward()
-    res["train"] = y.asnumpy()
-    res["dx"] = x.grad.asnumpy()
-    for pname, p in sorted(layer.collect_params().items()):
-        key = pname[len(layer.prefix):]
-        if p.grad_req != "null":
-            res["d" + key] = p.grad().asnumpy()
-        else:
-            res["after_" + key] = p.data().asnumpy()
-    return res
-
-
 @pytest.mark.parametrize("hybridize", [False, True], ids=["imperative", "hybridized"])
 @pytest.mark.parametrize("case", range(len(CASES)), ids=[c[0] for c in CASES])
 def test_layer_matches_mxnet191(case, hybridize):
     name, make, shape = CASES[case]
-    got = _run_layer(case, make, shape, hybridize)
+    got = gen.run_layer(case, make, shape, hybridize)
     expected = {k.split(":", 1)[1]: LAYERS[k] for k in LAYERS.files
                 if k.split(":", 1)[0] == name}
     assert sorted(got) == sorted(expected)
@@ -187,64 +157,16 @@ def test_layer_prefixes_match_mxnet191():
 LOSSES = np.load(os.path.join(REF, "losses.npz"))
 
 
-def _loss_inputs():
-    rng = np.random.RandomState(5)
-    pred = rng.uniform(-2, 2, size=(4, 5)).astype("float32")
-    prob = rng.uniform(0.05, 0.95, size=(4, 5)).astype("float32")
-    lab01 = (rng.uniform(size=(4, 5)) > 0.5).astype("float32")
-    sign = lab01 * 2 - 1
-    cls = np.array([0, 3, 4, 1], dtype="float32")
-    dist = rng.uniform(0.1, 1, size=(4, 5)).astype("float32")
-    dist /= dist.sum(axis=1, keepdims=True)
-    sw = rng.uniform(0.5, 1.5, size=(4, 1)).astype("float32")
-    counts = rng.randint(0, 5, size=(4, 5)).astype("float32")
-    return pred, prob, lab01, sign, cls, dist, sw, counts
-
-
-def _loss_cases():
-    pred, prob, lab01, sign, cls, dist, sw, counts = _loss_inputs()
-    a = mx.nd.array
-    L = gluon.loss
-    return {
-        "l2": (L.L2Loss(), (a(pred), a(prob))),
-        "l2_w_sw": (L.L2Loss(weight=0.7), (a(pred), a(prob), a(sw))),
-        "l1": (L.L1Loss(), (a(pred), a(prob))),
-        "sbce": (L.SigmoidBCELoss(), (a(pred), a(lab01))),
-        "sbce_posw": (L.SigmoidBCELoss(), (a(pred), a(lab01), None,
-                                           a(np.full((1, 5), 2.0, "float32")))),
-        "sbce_fromsig": (L.SigmoidBCELoss(from_sigmoid=True), (a(prob), a(lab01))),
-        "sce": (L.SoftmaxCELoss(), (a(pred), a(cls))),
-        "sce_sw": (L.SoftmaxCELoss(), (a(pred), a(cls), a(sw))),
-        "sce_dense": (L.SoftmaxCELoss(sparse_label=False), (a(pred), a(dist))),
-        "sce_logits": (L.SoftmaxCELoss(from_logits=True), (a(np.log(dist)), a(cls))),
-        "kl": (L.KLDivLoss(), (a(np.log(dist)), a(prob))),
-        "kl_nologits": (L.KLDivLoss(from_logits=False), (a(pred), a(dist))),
-        "huber": (L.HuberLoss(rho=0.5), (a(pred), a(prob))),
-        "hinge": (L.HingeLoss(), (a(pred), a(sign))),
-        "sqhinge": (L.SquaredHingeLoss(margin=2), (a(pred), a(sign))),
-        "logistic": (L.LogisticLoss(), (a(pred), a(sign))),
-        "logistic_bin": (L.LogisticLoss(label_format="binary"), (a(pred), a(lab01))),
-        "triplet": (L.TripletLoss(margin=0.5), (a(pred), a(prob), a(dist))),
-        "poisson": (L.PoissonNLLLoss(), (a(pred), a(counts))),
-        "poisson_full": (L.PoissonNLLLoss(from_logits=False, compute_full=True),
-                         (a(prob * 3), a(counts))),
-        "cosine": (L.CosineEmbeddingLoss(), (a(pred), a(prob),
-                                             a(np.array([1, -1, 1, -1], "float32")))),
-        "cosine_margin": (L.CosineEmbeddingLoss(margin=0.2),
-                          (a(pred), a(dist), a(np.array([-1, -1, 1, 1], "float32")))),
-    }
-
-
 @pytest.mark.parametrize("name", sorted(LOSSES.files))
 def test_loss_matches_mxnet191(name):
-    loss, args = _loss_cases()[name]
+    loss, args = gen.loss_cases()[name]
     got = loss(*args).asnumpy()
     assert got.shape == LOSSES[name].shape
     np.testing.assert_allclose(got, LOSSES[name], rtol=1e-5, atol=1e-5)
 
 
 def test_softmax_ce_against_numpy_and_label_shapes():
-    pred, _, _, _, cls, _, _, _ = _loss_inputs()
+    pred, _, _, _, cls, _, _, _ = gen.loss_inputs()
     p = pred.astype(np.float64)
     logp = p - np.log(np.exp(p).sum(axis=1, keepdims=True))
     want = -logp[np.arange(4), cls.astype(int)]
@@ -259,7 +181,7 @@ def test_softmax_ce_against_numpy_and_label_shapes():
 
 
 def test_loss_gradient_finite_differences():
-    pred, prob, _, _, _, _, _, _ = _loss_inputs()
+    pred, prob, _, _, _, _, _, _ = gen.loss_inputs()
     for loss in (gluon.loss.HuberLoss(rho=0.5), gluon.loss.SigmoidBCELoss()):
         x = mx.nd.array(pred)
         x.attach_grad()

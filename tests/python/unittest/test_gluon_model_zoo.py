@@ -16,7 +16,7 @@ import pytest
 import mxnet as mx
 from mxnet.gluon.model_zoo import vision, model_store
 
-MX191_PYTHON = "/tmp/mxbench-refs/mx191/bin/python"
+import mx191_oracle
 
 ALL_MODELS = ["resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1",
               "resnet18_v2", "resnet34_v2", "resnet50_v2", "resnet101_v2", "resnet152_v2",
@@ -88,15 +88,14 @@ print(json.dumps(report))
 
 @pytest.fixture(scope="module")
 def oracle(tmp_path_factory):
-    if not os.path.exists(MX191_PYTHON):
-        pytest.skip("MXNet 1.9.1 venv not found at %s" % MX191_PYTHON)
+    if not mx191_oracle.HAVE_MX191:
+        pytest.skip(mx191_oracle.SKIP_REASON)
     out_dir = str(tmp_path_factory.mktemp("mx191_model_zoo"))
     spec = {"dir": out_dir, "shapes": {n: _input_side(n) for n in ALL_MODELS},
             "forward": FORWARD_MODELS, "export": EXPORT_MODELS}
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    proc = subprocess.run([MX191_PYTHON, "-c", _ORACLE, json.dumps(spec)], cwd=out_dir,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    proc = subprocess.run([mx191_oracle.MX191, "-c", _ORACLE, json.dumps(spec)], cwd=out_dir,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=mx191_oracle.env(ours=False),
                           timeout=600)
     assert proc.returncode == 0, proc.stderr.decode()[-3000:]
     report = json.loads(proc.stdout.decode().strip().splitlines()[-1])

@@ -1,6 +1,5 @@
 """Gluon Trainer against MXNet 1.9.1 reference runs, plus states, learning rate, stale
 gradients and multi-context reduction."""
-import importlib.util
 import os
 
 import numpy as np
@@ -10,13 +9,10 @@ import mxnet as mx
 from mxnet import autograd, gluon
 from mxnet.gluon import nn
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-REF = os.path.join(REPO, "tests", "python", "data", "mx191", "gluon")
-_spec = importlib.util.spec_from_file_location(
-    "gen_gluon", os.path.join(REPO, "tools", "gen_mx191_gluon_testdata.py"))
-gen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen)
+import mx191_oracle
+
+REF = os.path.join(mx191_oracle.DATA, "gluon")
+gen = mx191_oracle.load_generator("gen_gluon")
 
 
 def _mlp():

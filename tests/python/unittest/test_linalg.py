@@ -1,6 +1,6 @@
 """The linalg operator family beyond the op table (optable/linalg.py): MXNet 1.9.1 outputs and
-gradients (data/mx191/linalg.npz, written by tools/gen_mx191_linalg.py), gradients of potrf and
-syevd with respect to a symmetric input (symmetric finite differences), large and batched
+gradients (data/mx191/linalg.npz, written by data/mx191/gen_linalg.py), gradients of potrf
+and syevd with respect to a symmetric input (symmetric finite differences), large and batched
 inputs against NumPy, gradient accumulation (grad_req='add'), the aliases and namespaces, and
 error messages."""
 import json

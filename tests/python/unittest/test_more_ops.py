@@ -1,7 +1,7 @@
 """reshape_like, moments, ravel/unravel, khatri_rao, fill_element_0index, contrib arange_like /
 index_copy / div_sqrt_dim, Pad, GroupNorm, SVMOutput, Crop, AdaptiveAvgPooling2D,
 BilinearResize2D, im2col/col2im: outputs and gradients against MXNet 1.9.1 (reference file made
-by tools/gen_more_ops_testdata.py), NumPy oracles, signatures and error messages.
+by tests/python/data/mx191/gen_more_ops.py), NumPy oracles, signatures and error messages.
 The generic checks (NumPy forward, finite differences, executor, symbol) are in the op table
 (optable/more_ops.py)."""
 import inspect
@@ -62,7 +62,8 @@ def test_matches_mxnet_191(case):
 
 def test_reference_file_present():
     if not os.path.exists(DATA):
-        pytest.skip("run tools/gen_more_ops_testdata.py with MXNet 1.9.1 to create " + DATA)
+        pytest.skip("run tests/python/data/mx191/gen_more_ops.py with MXNet 1.9.1 to create "
+                    + DATA)
     assert len(_cases()) >= 20
 
 

@@ -4,7 +4,7 @@ predict), LayerNorm, InstanceNorm, L2Normalization, LRN, UpSampling, MakeLoss/ma
 the SoftmaxOutput options. Backward operators are called directly and checked against central
 finite differences of the forward operator (float64), or against NumPy for loss heads, and
 against forward outputs and gradients computed by MXNet 1.9.1 (data/mx191/nn_layers.npz,
-written by tools/gen_mx191_nn_layers.py)."""
+written by tests/python/data/mx191/gen_nn_layers.py)."""
 import contextlib
 import ctypes
 import os
@@ -540,7 +540,7 @@ def _check_ref(ref, key, got, rtol=2e-4):
 
 
 def test_nn_layers_match_mxnet_191_forward_and_gradients():
-    """Outputs and input gradients written by tools/gen_mx191_nn_layers.py with MXNet 1.9.1."""
+    """Outputs and input gradients written by data/mx191/gen_nn_layers.py with MXNet 1.9.1."""
     ref = np.load(_REF)
     A = lambda k: arr(ref[k].astype("float64"))  # noqa: E731
 

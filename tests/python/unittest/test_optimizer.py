@@ -486,7 +486,7 @@ def test_optimizer_state_pickles_interchange_with_mxnet_191(name):
         assert read["ours", theirs] == read["mx191", theirs]
 
 
-# ---- state files written by MXNet 1.9.1 (tools/gen_mx191_testdata.py) ------------------------
+# ---- state files written by MXNet 1.9.1 (tests/python/data/mx191/gen_testdata.py) ---------
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "mx191")
 
 

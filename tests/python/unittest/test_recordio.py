@@ -1,5 +1,6 @@
-"""mx.recordio against files written by MXNet 1.9.1 (tools/gen_mx191_testdata.py): read them,
-and write byte-identical copies; continuation records (payloads containing the magic); errors."""
+"""mx.recordio against files written by MXNet 1.9.1 (tests/python/data/mx191/gen_testdata.py):
+read them, and write byte-identical copies; continuation records (payloads containing the
+magic); errors."""
 import os
 import pickle
 import struct
@@ -35,7 +36,7 @@ MAGIC_RECORDS = [MAGIC, b"abcd" + MAGIC + b"efgh" + MAGIC + b"ij", b"a" + MAGIC 
 
 
 def _indexed_payloads():
-    """What gen_mx191_testdata.py packed into indexed.rec."""
+    """What gen_testdata.py packed into indexed.rec."""
     out = []
     for i in range(4):
         label = float(i) if i % 2 == 0 else [float(i), i + 0.5]

@@ -1,8 +1,7 @@
-"""Generated mx.nd operator functions: placement, signatures, docstrings, calling, .pyi stubs."""
-import ast
+"""Generated mx.nd operator functions: placement, signatures, docstrings, calling (the .pyi
+stubs are checked by test_stubs.py)."""
 import ctypes
 import inspect
-import os
 import sys
 
 import numpy as np
@@ -11,11 +10,9 @@ import pytest
 import mxnet as mx
 from mxnet import base
 from mxnet.base import _Null
-from mxnet.ndarray import register, gen_stubs
+from mxnet.ndarray import register
 
 from common import run_python_script
-
-PKG = os.path.dirname(os.path.abspath(mx.ndarray.__file__))
 
 
 def _all_names():
@@ -246,52 +243,6 @@ def test_module_placement_of_prefixed_ops():
     linalg = [n for n in names if n.startswith("_linalg_")]
     for n in linalg:
         assert hasattr(mx.nd.linalg, n[len("_linalg_"):])
-
-
-# ---------------------------------------------------------------------------------------------
-# .pyi stubs
-
-
-def test_annotation_for_pure():
-    ann = gen_stubs.annotation_for
-    assert ann("x", "int, optional, default='1'") == "int"
-    assert ann("x", "float, required") == "float"
-    assert ann("x", "boolean, optional, default=0") == "bool"
-    assert ann("x", "Shape(tuple), required") == "Union[int, Tuple[int, ...]]"
-    assert ann("x", "Shape or None, optional, default=None") == \
-        "Optional[Union[int, Tuple[int, ...]]]"
-    assert ann("x", "{'relu', 'tanh'}, required") == "Literal['relu', 'tanh']"
-    assert ann("x", "{None, 'a', 'b'},optional, default='None'") == \
-        "Optional[Literal['a', 'b']]"
-    assert ann("x", "int or None, optional") == "Optional[int]"
-    assert ann("dtype", "{'float32'}") == "Union[str, type, np.dtype, None]"
-    assert ann("data", "NDArray-or-Symbol") == "NDArray"
-    assert ann("x", "something odd") == "Any"
-
-
-def test_generated_stubs_cover_every_function(tmp_path):
-    paths = gen_stubs.write_stubs(str(tmp_path))
-    assert len(paths) == len(gen_stubs.STUB_MODULES)
-    for short, path in zip(gen_stubs.STUB_MODULES, paths):
-        with open(path) as f:
-            tree = ast.parse(f.read())
-        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-        imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
-                    for a in n.names}
-        module = getattr(mx.nd, short)
-        for name in module.__all__:
-            assert name in defined or name in imported, "%s.%s missing from stub" % (short, name)
-    op_stub = open(os.path.join(str(tmp_path), "op.pyi")).read()
-    assert "def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..." in op_stub
-
-
-def test_committed_stubs_parse():
-    found = [f for f in os.listdir(PKG) if f.endswith(".pyi")]
-    if not found:
-        pytest.skip("no committed stubs yet")
-    for f in found:
-        with open(os.path.join(PKG, f)) as fh:
-            ast.parse(fh.read())
 
 
 def test_import_is_lazy_about_heavy_modules(tmp_path):

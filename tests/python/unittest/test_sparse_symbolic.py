@@ -120,11 +120,7 @@ def _run_stype_script(ours):
         f.write(STYPE_SCRIPT)
         path = f.name
     try:
-        env = dict(os.environ, MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0")
-        if not ours:
-            env.pop("PYTHONPATH", None)
-        else:
-            env["PYTHONPATH"] = os.path.join(mx191_oracle.REPO, "python")
+        env = dict(mx191_oracle.env(ours), MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0")
         exe = sys.executable if ours else mx191_oracle.MX191
         out = subprocess.check_output([exe, path, json.dumps(STYPE_CASES)], env=env, cwd="/",
                                       stderr=subprocess.DEVNULL).decode()

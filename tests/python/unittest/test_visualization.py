@@ -1,5 +1,5 @@
 """mx.viz.print_summary prints the same text as MXNet 1.9.1 (reference tables recorded by
-tools/gen_mx191_viz_monitor.py); plot_network needs graphviz."""
+tests/python/data/mx191/gen_viz_monitor.py); plot_network needs graphviz."""
 import contextlib
 import io
 import json

@@ -1,19 +1,19 @@
-"""Writes the MXNet 1.9.1 Gluon reference files read by tests/python/unittest/test_gluon*.py.
-
-    /tmp/mxbench-refs/mx191/bin/python tools/gen_mx191_gluon_testdata.py tests/python/data/mx191/gluon
+"""Writes the MXNet 1.9.1 Gluon reference files (into gluon/) read by
+tests/python/unittest/test_gluon*.py, which also import this module (through
+mx191_oracle.load_generator) for its layer cases and network. Run it as refgen.py says.
 
 Parameters are set from NumPy seeds (see `fill_params`), so the tests rebuild the same
 networks and compare outputs, gradients, parameter names and files.
 """
 import json
 import os
-import sys
 
 import mxnet as mx
 import numpy as np
 from mxnet import gluon, autograd
 from mxnet.gluon import nn
 
+import refgen
 
 
 def fill_params(block, seed):
@@ -75,6 +75,86 @@ def layer_cases():
     ]
 
 
+def run_layer(i, make, shape, hybridize=False):
+    """Layer case i: predict-mode output, then a training forward and backward with a seeded
+    head gradient; returns {"predict", "train", "dx", "d<param>" or "after_<param>": array}.
+    Shared with the tests."""
+    layer = make()
+    layer.initialize()
+    if hybridize:
+        layer.hybridize()
+    x = mx.nd.array(np.random.RandomState(100 + i).uniform(-2, 2, size=shape)
+                    .astype("float32"))
+    fill_params(layer, 200 + i)
+    res = {"predict": layer(x).asnumpy()}
+    x.attach_grad()
+    with autograd.record():
+        y = layer(x)
+        head = mx.nd.array(np.random.RandomState(300 + i).uniform(-1, 1, size=y.shape)
+                           .astype("float32"))
+        loss = (y * head).sum()
+    loss.backward()
+    res["train"] = y.asnumpy()
+    res["dx"] = x.grad.asnumpy()
+    for pname, p in sorted(layer.collect_params().items()):
+        key = pname[len(layer.prefix):]
+        if p.grad_req != "null":
+            res["d" + key] = p.grad().asnumpy()
+        else:
+            res["after_" + key] = p.data().asnumpy()
+    return res
+
+
+def loss_inputs():
+    """The seeded inputs of the loss cases; shared with the tests."""
+    rng = np.random.RandomState(5)
+    pred = rng.uniform(-2, 2, size=(4, 5)).astype("float32")
+    prob = rng.uniform(0.05, 0.95, size=(4, 5)).astype("float32")
+    lab01 = (rng.uniform(size=(4, 5)) > 0.5).astype("float32")
+    sign = lab01 * 2 - 1
+    cls = np.array([0, 3, 4, 1], dtype="float32")
+    dist = rng.uniform(0.1, 1, size=(4, 5)).astype("float32")
+    dist /= dist.sum(axis=1, keepdims=True)
+    sw = rng.uniform(0.5, 1.5, size=(4, 1)).astype("float32")
+    counts = rng.randint(0, 5, size=(4, 5)).astype("float32")
+    return pred, prob, lab01, sign, cls, dist, sw, counts
+
+
+def loss_cases():
+    """{name: (loss block, call arguments)}; shared with the tests."""
+    pred, prob, lab01, sign, cls, dist, sw, counts = loss_inputs()
+    a = mx.nd.array
+    L = gluon.loss
+    return {
+        "l2": (L.L2Loss(), (a(pred), a(prob))),
+        "l2_w_sw": (L.L2Loss(weight=0.7), (a(pred), a(prob), a(sw))),
+        "l1": (L.L1Loss(), (a(pred), a(prob))),
+        "sbce": (L.SigmoidBCELoss(), (a(pred), a(lab01))),
+        "sbce_posw": (L.SigmoidBCELoss(), (a(pred), a(lab01), None,
+                                           a(np.full((1, 5), 2.0, "float32")))),
+        "sbce_fromsig": (L.SigmoidBCELoss(from_sigmoid=True), (a(prob), a(lab01))),
+        "sce": (L.SoftmaxCELoss(), (a(pred), a(cls))),
+        "sce_sw": (L.SoftmaxCELoss(), (a(pred), a(cls), a(sw))),
+        "sce_dense": (L.SoftmaxCELoss(sparse_label=False), (a(pred), a(dist))),
+        "sce_logits": (L.SoftmaxCELoss(from_logits=True), (a(np.log(dist)), a(cls))),
+        "kl": (L.KLDivLoss(), (a(np.log(dist)), a(prob))),
+        "kl_nologits": (L.KLDivLoss(from_logits=False), (a(pred), a(dist))),
+        "huber": (L.HuberLoss(rho=0.5), (a(pred), a(prob))),
+        "hinge": (L.HingeLoss(), (a(pred), a(sign))),
+        "sqhinge": (L.SquaredHingeLoss(margin=2), (a(pred), a(sign))),
+        "logistic": (L.LogisticLoss(), (a(pred), a(sign))),
+        "logistic_bin": (L.LogisticLoss(label_format="binary"), (a(pred), a(lab01))),
+        "triplet": (L.TripletLoss(margin=0.5), (a(pred), a(prob), a(dist))),
+        "poisson": (L.PoissonNLLLoss(), (a(pred), a(counts))),
+        "poisson_full": (L.PoissonNLLLoss(from_logits=False, compute_full=True),
+                         (a(prob * 3), a(counts))),
+        "cosine": (L.CosineEmbeddingLoss(), (a(pred), a(prob),
+                                             a(np.array([1, -1, 1, -1], "float32")))),
+        "cosine_margin": (L.CosineEmbeddingLoss(margin=0.2),
+                          (a(pred), a(dist), a(np.array([-1, -1, 1, 1], "float32")))),
+    }
+
+
 class Net(gluon.HybridBlock):
     """conv -> batchnorm -> relu -> dense(relu) -> dropout -> dense."""
     def __init__(self, **kwargs):
@@ -89,34 +169,12 @@ class Net(gluon.HybridBlock):
         return self.body(F.relu(self.bn(self.conv(x))))
 
 
-
-if __name__ == "__main__":
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
+def generate(out):
     # ---- single layers: outputs (train and predict mode) and gradients
     res = {}
     for i, (name, make, shape) in enumerate(layer_cases()):
-        layer = make()
-        layer.initialize()
-        x = mx.nd.array(np.random.RandomState(100 + i).uniform(-2, 2, size=shape)
-                        .astype("float32"))
-        fill_params(layer, 200 + i)
-        res[name + ":predict"] = layer(x).asnumpy()
-        x.attach_grad()
-        with autograd.record():
-            y = layer(x)
-            head = mx.nd.array(np.random.RandomState(300 + i).uniform(-1, 1, size=y.shape)
-                               .astype("float32"))
-            loss = (y * head).sum()
-        loss.backward()
-        res[name + ":train"] = y.asnumpy()
-        res[name + ":dx"] = x.grad.asnumpy()
-        for pname, p in sorted(layer.collect_params().items()):
-            key = pname[len(layer.prefix):]
-            if p.grad_req != "null":
-                res[name + ":d" + key] = p.grad().asnumpy()
-            else:
-                res[name + ":after_" + key] = p.data().asnumpy()
+        for key, value in run_layer(i, make, shape).items():
+            res[name + ":" + key] = value
     np.savez(os.path.join(out, "layers.npz"), **res)
 
     # ---- embedding
@@ -132,47 +190,7 @@ if __name__ == "__main__":
              dweight=emb.weight.grad().asnumpy())
 
     # ---- losses
-    rng = np.random.RandomState(5)
-    pred = rng.uniform(-2, 2, size=(4, 5)).astype("float32")
-    prob = rng.uniform(0.05, 0.95, size=(4, 5)).astype("float32")
-    lab01 = (rng.uniform(size=(4, 5)) > 0.5).astype("float32")
-    sign = lab01 * 2 - 1
-    cls = np.array([0, 3, 4, 1], dtype="float32")
-    dist = rng.uniform(0.1, 1, size=(4, 5)).astype("float32")
-    dist /= dist.sum(axis=1, keepdims=True)
-    sw = rng.uniform(0.5, 1.5, size=(4, 1)).astype("float32")
-    counts = rng.randint(0, 5, size=(4, 5)).astype("float32")
-    a = mx.nd.array
-    L = gluon.loss
-    loss_res = {
-        "l2": L.L2Loss()(a(pred), a(prob)),
-        "l2_w_sw": L.L2Loss(weight=0.7)(a(pred), a(prob), a(sw)),
-        "l1": L.L1Loss()(a(pred), a(prob)),
-        "sbce": L.SigmoidBCELoss()(a(pred), a(lab01)),
-        "sbce_posw": L.SigmoidBCELoss()(a(pred), a(lab01), None, a(np.full((1, 5), 2.0,
-                                                                         "float32"))),
-        "sbce_fromsig": L.SigmoidBCELoss(from_sigmoid=True)(a(prob), a(lab01)),
-        "sce": L.SoftmaxCELoss()(a(pred), a(cls)),
-        "sce_sw": L.SoftmaxCELoss()(a(pred), a(cls), a(sw)),
-        "sce_dense": L.SoftmaxCELoss(sparse_label=False)(a(pred), a(dist)),
-        "sce_logits": L.SoftmaxCELoss(from_logits=True)(a(np.log(dist)), a(cls)),
-        "kl": L.KLDivLoss()(a(np.log(dist)), a(prob)),
-        "kl_nologits": L.KLDivLoss(from_logits=False)(a(pred), a(dist)),
-        "huber": L.HuberLoss(rho=0.5)(a(pred), a(prob)),
-        "hinge": L.HingeLoss()(a(pred), a(sign)),
-        "sqhinge": L.SquaredHingeLoss(margin=2)(a(pred), a(sign)),
-        "logistic": L.LogisticLoss()(a(pred), a(sign)),
-        "logistic_bin": L.LogisticLoss(label_format="binary")(a(pred), a(lab01)),
-        "triplet": L.TripletLoss(margin=0.5)(a(pred), a(prob), a(dist)),
-        "poisson": L.PoissonNLLLoss()(a(pred), a(counts)),
-        "poisson_full": L.PoissonNLLLoss(from_logits=False, compute_full=True)(
-            a(prob * 3), a(counts)),
-        "cosine": L.CosineEmbeddingLoss()(a(pred), a(prob),
-                                          a(np.array([1, -1, 1, -1], "float32"))),
-        "cosine_margin": L.CosineEmbeddingLoss(margin=0.2)(a(pred), a(dist),
-                                                            a(np.array([-1, -1, 1, 1],
-                                                                       "float32"))),
-    }
+    loss_res = {name: loss(*args) for name, (loss, args) in loss_cases().items()}
     np.savez(os.path.join(out, "losses.npz"),
              **{k: v.asnumpy() for k, v in loss_res.items()})
 
@@ -214,4 +232,7 @@ if __name__ == "__main__":
             trainer.step(5)
         np.savez(os.path.join(out, "trainer_%s.npz" % opt),
                  **{k: v.data().asnumpy() for k, v in mlp.collect_params().items()})
-    print("wrote", sorted(os.listdir(out)))
+
+
+if __name__ == "__main__":
+    refgen.main(generate, "gluon")

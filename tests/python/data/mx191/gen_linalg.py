@@ -1,17 +1,15 @@
-"""Writes tests/python/data/mx191/linalg.npz: inputs, outputs and input gradients of the
-mx.nd.linalg operators as computed by the real MXNet 1.9.1 (read by test_linalg.py).
-
-    /tmp/mxbench-refs/mx191/bin/python tools/gen_mx191_linalg.py tests/python/data/mx191
+"""Writes linalg.npz: inputs, outputs and input gradients of the mx.nd.linalg operators as
+computed by the real MXNet 1.9.1 (read by test_linalg.py). Run it as refgen.py says.
 
 Keys: "cases" (JSON list of [op, kwargs, dtype]); per case i: "i:in:j" inputs, "i:head:k" head
 gradients, "i:out:k" outputs, "i:grad:j" input gradients (float64 cases carry gradients).
 """
 import json
-import os
-import sys
 
 import mxnet as mx
 import numpy as np
+
+import refgen
 
 rng = np.random.RandomState(191)
 
@@ -62,20 +60,13 @@ CASES = [
 ]
 
 
-def main(out_dir):
-    os.makedirs(out_dir, exist_ok=True)
+def generate(out_dir):
     data, meta = {}, []
     i = 0
     for dtype in ("float64", "float32"):
         for op, inputs, kwargs in CASES:
-            xs = [mx.nd.array(x, dtype=dtype) for x in inputs]
-            for x in xs:
-                x.attach_grad()
-            with mx.autograd.record():
-                res = getattr(mx.nd.linalg, op)(*xs, **kwargs)
-            outs = list(res) if isinstance(res, (list, tuple)) else [res]
-            heads = [rng.uniform(-1, 1, size=o.shape).astype(dtype) for o in outs]
-            mx.autograd.backward(outs, [mx.nd.array(h, dtype=dtype) for h in heads])
+            xs, outs, heads = refgen.forward_backward(getattr(mx.nd.linalg, op), inputs, kwargs,
+                                                      rng, dtype=dtype)
             meta.append([op, kwargs, dtype])
             for j, x in enumerate(inputs):
                 data["%d:in:%d" % (i, j)] = x.astype(dtype)
@@ -85,9 +76,8 @@ def main(out_dir):
                 data["%d:head:%d" % (i, k)] = h
             i += 1
     data["cases"] = np.array(json.dumps(meta))
-    np.savez_compressed(os.path.join(out_dir, "linalg.npz"), **data)
+    refgen.save_npz(out_dir, "linalg.npz", data)
 
 
 if __name__ == "__main__":
-    assert mx.__version__ == "1.9.1", mx.__version__
-    main(sys.argv[1])
+    refgen.main(generate)

@@ -1,6 +1,5 @@
-"""Writes MXNet 1.9.1 references for mx.viz.print_summary and mx.mon.Monitor names.
-
-    /tmp/mxbench-refs/mx191/bin/python tools/gen_mx191_viz_monitor.py tests/python/data/mx191
+"""Writes viz_summary.json: MXNet 1.9.1 references for mx.viz.print_summary and mx.mon.Monitor
+names, read by test_visualization.py. Run it as refgen.py says.
 
 viz_summary.json: {case: {"symbol": json, "shape": {...} or null, "kwargs": {...},
 "text": printed table}} and "monitor_names": {case: [names]} for a forward+backward pass.
@@ -9,10 +8,11 @@ import contextlib
 import io
 import json
 import os
-import sys
 
 import mxnet as mx
 import numpy as np
+
+import refgen
 
 
 def mlp():
@@ -75,7 +75,7 @@ CASES = {
 }
 
 
-def main(out):
+def generate(out_dir):
     refs = {}
     for name, (build, shape, kwargs) in CASES.items():
         sym = build()
@@ -94,10 +94,9 @@ def main(out):
     exe.forward(is_train=True)
     exe.backward()
     monitor = {'bn_mlp': {'symbol': sym.tojson(), 'names': [r[1] for r in mon.toc()]}}
-    with open(os.path.join(out, 'viz_summary.json'), 'w') as f:
+    with open(os.path.join(out_dir, 'viz_summary.json'), 'w') as f:
         json.dump({'print_summary': refs, 'monitor_names': monitor}, f, indent=1)
-    print('wrote', os.path.join(out, 'viz_summary.json'))
 
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    refgen.main(generate)

@@ -1,17 +1,15 @@
-"""Writes tests/python/data/mx191/more_ops.npz: MXNet 1.9.1 forward outputs and input gradients
-of the operators tested by tests/python/unittest/test_more_ops.py.
-
-    /tmp/mxbench-refs/mx191/bin/python tools/gen_more_ops_testdata.py tests/python/data/mx191
+"""Writes more_ops.npz: MXNet 1.9.1 forward outputs and input gradients of the operators tested
+by tests/python/unittest/test_more_ops.py. Run it as refgen.py says.
 
 For case <c> the file holds <c>/kwargs (JSON), <c>/op, <c>/in<i>, <c>/head<j>, <c>/out<j> and
 <c>/grad<i> (gradients of the float inputs marked differentiable, with head gradients head<j>).
 """
 import json
-import os
-import sys
 
 import mxnet as mx
 import numpy as np
+
+import refgen
 
 rng = np.random.RandomState(20261122)
 
@@ -84,19 +82,10 @@ def resolve(path):
     return fn
 
 
-def main():
-    out_dir = sys.argv[1]
+def generate(out_dir):
     data = {}
     for name, op, inputs, kwargs, diff in CASES:
-        nd_in = [mx.nd.array(x) for x in inputs]
-        for i in diff:
-            nd_in[i].attach_grad()
-        with mx.autograd.record():
-            outs = resolve(op)(*nd_in, **kwargs)
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-        heads = [rng.uniform(-1, 1, size=o.shape).astype("float32") for o in outs]
-        if diff:
-            mx.autograd.backward(outs, head_grads=[mx.nd.array(h) for h in heads])
+        nd_in, outs, heads = refgen.forward_backward(resolve(op), inputs, kwargs, rng, diff)
         data[name + "/op"] = np.array(op)
         data[name + "/kwargs"] = np.array(json.dumps(kwargs))
         for i, x in enumerate(inputs):
@@ -106,8 +95,8 @@ def main():
             data["%s/head%d" % (name, j)] = h
         for i in diff:
             data["%s/grad%d" % (name, i)] = nd_in[i].grad.asnumpy()
-    np.savez_compressed(os.path.join(out_dir, "more_ops.npz"), **data)
+    refgen.save_npz(out_dir, "more_ops.npz", data)
 
 
 if __name__ == "__main__":
-    main()
+    refgen.main(generate)
