@@ -1,6 +1,7 @@
 """MXNet: a from-scratch implementation of the MXNet 1.x deep-learning library."""
 import atexit as _atexit
 import ctypes as _ctypes
+import sys as _sys
 
 from .base import MXNetError, _LIB, check_call, _notify_shutdown
 from . import base
@@ -20,6 +21,7 @@ from . import random
 from . import random as rnd
 from . import autograd
 from . import test_utils
+test_utils.mx = _sys.modules[__name__]  # as MXNet 1.9.1's `import mxnet as mx` there, without the circle
 from . import io
 from . import recordio
 from . import kvstore
@@ -60,8 +62,8 @@ from . import numpy_extension
 from . import numpy_extension as npx
 from .symbol import numpy as _sym_np, numpy_extension as _sym_npx
 # F.np / F.npx inside HybridBlock.hybrid_forward (F is mx.nd or mx.sym).
-from .ndarray import numpy_extension as _nd_npx  # noqa: E402
-ndarray.np = ndarray.numpy
+from .ndarray import numpy as _nd_np, numpy_extension as _nd_npx  # noqa: E402
+ndarray.np = _nd_np
 ndarray.npx = _nd_npx
 symbol.np = _sym_np
 symbol.npx = _sym_npx

@@ -15,7 +15,8 @@ from threading import Lock
 
 from .base import _LIB, check_call, c_handle_array, c_array, mx_uint, NDArrayHandle, SymbolHandle
 from .base import MXCallbackList, c_array_buf, string_types  # noqa: F401
-from .ndarray import NDArray, _GRAD_REQ_MAP
+from ._enums import _GRAD_REQ_MAP
+from .ndarray import NDArray
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from array import array  # noqa: F401
 from ctypes import CFUNCTYPE, POINTER, c_int, c_void_p, cast  # noqa: F401

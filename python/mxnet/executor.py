@@ -11,7 +11,8 @@ import numpy as np
 from .ndarray._sparse import _ndarray_cls
 
 from .base import (_LIB, check_call, c_str_array, c_array, mx_uint, py_str, NDArrayHandle,
-                   ExecutorHandle)
+                   ExecutorHandle, SymbolHandle)
+from .ndarray import NDArray
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from array import array as py_array  # noqa: F401
 from .base import SymbolHandle, mx_int  # noqa: F401
@@ -55,7 +56,6 @@ class Executor(object):
             pass
 
     def _get_outputs(self):
-        from .ndarray import NDArray
         size = mx_uint()
         handles = ctypes.POINTER(NDArrayHandle)()
         check_call(_LIB.MXExecutorOutputs(self.handle, ctypes.byref(size), ctypes.byref(handles)))
@@ -64,7 +64,6 @@ class Executor(object):
     def forward(self, is_train=False, **kwargs):
         """Copy kwargs (name=array) into the arguments, run forward, return the outputs."""
         if kwargs:
-            from .ndarray import NDArray
             arg_dict = self.arg_dict
             for name, array in kwargs.items():
                 if not isinstance(array, (NDArray, np.ndarray)):
@@ -87,7 +86,6 @@ class Executor(object):
         if out_grads is None:
             check_call(_LIB.MXExecutorBackwardEx(self.handle, 0, None, ctypes.c_int(int(is_train))))
             return
-        from .ndarray import NDArray
         if isinstance(out_grads, NDArray):
             out_grads = [out_grads]
         elif isinstance(out_grads, dict):
@@ -164,7 +162,6 @@ class Executor(object):
 
     def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
         """A new executor for new input shapes, sharing memory with this one where it fits."""
-        from .ndarray import NDArray
         names, data, idx = [], [], [0]
         for k, v in kwargs.items():
             if isinstance(v, tuple):
@@ -202,7 +199,6 @@ class Executor(object):
 
     def get_optimized_symbol(self):
         from .symbol import Symbol
-        from .base import SymbolHandle
         hdl = SymbolHandle()
         check_call(_LIB.MXExecutorGetOptimizedSymbol(self.handle, ctypes.byref(hdl)))
         return Symbol(hdl)

@@ -19,6 +19,10 @@ import warnings
 
 from .base import _LIB, MXNetError, ValueError as _MXValueError, check_call, c_str
 from .base import list_op_names, _refresh_op_names
+from . import ndarray as nd
+from .base import _op_placement
+from .base import op_info, op_handle
+from .ndarray import register as nd_register
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from .base import mx_uint  # noqa: F401
 
@@ -75,8 +79,6 @@ def load(path, verbose=True):
 
 def _add_op_functions(names):
     """Generate mx.nd.<op> (and mx.sym.<op> when the symbol package is present) for `names`."""
-    from .ndarray import register as nd_register
-    from .base import _op_placement
     nd_register.register_new_ops(names)
     sym_register = sys.modules.get("mxnet.symbol.register")
     if sym_register is None or not hasattr(sym_register, "init_symbol_module"):
@@ -111,7 +113,6 @@ def _try_forward(func, inputs, attrs):
 def _find_sample(func, attrs, shapes, dtypes, num_inputs):
     """First (inputs, outputs) the operator accepts, else (None, last error)."""
     import numpy as np
-    from . import ndarray as nd
     rng = np.random.RandomState(0)
     last_error = None
     counts = [num_inputs] if num_inputs is not None else [1, 2, 3, 4]
@@ -134,7 +135,6 @@ def _find_sample(func, attrs, shapes, dtypes, num_inputs):
 
 def _numeric_grad(func, inputs, attrs, ograds, eps):
     import numpy as np
-    from . import ndarray as nd
     grads = []
     for k, x in enumerate(inputs):
         base = x.asnumpy().astype(np.float64)
@@ -157,14 +157,12 @@ def _numeric_grad(func, inputs, attrs, ograds, eps):
 
 def _op_function(name):
     """The generated mx.nd function of operator `name`, or None."""
-    from .base import _op_placement
     target, func_name = _op_placement(name, "mxnet", "ndarray")
     module = sys.modules.get(target)
     return getattr(module, func_name, None) if module is not None else None
 
 
 def _is_stateful(name):
-    from .base import op_info, op_handle
     return "(stateful" in op_info(op_handle(name)).description
 
 
@@ -193,7 +191,6 @@ def _gradients(name, func, backward, inputs, outs, ograds, attrs):
 def check_operator(name, attrs=None, shapes=None, dtypes=None, num_inputs=None, report=print):
     """Check one operator; returns the list of problems found (empty when consistent)."""
     import numpy as np
-    from . import ndarray as nd
     attrs = dict(attrs or {})
     dtypes = dtypes or _SAMPLE_DTYPES
     problems = []

@@ -33,6 +33,7 @@ from ctypes import CFUNCTYPE, POINTER, c_char, c_char_p, c_int, c_uint, c_void_p
 import numpy as np
 
 from .base import _LIB, check_call, c_str, py_str, NDArrayHandle, MXCallbackList
+from ._enums import _DTYPE_MX_TO_NP, _DTYPE_NP_TO_MX
 from . import context as _context
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from ctypes import Structure, c_bool, pointer  # noqa: F401
@@ -324,7 +325,6 @@ def _make_prop_callbacks(reg_name, prop, ret):
         return True
 
     def infer_type_entry(num_tensor, types, _):
-        from .ndarray.ndarray import _DTYPE_MX_TO_NP, _DTYPE_NP_TO_MX  # noqa  pylint: disable=import-outside-toplevel
         try:
             n_in, n_out, n_aux = counts()
             assert num_tensor == n_in + n_out + n_aux, "tensor count mismatch"
@@ -393,7 +393,6 @@ def _make_prop_callbacks(reg_name, prop, ret):
         return True
 
     def create_operator_entry(ctx, num_inputs, shapes, ndims, dtypes, ret_op, _):
-        from .ndarray.ndarray import _DTYPE_MX_TO_NP  # pylint: disable=import-outside-toplevel
         try:
             pctx = _parse_ctx(ctx)
             in_shapes = [[shapes[i][j] for j in range(ndims[i])] for i in range(num_inputs)]

@@ -758,7 +758,6 @@ import sys  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-impor
 import time  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
 import zipfile  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
 from collections import OrderedDict  # noqa: E402,F401  pylint: disable=wrong-import-position,wrong-import-order
-import mxnet as mx  # noqa: E402,F401  pylint: disable=wrong-import-position,import-self
 from . import random as rnd  # noqa: E402,F401  pylint: disable=wrong-import-position
 from .ndarray import array  # noqa: E402,F401  pylint: disable=wrong-import-position
 from .symbol import Symbol  # noqa: E402,F401  pylint: disable=wrong-import-position

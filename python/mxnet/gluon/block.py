@@ -19,6 +19,7 @@ from ..base import MXNetError, op_handle
 from ..ndarray import NDArray
 from ..ndarray._invoke import imperative_invoke
 from ..symbol import Symbol
+from .._nested import flatten_nested, regroup_nested
 from ..util import is_np_array
 from .parameter import Parameter, ParameterDict, DeferredInitializationError
 from .utils import _indent, _brief_print_list, HookHandle as _HookHandle
@@ -86,44 +87,25 @@ class _BlockScope(object):
         _BlockScope._current.value = self._old_scope
 
 
+def _leaf_format(x):
+    if isinstance(x, NDArray):
+        return 0
+    if isinstance(x, Symbol):
+        length = len(x.list_outputs())
+        return length if length > 1 else 0
+    if x is None:
+        return -1
+    return None
+
+
 def _flatten(args, inout_str):
     """Flattens nested lists of NDArrays/Symbols; returns (flat list, format for _regroup)."""
-    if isinstance(args, NDArray):
-        return [args], int(0)
-    if isinstance(args, Symbol):
-        length = len(args.list_outputs())
-        length = length if length > 1 else 0
-        return [args], int(length)
-    if args is None:
-        return [None], int(-1)
-    if not isinstance(args, (list, tuple)):
-        raise ValueError("When hybridized, the %s of HybridBlock must be (nested) list of "
-                         "Symbol or NDArray, but got %s of type %s"
-                         % (inout_str, str(args), str(type(args))))
-    flat, fmts = [], []
-    for i in args:
-        arg, fmt = _flatten(i, inout_str)
-        flat.extend(arg)
-        fmts.append(fmt)
-    return flat, fmts
+    return flatten_nested(args, _leaf_format, lambda bad: ValueError(
+        "When hybridized, the %s of HybridBlock must be (nested) list of Symbol or NDArray, "
+        "but got %s of type %s" % (inout_str, str(bad), str(type(bad)))))
 
 
-def _regroup(args, fmt):
-    """Inverse of _flatten."""
-    if isinstance(fmt, int):
-        if fmt == 0:
-            return args[0], args[1:]
-        if fmt == -1:
-            if args[0] is not None:
-                raise ValueError("Data are expected to be None but got %s" % str(args[0]))
-            return None, args[1:]
-        return args[:fmt], args[fmt:]
-    ret = []
-    for i in fmt:
-        res, args = _regroup(args, i)
-        ret.append(res)
-    return ret, args
-
+_regroup = regroup_nested
 
 
 def _as_np_outputs(out):

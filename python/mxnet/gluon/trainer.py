@@ -1,7 +1,9 @@
 """Gluon `Trainer`: applies an optimizer to a set of Parameters after backward."""
+import os
 import warnings
 
 from .. import optimizer as opt
+from ..kvstore import KVStore, create as kv_create
 from ..context import Context
 from .parameter import ParameterDict, Parameter
 
@@ -89,7 +91,6 @@ class Trainer(object):
         A distributed kvstore ('dist_sync', ...) carries every parameter (_init_dist_kvstore)."""
         kvstore = self._kvstore_params["kvstore"]
         update_on_kvstore = self._kvstore_params["update_on_kvstore"]
-        from ..kvstore import KVStore
         multi_process = ("dist", "horovod")
         if (isinstance(kvstore, str) and kvstore.lower().startswith(multi_process)) or \
                 (isinstance(kvstore, KVStore) and kvstore.type.startswith(multi_process)):
@@ -102,7 +103,6 @@ class Trainer(object):
         if any(p._stype != "default" for p in self._params):
             # As MXNet 1.x: row_sparse weights live in a kvstore that applies the optimizer;
             # row_sparse_data(row_id) pulls the rows a batch needs.
-            from ..kvstore import KVStore, create as kv_create
             if update_on_kvstore is False:
                 raise ValueError("Cannot set update_on_kvstore=False when sparse weights "
                                  "are present.")
@@ -118,7 +118,6 @@ class Trainer(object):
             self._kv_initialized = True
             return
         if any(p._grad_stype != "default" for p in self._params):
-            from ..kvstore import KVStore, create as kv_create
             contexts = self._contexts_now()
             if isinstance(kvstore, KVStore):
                 self._kvstore = kvstore
@@ -140,8 +139,6 @@ class Trainer(object):
         contexts, then over the workers) and pulls either the summed gradients (the local
         updaters then run identically on every worker) or, with update_on_kvstore (the default,
         as in MXNet 1.x), the weights the store's optimizer updated."""
-        import os
-        from ..kvstore import KVStore, create as kv_create
         kv = kvstore if isinstance(kvstore, KVStore) else kv_create(kvstore)
         if self._compression_params:
             kv.set_gradient_compression(self._compression_params)

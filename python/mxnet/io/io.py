@@ -12,12 +12,11 @@ from collections import namedtuple
 import numpy as np
 
 from ..base import (_LIB, MXNetError, check_call, lib_function, c_str_array, mx_uint, py_str, build_param_doc,
-                    DataIterHandle, NDArrayHandle)
-from ..ndarray import NDArray, concat
-from ..ndarray.ndarray import mx_real_t
+                    DataIterHandle, NDArrayHandle, mx_real_t)
+from ..ndarray import NDArray, concat, array
 from .utils import _init_data, _getdata_by_idx
 # Names MXNet 1.9.1's module also exposes (it imports them).
-from ..ndarray import array, tile  # noqa: F401
+from ..ndarray import tile  # noqa: F401
 from ..ndarray.sparse import CSRNDArray  # noqa: F401
 
 __all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "ResizeIter", "PrefetchingIter",
@@ -412,7 +411,6 @@ class NDArrayIter(DataIter):
             else:  # h5py: fancy indexing needs sorted indices
                 idx = self.idx[s]
                 order = np.argsort(idx)
-                from ..ndarray import array
                 out.append(array(arr[sorted(idx)][np.argsort(order)]))
         return out
 
@@ -605,8 +603,3 @@ def _init_io_module():
         dataiter = _make_io_iterator(hdl)
         setattr(module_obj, dataiter.__name__, dataiter)
         setattr(io_obj, dataiter.__name__, dataiter)
-
-
-# LibSVMIter is written in Python here (MXNet 1.9.1's is a C++ iterator); it lives beside and
-# builds on DataIter above.
-from .libsvm import LibSVMIter  # noqa: E402,F401  pylint: disable=wrong-import-position

@@ -1,11 +1,10 @@
-"""KVStoreBase (the registry of Python-implemented stores) and create()."""
-import ctypes
-
-from ..base import _LIB, check_call, c_str, string_types, KVStoreHandle
+"""KVStoreBase, the base and registry of the key-value stores (mx.kv.create is in the package)."""
+from ..ndarray import NDArray
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from array import array  # noqa: F401
+from ..base import KVStoreHandle, string_types  # noqa: F401
 
-__all__ = ["KVStoreBase", "TestStore", "create"]
+__all__ = ["KVStoreBase", "TestStore"]  # and create, added by the package
 
 
 class KVStoreBase(object):
@@ -69,7 +68,6 @@ class TestStore(KVStoreBase):
             o[:] = value
 
     def pushpull(self, key, value, out=None, priority=0):
-        from ..ndarray import NDArray
         if isinstance(value, NDArray):
             if out is not None:
                 for o in (out if isinstance(out, list) else [out]):
@@ -99,25 +97,3 @@ class TestStore(KVStoreBase):
     @property
     def num_workers(self):
         return 1
-
-
-def create(name='local'):
-    """Create a key-value store: 'local', 'device', 'dist_sync', 'dist_device_sync' or
-    'horovod' (a registered Python store first).
-
-    Raises
-    ------
-    TypeError if name is not a string; MXNetError/ValueError for an unknown type.
-    """
-    if not isinstance(name, string_types):
-        raise TypeError('name must be a string')
-    name = name.lower()
-    if name in KVStoreBase.kv_registry:
-        return KVStoreBase.kv_registry[name]()
-    handle = KVStoreHandle()
-    check_call(_LIB.MXKVStoreCreate(c_str(name), ctypes.byref(handle)))
-    if name == 'horovod':
-        from .horovod import Horovod
-        return Horovod(handle)
-    from .kvstore import KVStore
-    return KVStore(handle)

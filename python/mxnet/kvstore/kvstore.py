@@ -16,7 +16,7 @@ import sys
 from array import array
 
 from ..base import (_LIB, check_call, c_array, c_array_buf, c_handle_array, c_str_array,
-                    mx_uint, py_str, string_types, integer_types, NDArrayHandle)
+                    mx_uint, py_str, string_types, integer_types, NDArrayHandle, c_str)
 from ..ndarray import NDArray
 from ..ndarray._sparse import _ndarray_cls
 from .base import KVStoreBase
@@ -272,7 +272,6 @@ class KVStore(KVStoreBase):
         check_call(_LIB.MXKVStoreBarrier(self.handle))
 
     def _send_command_to_servers(self, head, body):
-        from ..base import c_str
         check_call(_LIB.MXKVStoreSendCommmandToServers(self.handle, mx_uint(head), c_str(body)))
 
 

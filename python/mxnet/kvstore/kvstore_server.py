@@ -11,7 +11,6 @@ import pickle
 import sys
 
 from ..base import _LIB, check_call
-from .base import create
 
 __all__ = ["KVStoreServer"]
 
@@ -49,8 +48,8 @@ class KVStoreServer(object):
         check_call(_LIB.MXKVStoreRunServer(self.handle, self._ctrl, None))
 
 
-def _init_kvstore_server_module():
-    """Start the server loop if this process was launched as a server."""
+def _init_kvstore_server_module(create):
+    """Start the server loop if this process was launched as a server (`create` is mx.kv.create)."""
     is_worker = ctypes.c_int()
     check_call(_LIB.MXKVStoreIsWorkerNode(ctypes.byref(is_worker)))
     if is_worker.value == 0:
@@ -59,5 +58,3 @@ def _init_kvstore_server_module():
         server.run()
         sys.exit()
 
-
-_init_kvstore_server_module()

@@ -15,6 +15,8 @@ from .. import ndarray
 from ..context import cpu
 from ..initializer import Uniform
 from ..model import BatchEndParam
+from ..io import DataBatch, DataIter
+from ..io import DataDesc
 
 
 def _as_list(obj):
@@ -49,7 +51,6 @@ def _check_names_match(data_names, data_shapes, name, throw):
 
 def _parse_data_desc(data_names, label_names, data_shapes, label_shapes):
     """Normalizes `(name, shape)` pairs to DataDesc and checks them against the names."""
-    from ..io import DataDesc
     data_shapes = [x if isinstance(x, DataDesc) else DataDesc(*x) for x in data_shapes]
     _check_names_match(data_names, data_shapes, "data", True)
     if label_shapes is not None:
@@ -136,7 +137,6 @@ class BaseModule(object):
         (one NDArray when there is a single output, unless `always_output_list`), or the
         list of per-batch output lists when `merge_batches` is False.
         """
-        from ..io import DataBatch, DataIter
         if not (self.binded and self.params_initialized):
             raise RuntimeError("call bind and init_params before predict")
         if isinstance(eval_data, (ndarray.NDArray, np.ndarray)):

@@ -10,6 +10,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .._enums import _STORAGE_TYPE_ID_TO_STR
 from .. import ndarray as nd
 from ..context import cpu
 
@@ -189,7 +190,6 @@ class DataParallelExecutorGroup(object):
         if cached is not None:
             return cached
         attrs = self.symbol.attr_dict()
-        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
         arg_stypes = {n: _STORAGE_TYPE_ID_TO_STR.get(
             int(attrs.get(n, {}).get("__storage_type__", 0)), "default") for n in self.arg_names}
         graph = self.symbol.tojson(remove_amp_cast=False)

@@ -10,6 +10,7 @@ from ..model import (_create_kvstore, _initialize_kvstore, _update_params,
                      _update_params_on_kvstore, load_checkpoint)
 from .base_module import BaseModule, _check_input_names, _parse_data_desc
 from .executor_group import DataParallelExecutorGroup
+from ..io import DataDesc
 
 
 class Module(BaseModule):
@@ -392,7 +393,6 @@ class Module(BaseModule):
     def forward(self, data_batch, is_train=None):
         """Runs forward on a DataBatch; re-binds first if its shapes differ from the bound
         ones. is_train None means the bind's `for_training`."""
-        from ..io import DataDesc
         self._require("binded", "params_initialized")
         curr_data_shapes = tuple(i.shape for i in self._data_shapes)
         if isinstance(data_batch, list):

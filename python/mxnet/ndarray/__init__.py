@@ -2,7 +2,8 @@
 
 Operator functions (mx.nd.dot, mx.nd.FullyConnected, ...) are generated at import from the
 library's operator registry into `op` (star-imported here), `_internal`, `contrib`, `linalg`,
-`sparse`, `image` and `random`.
+`sparse`, `image` and `random`. `mx.nd.numpy` (`mx.nd.np`) is the mx.np frontend's view from
+mx.nd, so mxnet/__init__ imports it after mx.np.
 """
 from . import _internal, contrib, linalg, op, image  # noqa: F401  (filled in below)
 from . import ndarray, indexing  # noqa: F401
@@ -19,7 +20,6 @@ from .utils import load, load_frombuffer, save, zeros, empty, array  # noqa: F40
 from .sparse import _ndarray_cls  # noqa: F401,E402
 from .sparse import CSRNDArray, RowSparseNDArray, BaseSparseNDArray  # noqa: F401,E402
 from .cached_op import CachedOp  # noqa: F401,E402
-from . import numpy  # noqa: F401,E402  (the _np_/_npi_/_npx_ operators, after registration)
 
 __all__ = op.__all__ + ndarray.__all__ + ["load", "load_frombuffer", "save", "CSRNDArray",
                                           "RowSparseNDArray", "BaseSparseNDArray"]

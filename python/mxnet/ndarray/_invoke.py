@@ -183,19 +183,16 @@ def imperative_invoke(handle, ndargs, keys, vals, out, output_is_list=False):
     return [_wrap(outp[i], stypes[i]) for i in range(n)]
 
 
-def invoke_nd_nd(handle, lhs, rhs, out=None):
-    """Binary operator without params on two NDArrays (the `a + b` path)."""
-    s = _TLS.s
-    ins = s.ins
-    ins[0] = lhs.handle
-    ins[1] = rhs.handle
+def _invoke_one_output(s, handle, n_in, n_par, keys, vals, out):
+    """The shared tail of the fast paths below, with inputs already in `s.ins`: write into `out`
+    or let the library allocate, call the operator, wrap its output."""
     if out is None:
         s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
     else:
         s.outs[0] = out.handle
         s.outp_addr.value = s.outs_addr
         s.nout.value = 1
-    if _MXImperativeInvokeEx(handle, 2, ins, s.nout_ref, s.outp_ref, 0, None, None,
+    if _MXImperativeInvokeEx(handle, n_in, s.ins, s.nout_ref, s.outp_ref, n_par, keys, vals,
                              s.stypes_ref) != 0:
         raise get_last_ffi_error()
     if out is not None:
@@ -208,6 +205,15 @@ def invoke_nd_nd(handle, lhs, rhs, out=None):
     arr.handle = _c_void_p(s.outp[0])
     arr.writable = True
     return arr
+
+
+def invoke_nd_nd(handle, lhs, rhs, out=None):
+    """Binary operator without params on two NDArrays (the `a + b` path)."""
+    s = _TLS.s
+    ins = s.ins
+    ins[0] = lhs.handle
+    ins[1] = rhs.handle
+    return _invoke_one_output(s, handle, 2, 0, None, None, out)
 
 
 def invoke_nd_scalar(handle, lhs, scalar, out=None):
@@ -217,25 +223,7 @@ def invoke_nd_scalar(handle, lhs, scalar, out=None):
     ins[0] = lhs.handle
     val = s.val1
     val[0] = _scalar_bytes(scalar)
-    if out is None:
-        s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
-    else:
-        s.outs[0] = out.handle
-        s.outp_addr.value = s.outs_addr
-        s.nout.value = 1
-    if _MXImperativeInvokeEx(handle, 1, ins, s.nout_ref, s.outp_ref, 1, _SCALAR_KEY, val,
-                             s.stypes_ref) != 0:
-        raise get_last_ffi_error()
-    if out is not None:
-        return out
-    if s.nout.value != 1:
-        return _wrap_all(s)
-    if s.stypes[0] != 0:
-        return _wrap(s.outp[0], s.stypes[0])
-    arr = _new(_NDARRAY_CLS)
-    arr.handle = _c_void_p(s.outp[0])
-    arr.writable = True
-    return arr
+    return _invoke_one_output(s, handle, 1, 1, _SCALAR_KEY, val, out)
 
 
 def invoke_nd(handle, data, out=None):
@@ -243,23 +231,5 @@ def invoke_nd(handle, data, out=None):
     s = _TLS.s
     ins = s.ins
     ins[0] = data.handle
-    if out is None:
-        s.outp_addr.value = None     # NULL: the library allocates (num_outputs ignored)
-    else:
-        s.outs[0] = out.handle
-        s.outp_addr.value = s.outs_addr
-        s.nout.value = 1
-    if _MXImperativeInvokeEx(handle, 1, ins, s.nout_ref, s.outp_ref, 0, None, None,
-                             s.stypes_ref) != 0:
-        raise get_last_ffi_error()
-    if out is not None:
-        return out
-    if s.nout.value != 1:
-        return _wrap_all(s)
-    if s.stypes[0] != 0:
-        return _wrap(s.outp[0], s.stypes[0])
-    arr = _new(_NDARRAY_CLS)
-    arr.handle = _c_void_p(s.outp[0])
-    arr.writable = True
-    return arr
+    return _invoke_one_output(s, handle, 1, 0, None, None, out)
 

@@ -13,9 +13,13 @@ from ..base import _LIB, check_call, NDArrayHandle, mx_int64, mx_uint
 from ..context import Context, current_context
 from . import _internal
 from ._invoke import set_ndarray_class
-from .ndarray import (NDArray, _STORAGE_TYPE_DEFAULT, _STORAGE_TYPE_ROW_SPARSE, _STORAGE_TYPE_CSR,
+from .._enums import (_STORAGE_TYPE_DEFAULT, _STORAGE_TYPE_ROW_SPARSE, _STORAGE_TYPE_CSR,
                       _STORAGE_TYPE_UNDEFINED, _STORAGE_TYPE_STR_TO_ID, dtype_to_mx, _DTYPE_MX_TO_NP,
-                      _normalize_shape, mx_real_t)
+                      mx_real_t)
+from .ndarray import NDArray, _normalize_shape
+from .ndarray import array as _dense_array
+from .ndarray import empty as dense_empty
+from .ndarray import zeros as dense_zeros
 
 
 
@@ -58,7 +62,6 @@ def _new_alloc_handle(stype, shape, ctx, delay_alloc, dtype, aux_types=None, aux
 
 def _as_dense_nd(src, dtype, ctx):
     """`src` (NDArray / NumPy / list) as a dense NDArray of `dtype`."""
-    from .ndarray import array as _dense_array
     if isinstance(src, NDArray):
         if src.stype != "default":
             raise TypeError("expected a dense array, got a %s" % type(src).__name__)
@@ -137,7 +140,6 @@ class BaseSparseNDArray(NDArray):
             row_sparse_array((full, rows), shape=self.shape, ctx=self.context,
                              dtype=self.dtype).copyto(self)
         else:
-            from .ndarray import array as _dense_array
             _dense_array(np.asarray(value), ctx=self.context, dtype=self.dtype).copyto(self)
 
     def check_format(self, full_check=True):
@@ -323,7 +325,6 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         return csr_matrix((csr.data, csr.indices, csr.indptr), shape=csr.shape, ctx=ctx,
                           dtype=_src_dtype(csr.data, dtype))
     if isinstance(arg1, (NDArray, np.ndarray, list)):
-        from .ndarray import array as _dense_array
         dense = arg1 if isinstance(arg1, NDArray) else _dense_array(
             arg1, ctx=ctx, dtype=_src_dtype(arg1, dtype))
         if dtype is not None:
@@ -359,7 +360,6 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
     if isinstance(arg1, RowSparseNDArray):
         return arg1.astype(dtype or arg1.dtype).copyto(ctx)
     if isinstance(arg1, (NDArray, np.ndarray, list)):
-        from .ndarray import array as _dense_array
         dense = arg1 if isinstance(arg1, NDArray) else _dense_array(
             arg1, ctx=ctx, dtype=_src_dtype(arg1, dtype))
         if dtype is not None:
@@ -371,7 +371,6 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
 def empty(stype, shape, ctx=None, dtype=None):
     """An all-zero array of storage type `stype` (sparse arrays store nothing)."""
     if stype == "default":
-        from .ndarray import empty as dense_empty
         return dense_empty(shape, ctx=ctx, dtype=dtype)
     if stype not in _STORAGE_AUX_TYPES:
         raise ValueError("unknown storage type " + str(stype))
@@ -383,7 +382,6 @@ def empty(stype, shape, ctx=None, dtype=None):
 def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     """An all-zero array of storage type `stype` ('default', 'row_sparse', 'csr')."""
     if stype == "default":
-        from .ndarray import zeros as dense_zeros
         return dense_zeros(shape, ctx=ctx, dtype=dtype, **kwargs)
     out = kwargs.pop("out", None)
     res = empty(stype, shape, ctx, dtype)

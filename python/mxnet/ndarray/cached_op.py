@@ -9,6 +9,8 @@ gradient with the same bound executor.
 import ctypes
 
 from ..base import _LIB, check_call, c_str_array, get_last_ffi_error, MXNetError
+from .ndarray import NDArray
+from .sparse import _ndarray_cls
 
 __all__ = ["CachedOp"]
 
@@ -54,8 +56,6 @@ class CachedOp(object):
                 pass
 
     def __call__(self, *args, out=None, default_ctx=None, **kwargs):
-        from .ndarray import NDArray
-        from .sparse import _ndarray_cls
         if kwargs:
             raise TypeError("CachedOp.__call__ got unexpected keyword argument(s) %s"
                             % ", ".join(sorted(kwargs)))
@@ -88,7 +88,6 @@ class CachedOp(object):
 
     def _register_op_hook(self, callback, monitor_all=False):
         """Call callback(node_name, op_name, NDArray) after every operator of later calls."""
-        from .ndarray import NDArray
 
         def wrapper(name, op_name, handle):
             callback(name.decode() if name else "", op_name.decode() if op_name else "",

@@ -2,6 +2,8 @@
 
 Populated at import from the library registry.
 """
+from . import _internal
+
 __all__ = []
 
 
@@ -16,7 +18,6 @@ def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas,
                        out=None, name=None, size=0, **kwargs):
     """AdamW update of several weights at once (_multi_adamw_update); `rescale_grad` is a
     number or a one-element NDArray (the update is skipped when it is NaN, Inf or 0)."""
-    from . import _internal  # pylint: disable=import-outside-toplevel
     size = size or len(weights)
     rescale_grad = _get_rescale_grad(rescale_grad, ctx=weights[0].context)
     flat = [a for group in zip(weights, grads, mean, var) for a in group] + [rescale_grad]
@@ -28,7 +29,6 @@ def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lr
                           out=None, name=None, size=0, **kwargs):
     """Multi-precision AdamW update of several weights (_multi_mp_adamw_update): the float32
     master copies `weights32` are updated in place and cast into `weights`."""
-    from . import _internal  # pylint: disable=import-outside-toplevel
     size = size or len(weights)
     rescale_grad = _get_rescale_grad(rescale_grad, ctx=weights[0].context)
     flat = [a for group in zip(weights, grads, mean, var, weights32) for a in group]
@@ -40,7 +40,6 @@ def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
                       **kwargs):
     """LAMB update of several tensors at once (_multi_lamb_update); `step_count`, `lrs` and
     `wds` give one value per tensor."""
-    from . import _internal  # pylint: disable=import-outside-toplevel
     num_tensors = num_tensors or len(weights)
     flat = [a for group in zip(weights, grads, mean, var) for a in group]
     return _internal._multi_lamb_update(*flat, out=out, num_tensors=num_tensors,
@@ -52,7 +51,6 @@ def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, 
                          num_tensors=0, **kwargs):
     """Multi-precision LAMB update of several tensors (_multi_mp_lamb_update): the float32
     master copies `weights32` are updated in place and cast into `weights`."""
-    from . import _internal  # pylint: disable=import-outside-toplevel
     num_tensors = num_tensors or len(weights)
     flat = [a for group in zip(weights, grads, mean, var, weights32) for a in group]
     return _internal._multi_mp_lamb_update(*flat, out=out, num_tensors=num_tensors,
@@ -69,36 +67,19 @@ import numpy as _np
 from . import ndarray as _ndarray_mod
 from .ndarray import NDArray as _NDArray
 from . import op as _op
+from .._nested import flatten_nested, regroup_nested
 
 __all__ += ["foreach", "while_loop", "cond", "isinf", "isfinite", "isnan"]
 
 
 def _flatten(args, inout_str):
     """Flattens a nested list of NDArrays; returns (flat list, format for `_regroup`)."""
-    if isinstance(args, _NDArray):
-        return [args], 0
-    if not isinstance(args, (list, tuple)):
-        raise TypeError("%s must be (nested) list of NDArray, but got %s of type %s"
-                        % (inout_str, str(args), str(type(args))))
-    flat, fmts = [], []
-    for arg in args:
-        sub, fmt = _flatten(arg, inout_str)
-        flat.extend(sub)
-        fmts.append(fmt)
-    return flat, fmts
+    return flatten_nested(args, lambda x: 0 if isinstance(x, _NDArray) else None,
+                          lambda bad: TypeError("%s must be (nested) list of NDArray, but got %s "
+                                                "of type %s" % (inout_str, str(bad), str(type(bad)))))
 
 
-def _regroup(args, fmt):
-    """Inverse of `_flatten`: returns (nested structure, remaining args)."""
-    if isinstance(fmt, int):
-        if fmt == 0:
-            return args[0], args[1:]
-        return args[:fmt], args[fmt:]
-    ret = []
-    for sub in fmt:
-        res, args = _regroup(args, sub)
-        ret.append(res)
-    return ret, args
+_regroup = regroup_nested
 
 
 def _to_python_scalar(value, type_, name):
@@ -225,7 +206,6 @@ def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta
     """One AdamW step (_adamw_update): the moments `mean`, `var` and `weight` are updated in
     place; `rescale_grad` is a number or a one-element NDArray (the step is skipped when it
     is NaN, Inf or 0)."""
-    from . import _internal  # pylint: disable=import-outside-toplevel
     rescale_grad = _get_rescale_grad(rescale_grad, ctx=weight.context)
     return _internal._adamw_update(weight, grad, mean, var, rescale_grad, lr=lr, eta=eta,
                                    beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
@@ -237,7 +217,6 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                     **kwargs):
     """Multi-precision AdamW step (_mp_adamw_update): the float32 master copy `weight32` is
     updated and cast into `weight`."""
-    from . import _internal  # pylint: disable=import-outside-toplevel
     rescale_grad = _get_rescale_grad(rescale_grad, ctx=weight.context)
     return _internal._mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr=lr,
                                       eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon,

@@ -20,6 +20,11 @@ from ._invoke import (NDArrayBase, OPS, invoke_nd_nd, invoke_nd_scalar, invoke_n
                       set_ndarray_class)
 from . import indexing as _indexing
 from ._shape import infer_reshape, shape_size
+from .._enums import (mx_real_t, dtype_to_mx, _DTYPE_NP_TO_MX, _DTYPE_MX_TO_NP, _GRAD_REQ_MAP,
+                      _STORAGE_TYPE_ID_TO_STR)
+# The shared vocabulary used to live here; user code still imports it from this module.
+from .._enums import (_bfloat16, _STORAGE_TYPE_UNDEFINED, _STORAGE_TYPE_DEFAULT,  # noqa: F401
+                      _STORAGE_TYPE_ROW_SPARSE, _STORAGE_TYPE_CSR, _STORAGE_TYPE_STR_TO_ID)
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from array import array as native_array  # noqa: F401
 from builtins import slice as py_slice  # noqa: F401
@@ -35,53 +40,6 @@ __all__ = ["NDArray", "concatenate", "_DTYPE_NP_TO_MX", "_DTYPE_MX_TO_NP", "_GRA
            "histogram", "split_v2", "to_dlpack_for_read", "to_dlpack_for_write", "from_dlpack",
            "from_numpy", "zeros", "empty", "array", "negative"]
 
-mx_real_t = np.float32
-
-_bfloat16 = np.dtype([("bfloat16", np.uint16)])
-
-_DTYPE_NP_TO_MX = {
-    None: -1,
-    np.float32: 0,
-    np.float64: 1,
-    np.float16: 2,
-    np.uint8: 3,
-    np.int32: 4,
-    np.int8: 5,
-    np.int64: 6,
-    np.bool_: 7,
-    np.int16: 8,
-    np.uint16: 9,
-    np.uint32: 10,
-    np.uint64: 11,
-    _bfloat16: 12,
-}
-
-_DTYPE_MX_TO_NP = {
-    -1: None,
-    0: np.float32,
-    1: np.float64,
-    2: np.float16,
-    3: np.uint8,
-    4: np.int32,
-    5: np.int8,
-    6: np.int64,
-    7: np.bool_,
-    8: np.int16,
-    9: np.uint16,
-    10: np.uint32,
-    11: np.uint64,
-    12: _bfloat16,
-}
-
-_STORAGE_TYPE_UNDEFINED = -1
-_STORAGE_TYPE_DEFAULT = 0
-_STORAGE_TYPE_ROW_SPARSE = 1
-_STORAGE_TYPE_CSR = 2
-_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
-_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
-
-_GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
-
 _DEVTYPE2STR = Context.devtype2str
 
 _MXNDArrayGetShapeEx64 = lib_function("MXNDArrayGetShapeEx64")
@@ -89,26 +47,6 @@ _MXNDArrayGetDType = lib_function("MXNDArrayGetDType")
 _MXNDArrayAt64 = lib_function("MXNDArrayAt64")
 _MXNDArraySlice64 = lib_function("MXNDArraySlice64")
 _MXNDArrayReshape64 = lib_function("MXNDArrayReshape64")
-
-
-def dtype_to_mx(dtype):
-    """MXNet dtype code of a NumPy dtype, type or name ('float32', np.int8, ...)."""
-    if dtype is None:
-        return -1
-    if isinstance(dtype, str) and dtype == "bfloat16":
-        return 12
-    try:
-        npd = np.dtype(dtype)
-    except TypeError:
-        raise TypeError("data type %r not understood" % (dtype,)) from None
-    if npd == _bfloat16:
-        return 12
-    try:
-        return _DTYPE_NP_TO_MX[npd.type]
-    except KeyError:
-        raise TypeError("data type %s is not supported by NDArray (supported: %s)"
-                        % (npd, ", ".join(np.dtype(t).name for t in _DTYPE_NP_TO_MX
-                                          if t is not None and t is not _bfloat16))) from None
 
 
 def _get_shape(handle):

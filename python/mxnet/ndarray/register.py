@@ -18,14 +18,12 @@ import re
 import numpy as np
 
 from ..base import _Null, op_info, build_param_doc, _init_op_module, op_handle, list_op_names
+from .._enums import dtype_str
 from ._invoke import NDArrayBase, imperative_invoke, invoke_nd, invoke_nd_nd, OPS
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from ..base import mx_uint  # noqa: F401
 
 __all__ = ["make_ndarray_function", "build_doc", "param_str", "OpSpec", "register_new_ops"]
-
-_bfloat16 = np.dtype([("bfloat16", np.uint16)])
-
 
 def _seq_str(seq):
     items = []
@@ -57,18 +55,6 @@ def param_str(value):
     if isinstance(value, type) and issubclass(value, np.generic):
         return np.dtype(value).name
     return str(value)
-
-
-def dtype_str(value):
-    """`dtype` params: NumPy name of the type ('float32'), 'bfloat16', or 'None'."""
-    if value is None:
-        return "None"
-    if isinstance(value, str) and value == "bfloat16":
-        return value
-    dt = np.dtype(value)
-    if dt == _bfloat16:
-        return "bfloat16"
-    return dt.name
 
 
 def _encode(name, value):
@@ -178,7 +164,9 @@ def _param(name, kind, default=inspect.Parameter.empty):
     return p
 
 
-def _signature(spec, sig_inputs, sig_params):
+def _signature(spec, sig_inputs, sig_params, trailing=("out", "name")):
+    """The generated function's signature: inputs, params, then the `trailing` keywords
+    (mx.sym's functions take name, attr and out) and **kwargs."""
     P = inspect.Parameter
     parameters = []
     if spec.variadic is not None:
@@ -190,8 +178,8 @@ def _signature(spec, sig_inputs, sig_params):
         parameters.append(_param(name, kind, None))
     for name in sig_params:
         parameters.append(_param(name, kind, _Null))
-    parameters.append(_param("out", kind, None))
-    parameters.append(_param("name", kind, None))
+    for name in trailing:
+        parameters.append(_param(name, kind, None))
     parameters.append(_param("kwargs", P.VAR_KEYWORD))
     return inspect.Signature(parameters)
 

@@ -12,7 +12,9 @@ import functools
 import numpy as _onp
 
 from ..context import current_context
-from ..ndarray.ndarray import NDArray, _DTYPE_NP_TO_MX
+from .._enums import _DTYPE_NP_TO_MX
+from ..ndarray.ndarray import NDArray
+from ._core import array
 
 # Official NumPy functions mx.np 1.9.1 exposes through its fallback (the others of its fallback
 # list are implemented as operators in function_base).
@@ -56,7 +58,6 @@ def _first_context(args):
 def _to_device(x, ctx):
     """Array results become mx.np arrays; dtypes MXNet cannot hold (complex, object) stay
     NumPy arrays, scalars stay scalars."""
-    from .multiarray import array
     if isinstance(x, _onp.ndarray):
         if x.dtype.type in _DTYPE_NP_TO_MX:
             return array(x, dtype=x.dtype, ctx=ctx)

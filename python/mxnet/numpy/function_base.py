@@ -7,11 +7,13 @@ import numbers
 import numpy as _onp
 
 from ..ndarray import op as _ndop
-from .multiarray import (_as_array, _as_bool_reduce, _finish, _nd, _cast, not_equal, equal,
-                         absolute, logical_not, reshape, concatenate, transpose, multiply,
-                         tensordot, dot, eye, sum, prod, arctan, where, radians, degrees,
-                         split, array, less, less_equal, power, linspace, broadcast_to,
-                         full_like, around)
+from ._core import (_as_array, _finish, _nd, _cast, reshape, eye, array, linspace, broadcast_to,
+                    full_like, _result_type)
+from ._elementwise import (not_equal, equal, absolute, logical_not, multiply, arctan, radians,
+                           degrees, less, less_equal, power, around)
+from ._reduction import _as_bool_reduce, sum, prod, max as _max, min as _min, mean
+from ._manipulation import concatenate, transpose, where, split
+from ._products import tensordot, dot
 
 
 def any(a, axis=None, out=None, keepdims=False):
@@ -390,14 +392,12 @@ def flatnonzero(a):
 
 
 def ptp(a, axis=None, keepdims=False):
-    from .multiarray import max as _max, min as _min
     return _max(a, axis=axis, keepdims=keepdims) - _min(a, axis=axis, keepdims=keepdims)
 
 
 def average(a, axis=None, weights=None, returned=False):
     a = _as_array(a)
     if weights is None:
-        from .multiarray import mean
         avg = mean(a, axis=axis)
         count = a.size // _builtins.max(avg.size, 1)
         return (avg, full_like(avg, count)) if returned else avg
@@ -475,7 +475,6 @@ def bincount(x, weights=None, minlength=0):
 
 
 def result_type(*arrays_and_dtypes):
-    from .multiarray import _result_type
     dtypes = [a.dtype if hasattr(a, 'dtype') else _onp.dtype(a) for a in arrays_and_dtypes]
     res = dtypes[0]
     for d in dtypes[1:]:

@@ -7,7 +7,7 @@ import numpy as _onp
 from ..ndarray import linalg as _ndla
 from .fallback import linalg_fallbacks as _FALLBACKS
 from .multiarray import (_as_array, _nd, sqrt, sum as _sum, absolute, max as _max, matmul,
-                         eye, reshape, transpose, broadcast_to)
+                         eye, reshape, transpose, broadcast_to, array)
 
 __all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'eigh', 'solve', 'matrix_power',
            'multi_dot']
@@ -127,7 +127,6 @@ __all__ += ['eigvalsh', 'qr', 'pinv', 'lstsq']
 
 
 def _host_result(values, like):
-    from .multiarray import array
     return array(values, dtype=values.dtype, ctx=like.context)
 
 

@@ -8,7 +8,9 @@ from ..context import current_context
 from ..ndarray import _internal as _ndi
 from ..ndarray.ndarray import NDArray
 from .. import random as _mx_random
+from . import multiarray as _mnp
 from .multiarray import _nd, _as_array, _to_shape, array, take_along_first_axis
+from .linalg import cholesky
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'choice', 'shuffle', 'seed']
 
@@ -149,7 +151,6 @@ def _open_uniform(shape, ctx):
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
     shape = _shape_of(size, scale)
-    from . import multiarray as _mnp
     return _finish_sample(-_mnp.log(_open_uniform(shape, ctx)) * scale, out)
 
 
@@ -173,24 +174,20 @@ def beta(a, b, size=None, ctx=None, out=None):
 
 
 def lognormal(mean=0.0, sigma=1.0, size=None, ctx=None, out=None):
-    from . import multiarray as _mnp
     return _finish_sample(_mnp.exp(normal(mean, sigma, size=size, ctx=ctx)), out)
 
 
 def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
-    from . import multiarray as _mnp
     u = _open_uniform(_shape_of(size, loc, scale), ctx)
     return _finish_sample(loc + scale * _mnp.log(u / (1.0 - u)), out)
 
 
 def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
-    from . import multiarray as _mnp
     u = _open_uniform(_shape_of(size, loc, scale), ctx)
     return _finish_sample(loc - scale * _mnp.log(-_mnp.log(u)), out)
 
 
 def weibull(a, size=None, ctx=None, out=None):
-    from . import multiarray as _mnp
     u = _open_uniform(_shape_of(size, a), ctx)
     return _finish_sample((-_mnp.log(u)) ** (1.0 / a), out)
 
@@ -201,7 +198,6 @@ def pareto(a, size=None, ctx=None, out=None):
 
 
 def rayleigh(scale=1.0, size=None, ctx=None, out=None):
-    from . import multiarray as _mnp
     u = _open_uniform(_shape_of(size, scale), ctx)
     return _finish_sample(scale * _mnp.sqrt(-2.0 * _mnp.log(u)), out)
 
@@ -225,8 +221,6 @@ __all__ += ['exponential', 'gamma', 'chisquare', 'beta', 'lognormal', 'logistic'
 
 def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):  # pylint: disable=unused-argument
     """Samples of N(mean, cov): mean + L z with cov = L L^T (Cholesky), z standard normal."""
-    from . import multiarray as _mnp
-    from .linalg import cholesky
     mean = _as_array(mean)
     cov = _as_array(cov)
     shape = _to_shape(size) + mean.shape

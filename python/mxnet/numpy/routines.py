@@ -14,8 +14,10 @@ import numpy as _onp
 
 from ..base import _LIB, check_call
 from ..ndarray.ndarray import NDArray
-from .multiarray import (_as_array, array, reshape, concatenate, take, multiply, add,
-                         broadcast_to, transpose, sum as _sum, expand_dims, _ctx)
+from ._core import _as_array, array, reshape, broadcast_to, _ctx
+from ._elementwise import multiply, add
+from ._reduction import sum as _sum
+from ._manipulation import concatenate, take, transpose, expand_dims
 
 __all__ = ['append', 'delete', 'insert', 'resize', 'pad', 'einsum', 'percentile', 'quantile',
            'polyval', 'lcm', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not',
@@ -307,6 +309,11 @@ def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
     if ra is None or rb is None:
         return False
     return ra[0] < rb[1] and rb[0] < ra[1]
+
+
+def may_share_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """Whether the memory of a and b overlaps (arrays are contiguous, so this is exact)."""
+    return shares_memory(a, b)
 
 
 def set_printoptions(precision=None, threshold=None, **kwarg):

@@ -893,7 +893,3 @@ class Updater(object):
 def get_updater(optimizer):
     """Returns an `Updater` closure for `optimizer`."""
     return Updater(optimizer)
-
-
-from .layerwise import LARS, LBSGD  # noqa: E402,F401  (1.9.1 defines them in this module)
-__all__ += ['LARS', 'LBSGD']

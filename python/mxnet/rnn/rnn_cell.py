@@ -726,7 +726,3 @@ class BidirectionalCell(BaseRNNCell):
             outputs = outputs[0]
         states = [l_states, r_states]
         return outputs, states
-
-
-# The convolutional cells (defined beside, public here as in MXNet 1.9.1).
-from .conv_rnn_cell import BaseConvRNNCell, ConvRNNCell, ConvLSTMCell, ConvGRUCell  # noqa: E402,F401

@@ -11,12 +11,12 @@ Symbol-valued keyword arguments are inputs, the rest op params; attributes of th
 AttrScope (and `attr`) are added to the params; the name comes from the NameManager
 (`<op name lower><counter>`). Variadic ops get `num_args` (key_var_num_args) unless given.
 """
-import inspect
-
 from ..attribute import AttrScope
 from ..base import _Null, op_info, build_param_doc, _init_op_module
 from ..name import NameManager
-from ..ndarray.register import OpSpec, _usable, _param, param_str, dtype_str
+from .._enums import dtype_str
+from .symbol import Symbol, _create_atomic
+from ..ndarray.register import OpSpec, _usable, param_str, _signature as _nd_signature
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from ..base import mx_uint  # noqa: F401
 
@@ -40,22 +40,7 @@ def build_doc(func_name, desc, arg_names, arg_types, arg_descs, key_var_num_args
 
 
 def _signature(spec, sig_inputs, sig_params):
-    P = inspect.Parameter
-    parameters = []
-    if spec.variadic is not None:
-        parameters.append(_param(spec.variadic, P.VAR_POSITIONAL))
-        kind = P.KEYWORD_ONLY
-    else:
-        kind = P.POSITIONAL_OR_KEYWORD
-    for name in sig_inputs:
-        parameters.append(_param(name, kind, None))
-    for name in sig_params:
-        parameters.append(_param(name, kind, _Null))
-    parameters.append(_param("name", kind, None))
-    parameters.append(_param("attr", kind, None))
-    parameters.append(_param("out", kind, None))
-    parameters.append(_param("kwargs", P.VAR_KEYWORD))
-    return inspect.Signature(parameters)
+    return _nd_signature(spec, sig_inputs, sig_params, trailing=("name", "attr", "out"))
 
 
 def _encode(key, value):
@@ -63,7 +48,6 @@ def _encode(key, value):
 
 
 def _make_function(spec, sig_inputs, sig_params):
-    from .symbol import Symbol, _create_atomic
     handle = spec.handle
     func_name = spec.func_name
     hint = func_name.lower()

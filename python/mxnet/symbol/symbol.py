@@ -20,7 +20,9 @@ from ..base import (_LIB, check_call, c_str, c_str_array, c_array, c_handle_arra
                     numeric_types, _Null, MXNetError)
 from ..context import Context, current_context
 from ..name import NameManager
-from ..ndarray import NDArray, _DTYPE_NP_TO_MX, _DTYPE_MX_TO_NP, _GRAD_REQ_MAP
+from .._enums import (_DTYPE_NP_TO_MX, _DTYPE_MX_TO_NP, _GRAD_REQ_MAP, _STORAGE_TYPE_STR_TO_ID,
+                      _STORAGE_TYPE_ID_TO_STR)
+from ..ndarray import NDArray
 from ..ndarray.ndarray import _FLUENT_METHODS
 from ..executor import Executor
 from ..ndarray._sparse import _ndarray_cls
@@ -370,7 +372,6 @@ class Symbol(object):
             raise
 
     def _stype_keys(self, args, kwargs):
-        from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
         names = self.list_arguments()
         if args and kwargs:
             raise ValueError("infer_storage_type: give storage types by position or by name, "
@@ -396,7 +397,6 @@ class Symbol(object):
         auxiliary states, from the given argument storage types (by position or name; the
         others come from the variables' ``stype``, else 'default'). Operators that cannot
         run on sparse inputs produce dense outputs (storage fallback)."""
-        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
         keys, codes = self._stype_keys(args, kwargs)
         sizes = [mx_uint() for _ in range(3)]
         ptrs = [ctypes.POINTER(ctypes.c_int)() for _ in range(3)]
@@ -410,7 +410,6 @@ class Symbol(object):
     def _infer_grad_storage_type(self, grad_req, *args, **kwargs):
         """Storage types of the gradient arrays simple_bind would allocate (None where the
         grad_req is 'null'); grad_req is a str, a list or a dict as in bind."""
-        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
         names = self.list_arguments()
         if isinstance(grad_req, string_types):
             reqs = [grad_req] * len(names)
@@ -649,7 +648,6 @@ class Symbol(object):
         dtypes = [_DTYPE_NP_TO_MX[np.dtype(t).type] for t in type_dict.values()]
         stype_names, stypes = [], []
         if stype_dict:
-            from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
             for k, v in stype_dict.items():
                 stype_names.append(k)
                 stypes.append(_STORAGE_TYPE_STR_TO_ID[v])
@@ -770,7 +768,6 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
             init = init.dumps()
         attr["__init__"] = init
     if stype is not None:
-        from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
         attr["__storage_type__"] = str(_STORAGE_TYPE_STR_TO_ID[stype])
     for k, v in kwargs.items():
         if k.startswith("__") and k.endswith("__"):

@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import ndarray as nd
 from . import vocab
+from ...base import data_dir
 
 __all__ = ['register', 'create', 'get_pretrained_file_names', 'CustomEmbedding',
            'CompositeEmbedding', 'GloVe', 'FastText']
@@ -198,7 +199,6 @@ class CompositeEmbedding(_TokenEmbedding):
 
 
 def _default_root():
-    from ...base import data_dir
     return os.path.join(data_dir(), 'embeddings')
 
 

@@ -10,6 +10,8 @@ import numpy as np
 from ... import ndarray as nd
 from ... import context
 from .sampler import SequentialSampler, RandomSampler, BatchSampler
+from ...util import set_np
+from ...util import is_np_array
 
 __all__ = ["DataLoader", "default_batchify_fn"]
 
@@ -28,7 +30,6 @@ def default_batchify_fn(data):
 
 def _as_np_if_np_mode(batch):
     """Batches are mx.np arrays under NumPy array semantics (npx.set_np())."""
-    from ...util import is_np_array
     return batch.as_np_ndarray() if is_np_array() else batch
 
 
@@ -121,7 +122,6 @@ def _worker_initializer(dataset, active_shape=False, active_array=False):
     """Initializer of a worker process: remembers `dataset` and takes on the parent's NumPy
     shape / array semantics."""
     global _worker_dataset  # pylint: disable=global-statement
-    from ...util import set_np
     set_np(shape=active_shape, array=active_array)
     _worker_dataset = dataset
 

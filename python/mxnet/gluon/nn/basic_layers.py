@@ -8,17 +8,11 @@ from ... import ndarray
 from ..block import Block, HybridBlock
 from ..utils import _indent
 from .activations import Activation
+from ... import symbol
 
 __all__ = ["Sequential", "HybridSequential", "Dense", "Dropout", "Embedding", "BatchNorm",
            "BatchNormReLU", "InstanceNorm", "LayerNorm", "GroupNorm", "Flatten", "Lambda",
            "HybridLambda"]
-
-
-def _sequential_repr(self):
-    s = "{name}(\n{modstr}\n)"
-    modstr = "\n".join(["  ({key}): {block}".format(key=key, block=_indent(repr(block), 2))
-                        for key, block in self._children.items()])
-    return s.format(name=self.__class__.__name__, modstr=modstr)
 
 
 def _run_children(children, x, args):
@@ -33,21 +27,18 @@ def _run_children(children, x, args):
     return x
 
 
-class Sequential(Block):
-    """Stacks Blocks; each one's output is the next one's input."""
-
-    def __init__(self, prefix=None, params=None):
-        super(Sequential, self).__init__(prefix=prefix, params=params)
+class _Stack(object):
+    """What Sequential and HybridSequential share: children in order, indexable and sliceable."""
 
     def add(self, *blocks):
         """Appends blocks."""
         for block in blocks:
             self.register_child(block)
 
-    def forward(self, x, *args):
-        return _run_children(self._children.values(), x, args)
-
-    __repr__ = _sequential_repr
+    def __repr__(self):
+        modstr = "\n".join(["  ({key}): {block}".format(key=key, block=_indent(repr(block), 2))
+                            for key, block in self._children.items()])
+        return "{name}(\n{modstr}\n)".format(name=self.__class__.__name__, modstr=modstr)
 
     def __getitem__(self, key):
         layers = list(self._children.values())[key]
@@ -60,6 +51,16 @@ class Sequential(Block):
 
     def __len__(self):
         return len(self._children)
+
+
+class Sequential(_Stack, Block):
+    """Stacks Blocks; each one's output is the next one's input."""
+
+    def __init__(self, prefix=None, params=None):
+        super(Sequential, self).__init__(prefix=prefix, params=params)
+
+    def forward(self, x, *args):
+        return _run_children(self._children.values(), x, args)
 
     def hybridize(self, active=True, **kwargs):
         if self._children and all(isinstance(c, HybridBlock) for c in self._children.values()):
@@ -69,33 +70,14 @@ class Sequential(Block):
         super(Sequential, self).hybridize(active, **kwargs)
 
 
-class HybridSequential(HybridBlock):
+class HybridSequential(_Stack, HybridBlock):
     """Stacks HybridBlocks; hybridizable as a whole."""
 
     def __init__(self, prefix=None, params=None):
         super(HybridSequential, self).__init__(prefix=prefix, params=params)
 
-    def add(self, *blocks):
-        """Appends blocks."""
-        for block in blocks:
-            self.register_child(block)
-
     def hybrid_forward(self, F, x, *args):
         return _run_children(self._children.values(), x, args)
-
-    __repr__ = _sequential_repr
-
-    def __getitem__(self, key):
-        layers = list(self._children.values())[key]
-        if isinstance(layers, list):
-            net = type(self)(prefix=self._prefix)
-            with net.name_scope():
-                net.add(*layers)
-            return net
-        return layers
-
-    def __len__(self):
-        return len(self._children)
 
 
 class Dense(HybridBlock):
@@ -340,7 +322,6 @@ class HybridLambda(HybridBlock):
     def __init__(self, function, prefix=None):
         super(HybridLambda, self).__init__(prefix=prefix)
         if isinstance(function, str):
-            from ... import symbol
             if not hasattr(ndarray, function) or not hasattr(symbol, function):
                 raise ValueError("Function name %s is not found in symbol/ndarray." % function)
             func_dict = {symbol: getattr(symbol, function), ndarray: getattr(ndarray, function)}

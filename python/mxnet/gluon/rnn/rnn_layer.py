@@ -12,33 +12,13 @@ the sequence length (a hybridized layer rebuilds its graph when the length chang
 """
 from ... import ndarray
 from ... import symbol
-from .. import block as _block
 from ..block import HybridBlock
-from .rnn_cell import _as_list
-
-tensor_types = (symbol.Symbol, ndarray.NDArray)
+from ._sequence import _as_list, _known_shape, _np_states
+from ._sequence import tensor_types  # noqa: F401  (MXNet 1.9.1's module exposes it)
 
 __all__ = ["RNN", "LSTM", "GRU"]
 
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
-
-def _known_shape(inputs):
-    """The shape of a symbolic input, or None when shape inference cannot tell. While a parent
-    block traces its graph, its input shapes are used and the parent is told that its graph
-    depends on them (it then rebuilds the graph when they change)."""
-    trace = getattr(_block._trace_state, "value", None)
-    known = trace["shapes"] if trace else {}
-    shapes = {name: known[name] for name in inputs.list_arguments() if name in known}
-    try:
-        _, out_shapes, _ = inputs.infer_shape_partial(**shapes)
-    except Exception:  # pylint: disable=broad-except
-        return None
-    if not out_shapes or out_shapes[0] is None or any(d <= 0 for d in out_shapes[0]):
-        return None
-    if trace is not None:
-        trace["shape_dependent"] = True
-    return tuple(out_shapes[0])
-
 
 class _RNNLayer(HybridBlock):
     """Implementation of RNN, LSTM and GRU (see their docs)."""
@@ -397,12 +377,3 @@ class GRU(_RNNLayer):
     def state_info(self, batch_size=0):
         return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
                  "__layout__": "LNC", "dtype": self._dtype}]
-
-
-def _np_states(states):
-    """Initial states as mx.np arrays under NumPy array semantics (npx.set_np())."""
-    from ...util import is_np_array
-    if not is_np_array():
-        return states
-    return [s.as_np_ndarray() if type(s) is ndarray.NDArray else s  # pylint: disable=unidiomatic-typecheck
-            for s in states]

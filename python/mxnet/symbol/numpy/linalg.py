@@ -7,7 +7,7 @@ import numbers
 import numpy as _onp
 
 from .. import linalg as _sla
-from . import sqrt, sum, max, abs, multiply, swapaxes, expand_dims
+from ._symbol import sqrt, sum, max, abs, multiply, swapaxes, expand_dims
 
 __all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'eigh', 'eigvalsh', 'solve']
 

@@ -12,7 +12,7 @@ from .. import _internal as _si
 from .. import random as _sym_random
 from .. import linalg as _sym_linalg
 from ..symbol import Symbol
-from . import add, subtract, multiply, true_divide, power as _power, exp, log, sqrt, negative
+from ._symbol import add, subtract, multiply, true_divide, power as _power, exp, log, sqrt, negative
 
 __all__ = ['uniform', 'normal', 'randint', 'rand', 'choice', 'shuffle', 'exponential', 'gamma',
            'chisquare', 'beta', 'lognormal', 'logistic', 'gumbel', 'weibull', 'pareto',

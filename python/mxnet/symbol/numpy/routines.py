@@ -11,7 +11,7 @@ import numpy as _onp
 from .. import op as _op
 from .. import contrib as _contrib
 from . import _internal
-from . import (_is_scalar, _axis, subtract, multiply, true_divide, power, mod, sqrt, concatenate,
+from ._symbol import (_is_scalar, _axis, subtract, multiply, true_divide, power, mod, sqrt, concatenate,
                reshape, swapaxes, expand_dims, where, sum, mean, max, min, prod, equal, less,
                greater_equal)
 

@@ -1,8 +1,9 @@
 """VariationalDropoutCell (one dropout mask per sequence) and LSTMPCell (LSTM with a
 projected recurrent state), as in mx.gluon.contrib.rnn of MXNet 1.9.1."""
 from ...rnn import BidirectionalCell, HybridRecurrentCell, ModifierCell, SequentialRNNCell
-from ...rnn.rnn_cell import (_format_sequence, _get_begin_state,
+from ...rnn._sequence import (_format_sequence, _get_begin_state,
                              _mask_sequence_variable_length, tensor_types)
+from .... import ndarray, symbol
 
 __all__ = ["VariationalDropoutCell", "LSTMPCell", "dynamic_unroll"]
 
@@ -162,7 +163,6 @@ def dynamic_unroll(cell, inputs, begin_state, drop_inputs=0, drop_outputs=0, lay
     sequence (shared over time). With `valid_length` (one length per sample) the states stop
     changing after a sample's last step and its later outputs are zero.
     Returns (outputs in `layout`, final states)."""
-    from .... import ndarray, symbol
     F = symbol if isinstance(inputs, symbol.Symbol) else ndarray
     if layout not in ('TNC', 'NTC'):
         raise ValueError("dynamic_unroll: layout must be 'TNC' or 'NTC', got %r" % layout)

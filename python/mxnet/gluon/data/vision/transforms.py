@@ -13,6 +13,7 @@ import numpy as np
 from ....base import numeric_types
 from ...block import Block, HybridBlock
 from ...nn import Sequential, HybridSequential
+from .... import ndarray as nd
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "CropResize",
            "RandomResizedCrop", "RandomFlipLeftRight", "RandomFlipTopBottom",
@@ -130,7 +131,6 @@ def _check_hwc(name, x):
 
 def _fixed_crop(x, x0, y0, w, h, size, interpolation):
     """x[y0:y0+h, x0:x0+w], resized to size (width, height) when that differs."""
-    from .... import ndarray as nd
     out = nd.image.crop(x, x0, y0, w, h)
     if size is not None and (w, h) != tuple(size):
         out = nd.image.resize(out, tuple(size), False, interpolation)
@@ -335,7 +335,6 @@ def _rotation_grid(n, h, w, degrees, zoom_in, zoom_out):
 
 
 def _imrotate(x, degrees, zoom_in=False, zoom_out=False):
-    from .... import ndarray as nd
     if zoom_in and zoom_out:
         raise ValueError("`zoom_in` and `zoom_out` cannot be both True")
     if x.dtype != np.float32:
