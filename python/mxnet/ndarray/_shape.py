@@ -1,7 +1,9 @@
 """Shape arithmetic done in Python: Reshape's special codes and broadcasting of assigned values.
 
-Pure functions of tuples, so they are checked without the library.
+Pure functions of tuples. Their errors are mx.base.ValueError: an MXNetError (as the library's
+shape checks raise in MXNet 1.9.1) that is also a ValueError.
 """
+from ..base import ValueError  # noqa: A004  pylint: disable=redefined-builtin
 
 __all__ = ["infer_reshape", "broadcast_shape_for_assign", "shape_size"]
 

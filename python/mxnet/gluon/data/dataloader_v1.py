@@ -1,12 +1,18 @@
 """MXNet 1.9.1's first multi-process DataLoader (DataLoaderV1) and its pieces: worker
 processes read (index, samples) keys from a queue and put (index, batch) on a data queue, a
 fetcher thread moves the batches into a buffer, and the iterator hands them out in order.
-Queues pickle with ForkingPickler, for which NDArrays are reduced by value."""
+Queues pickle with ForkingPickler, for which NDArrays are reduced by value.
+
+Failures are errors in the caller, never a hang: an exception in a worker goes back with the
+batch's index and is raised by the iterator (with the worker's traceback), and a worker that
+dies (killed, or exiting) is noticed while the iterator waits."""
 import io
 import multiprocessing
 import multiprocessing.queues
 import pickle
+import signal
 import threading
+import traceback
 from multiprocessing.reduction import ForkingPickler
 
 from ... import context
@@ -88,14 +94,45 @@ class SimpleQueue(multiprocessing.queues.SimpleQueue):
         self._recv = self._reader.recv
 
 
+class _WorkerFailure(object):
+    """What a worker sends instead of a batch when making it raised: the exception (when it
+    pickles) and the worker's traceback text."""
+
+    def __init__(self, exc):
+        self.text = traceback.format_exc()
+        try:
+            pickle.dumps(exc)
+            self.exc = exc
+        except Exception:  # pylint: disable=broad-except
+            self.exc = None
+
+    def reraise(self):
+        """Raise the worker's exception (a RuntimeError when it did not pickle), its cause
+        being the worker's traceback."""
+        cause = _WorkerTraceback('\n\nIn the DataLoader worker process:\n' + self.text)
+        if self.exc is not None:
+            raise self.exc from cause
+        raise RuntimeError('DataLoader worker failed: %s' %
+                           self.text.strip().splitlines()[-1]) from cause
+
+
+class _WorkerTraceback(Exception):
+    """Carries a worker's traceback text (shown as the cause of the re-raised exception)."""
+
+
 def worker_loop_v1(dataset, key_queue, data_queue, batchify_fn):
     """A worker process: batchify the samples of each (index, samples) key until a None
-    index arrives, putting (index, batch) on data_queue."""
+    index arrives, putting (index, batch) on data_queue, or (index, failure) when making the
+    batch raised."""
     while True:
         idx, samples = key_queue.get()
         if idx is None:
             break
-        data_queue.put((idx, batchify_fn([dataset[i] for i in samples])))
+        try:
+            batch = batchify_fn([dataset[i] for i in samples])
+        except Exception as exc:  # pylint: disable=broad-except  (goes to the caller)
+            batch = _WorkerFailure(exc)
+        data_queue.put((idx, batch))
 
 
 def fetcher_loop_v1(data_queue, data_buffer, pin_memory=False, pin_device_id=0,
@@ -107,8 +144,9 @@ def fetcher_loop_v1(data_queue, data_buffer, pin_memory=False, pin_device_id=0,
         idx, batch = data_queue.get()
         if idx is None:
             break
-        target = context.cpu_pinned(pin_device_id) if pin_memory else context.cpu()
-        batch = _as_in_context(batch, target)
+        if not isinstance(batch, _WorkerFailure):
+            target = context.cpu_pinned(pin_device_id) if pin_memory else context.cpu()
+            batch = _as_in_context(batch, target)
         if data_buffer_lock is not None:
             with data_buffer_lock:
                 data_buffer[idx] = batch
@@ -173,11 +211,36 @@ class _MultiWorkerIterV1(object):
             raise StopIteration
         with self._data_buffer_lock:
             while self._rcvd_idx not in self._data_buffer:
-                self._data_buffer_lock.wait()
+                # A worker that died holds its batch forever: look at them now and then.
+                if not self._data_buffer_lock.wait(self._LIVENESS_CHECK_S):
+                    self._check_workers()
             batch = self._data_buffer.pop(self._rcvd_idx)
         self._rcvd_idx += 1
+        if isinstance(batch, _WorkerFailure):
+            self.shutdown(terminate=True)
+            batch.reraise()
         self._push_next()
         return batch
+
+    _LIVENESS_CHECK_S = 0.5
+
+    def _check_workers(self):
+        """Raise RuntimeError (after stopping the rest) if a worker process has exited."""
+        for worker in self._workers:
+            code = worker.exitcode
+            if code is None:
+                continue
+            if code < 0:
+                try:
+                    how = 'was killed by %s' % signal.Signals(-code).name
+                except ValueError:
+                    how = 'was killed by signal %d' % -code
+            else:
+                how = 'exited with status %d' % code
+            self.shutdown(terminate=True)
+            raise RuntimeError('DataLoader worker process (pid %d) %s while batch %d was '
+                               'being made; the epoch cannot go on' %
+                               (worker.pid, how, self._rcvd_idx))
 
     def next(self):
         return self.__next__()
@@ -185,13 +248,25 @@ class _MultiWorkerIterV1(object):
     def __iter__(self):
         return self
 
-    def shutdown(self):
-        """Stop the workers and the fetcher."""
+    def shutdown(self, terminate=False):
+        """Stop the workers and the fetcher (terminate: kill the workers rather than let them
+        finish the batches already asked for, after a failure)."""
         if not getattr(self, '_shutdown', True):
-            for _ in range(self._num_workers):
-                self._key_queue.put((None, None))
-            self._data_queue.put((None, None))
             self._shutdown = True
+            if terminate:
+                for worker in self._workers:
+                    if worker.exitcode is None:
+                        worker.terminate()
+                for worker in self._workers:
+                    worker.join()
+                # A worker killed while writing may have left a queue's lock held: their
+                # feeder threads must not keep the process from exiting.
+                self._key_queue.cancel_join_thread()
+                self._data_queue.cancel_join_thread()
+            else:
+                for _ in range(self._num_workers):
+                    self._key_queue.put((None, None))
+            self._data_queue.put((None, None))
 
 
 class DataLoaderV1(object):
