@@ -96,9 +96,14 @@ def annotation_for(name, type_info):
     return ann
 
 
+_DEFINED_AT_LINE = re.compile(r"(Defined in \S+?):L\d+")
+
+
 def _doc_block(doc, indent="    "):
     if not doc:
         return indent + "...\n"
+    # The file, not the line: stubs must not go stale whenever an operator's source shifts.
+    doc = _DEFINED_AT_LINE.sub(r"\1", doc)
     doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = doc.splitlines()
     body = "\n".join((indent + l) if l.strip() else "" for l in lines)

@@ -56,7 +56,7 @@ def _Div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L129
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -80,7 +80,7 @@ def _DivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L51
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -106,7 +106,7 @@ def _Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L29
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -130,7 +130,7 @@ def _EqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L18
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -156,7 +156,7 @@ def _Greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L31
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -180,7 +180,7 @@ def _GreaterEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L24
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -206,7 +206,7 @@ def _GreaterScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L22
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -232,7 +232,7 @@ def _Greater_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L32
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -266,7 +266,7 @@ def _Hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L54
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -290,7 +290,7 @@ def _HypotScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L44
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -316,7 +316,7 @@ def _Lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L34
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -340,7 +340,7 @@ def _LesserEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L28
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -366,7 +366,7 @@ def _LesserScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L26
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -392,7 +392,7 @@ def _Lesser_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L35
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -416,7 +416,7 @@ def _LogicalAndScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L30
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -442,7 +442,7 @@ def _LogicalOrScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L32
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -468,7 +468,7 @@ def _LogicalXorScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L34
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -494,7 +494,7 @@ def _Logical_And(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L37
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -518,7 +518,7 @@ def _Logical_Or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L39
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -542,7 +542,7 @@ def _Logical_Xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L41
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -566,7 +566,7 @@ def _Maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L30
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -590,7 +590,7 @@ def _MaximumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L28
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -616,7 +616,7 @@ def _Minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L37
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -640,7 +640,7 @@ def _MinimumScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L36
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -678,7 +678,7 @@ def _Minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L99
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -702,7 +702,7 @@ def _MinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L31
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -728,7 +728,7 @@ def _Mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L137
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -752,7 +752,7 @@ def _ModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L70
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -789,7 +789,7 @@ def _Mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L118
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -813,7 +813,7 @@ def _MulScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is_
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L43
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -839,7 +839,7 @@ def _NotEqualScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L20
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -865,7 +865,7 @@ def _Not_Equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L30
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -901,7 +901,7 @@ def _Plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L73
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -925,7 +925,7 @@ def _PlusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L25
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -951,7 +951,7 @@ def _Power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L22
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -975,7 +975,7 @@ def _PowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L13
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -1001,7 +1001,7 @@ def _RDivScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L59
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -1027,7 +1027,7 @@ def _RMinusScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L37
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -1053,7 +1053,7 @@ def _RModScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L77
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -1079,7 +1079,7 @@ def _RPowerScalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L20
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -1126,7 +1126,7 @@ def _adamw_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
     the update is skipped.
 
 
-    Defined in src/operator/contrib/adamw.cc:L122
+    Defined in src/operator/contrib/adamw.cc
 
     Parameters
     ----------
@@ -1182,7 +1182,7 @@ def _add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L73
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -1215,7 +1215,7 @@ def _arange(start: Optional[float] = ..., stop: Optional[float] = ..., step: Opt
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L81
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -1468,7 +1468,7 @@ def _backward_Custom(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     """
     Backward of Custom: calls the operator's backward.
 
-    Defined in src/operator/custom/custom.cc:L549
+    Defined in src/operator/custom/custom.cc
 
     Parameters
     ----------
@@ -5561,7 +5561,7 @@ def _copy(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
     """
     Returns a copy of the input.
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L25
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -5583,7 +5583,7 @@ def _copyto(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
     """
     Copies the input into the output array, converting the dtype when they differ.
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L78
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -5680,7 +5680,7 @@ def _cvcopyMakeBorder(src: Optional[NDArray] = ..., top: Optional[int] = ..., bo
     2 reflect (fedcba|abcdef), 3 wrap, 4 reflect_101 (gfedcb|abcdefg).
 
 
-    Defined in src/io/image_io.cc:L412
+    Defined in src/operator/image/image_io.cc
 
     Parameters
     ----------
@@ -5721,7 +5721,7 @@ def _cvimdecode(buf: Optional[NDArray] = ..., flag: Optional[int] = ..., to_rgb:
     1 channel when flag is 0, 3 (RGB, or BGR with to_rgb=False) otherwise.
 
 
-    Defined in src/io/image_io.cc:L375
+    Defined in src/operator/image/image_io.cc
 
     Parameters
     ----------
@@ -5751,7 +5751,7 @@ def _cvimread(filename: Optional[str] = ..., flag: Optional[int] = ..., to_rgb: 
     Reads a JPEG or PNG file into an (height, width, channels) uint8 image, like _cvimdecode.
 
 
-    Defined in src/io/image_io.cc:L395
+    Defined in src/operator/image/image_io.cc
 
     Parameters
     ----------
@@ -5781,7 +5781,7 @@ def _cvimresize(src: Optional[NDArray] = ..., w: Optional[int] = ..., h: Optiona
     conventions; interp: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos.
 
 
-    Defined in src/operator/image/resize.cc:L627
+    Defined in src/operator/image/resize.cc
 
     Parameters
     ----------
@@ -5813,7 +5813,7 @@ def _div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L129
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -5837,7 +5837,7 @@ def _div_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Divides the array by a scalar, element-wise: x / scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L51
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -5863,7 +5863,7 @@ def _equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     lhs == rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L29
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -5887,7 +5887,7 @@ def _equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     x == scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L18
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -5913,7 +5913,7 @@ def _eye(N: Optional[int] = ..., M: Optional[int] = ..., k: Optional[int] = ...,
     """
     Return a 2-D array with ones on the diagonal and zeros elsewhere.
 
-    Defined in src/operator/tensor/init_op.cc:L100
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -5943,7 +5943,7 @@ def _full(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Unio
     """
     fill target with a scalar value
 
-    Defined in src/operator/tensor/init_op.cc:L64
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -5971,7 +5971,7 @@ def _grad_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: U
     """
     Adds arguments element-wise (used to sum gradients).
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L81
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -5995,7 +5995,7 @@ def _greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     lhs > rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L31
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6019,7 +6019,7 @@ def _greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     """
     lhs >= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L32
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6043,7 +6043,7 @@ def _greater_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float]
     """
     x >= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L24
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6069,7 +6069,7 @@ def _greater_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     x > scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L22
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6105,7 +6105,7 @@ def _histogram(data: Optional[NDArray] = ..., bins: Optional[NDArray] = ..., bin
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L722
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -6143,7 +6143,7 @@ def _hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L54
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -6167,7 +6167,7 @@ def _hypot_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     sqrt(x**2 + scalar**2), element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L44
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -6193,7 +6193,7 @@ def _lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Uni
     """
     lhs < rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L34
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6217,7 +6217,7 @@ def _lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
     """
     lhs <= rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L35
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6241,7 +6241,7 @@ def _lesser_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] 
     """
     x <= scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L28
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6267,7 +6267,7 @@ def _lesser_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     x < scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L26
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6293,7 +6293,7 @@ def _linspace(start: Optional[float] = ..., stop: Optional[float] = ..., step: O
     """
     Return evenly spaced numbers over a specified interval. Similar to Numpy
 
-    Defined in src/operator/tensor/init_op.cc:L92
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -6327,7 +6327,7 @@ def _logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs and rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L37
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6351,7 +6351,7 @@ def _logical_and_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x and scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L30
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6377,7 +6377,7 @@ def _logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out:
     """
     lhs or rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L39
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6401,7 +6401,7 @@ def _logical_or_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     """
     x or scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L32
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6427,7 +6427,7 @@ def _logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
     """
     lhs xor rhs (non-zero is true), element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L41
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -6451,7 +6451,7 @@ def _logical_xor_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] =
     """
     x xor scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L34
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -6477,7 +6477,7 @@ def _maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise maximum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L30
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -6501,7 +6501,7 @@ def _maximum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise maximum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L28
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -6527,7 +6527,7 @@ def _minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Un
     """
     Element-wise minimum of the two inputs.
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L37
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -6551,7 +6551,7 @@ def _minimum_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...
     """
     Element-wise minimum of the array and a scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L36
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -6589,7 +6589,7 @@ def _minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L99
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -6613,7 +6613,7 @@ def _minus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     Subtracts a scalar from the array, element-wise: x - scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L31
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -6639,7 +6639,7 @@ def _mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
     """
     Element-wise modulo (Python semantics: the result has the sign of rhs).
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L137
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -6663,7 +6663,7 @@ def _mod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     The array modulo a scalar, element-wise: x % scalar (sign of the scalar).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L70
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -6691,7 +6691,7 @@ def _mp_adamw_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = 
     float32 master copy ``weight32`` (updated in place) which is cast into ``weight``.
 
 
-    Defined in src/operator/contrib/adamw.cc:L146
+    Defined in src/operator/contrib/adamw.cc
 
     Parameters
     ----------
@@ -6748,7 +6748,7 @@ def _mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L118
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -6772,7 +6772,7 @@ def _mul_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., is
     """
     Multiplies the array by a scalar, element-wise: x * scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L43
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -6809,7 +6809,7 @@ def _multi_adamw_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., 
     If rescale_grad is NaN, Inf, or 0, the update is skipped.
 
 
-    Defined in src/operator/contrib/adamw.cc:L319
+    Defined in src/operator/contrib/adamw.cc
 
     Parameters
     ----------
@@ -6848,7 +6848,7 @@ def _multi_lamb_update(*data: NDArray, learning_rates: Optional[Tuple[float, ...
     Compute the LAMB coefficients of multiple weights and grads"
 
 
-    Defined in src/operator/contrib/multi_lamb.cc:L200
+    Defined in src/operator/contrib/multi_lamb.cc
 
     Parameters
     ----------
@@ -6898,7 +6898,7 @@ def _multi_mp_adamw_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..
     cast into ``weight_i``.
 
 
-    Defined in src/operator/contrib/adamw.cc:L327
+    Defined in src/operator/contrib/adamw.cc
 
     Parameters
     ----------
@@ -6937,7 +6937,7 @@ def _multi_mp_lamb_update(*data: NDArray, learning_rates: Optional[Tuple[float, 
     Compute the LAMB coefficients of multiple weights and grads with Mix Precision"
 
 
-    Defined in src/operator/contrib/multi_lamb.cc:L204
+    Defined in src/operator/contrib/multi_lamb.cc
 
     Parameters
     ----------
@@ -6983,7 +6983,7 @@ def _not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: 
     """
     lhs != rhs, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_op_logic.cc:L30
+    Defined in src/operator/tensor/elemwise_binary_op_logic.cc
 
     Parameters
     ----------
@@ -7007,7 +7007,7 @@ def _not_equal_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = .
     """
     x != scalar, element-wise (1 where true, 0 where false; in the input dtype).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc:L20
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_logic.cc
 
     Parameters
     ----------
@@ -7034,7 +7034,7 @@ def _onehot_encode(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
     One-hot encoding of `lhs` (indices, (n,)) into an array shaped like `rhs`
     ((n, k)). Deprecated in MXNet; use one_hot instead.
 
-    Defined in src/operator/tensor/misc_ops.cc:L601
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -7058,7 +7058,7 @@ def _ones(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Unio
     """
     fill target with ones
 
-    Defined in src/operator/tensor/init_op.cc:L55
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -7096,7 +7096,7 @@ def _plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L73
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -7120,7 +7120,7 @@ def _plus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Adds a scalar to the array, element-wise: x + scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L25
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -7146,7 +7146,7 @@ def _power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Unio
     """
     First array elements raised to powers from second array, element-wise.
 
-    Defined in src/operator/tensor/elemwise_binary_op_extended.cc:L22
+    Defined in src/operator/tensor/elemwise_binary_op_extended.cc
 
     Parameters
     ----------
@@ -7170,7 +7170,7 @@ def _power_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., 
     """
     The array raised to the power of a scalar, element-wise: x ** scalar.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L13
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -7204,7 +7204,7 @@ def _random_exponential(lam: Optional[float] = ..., shape: Optional[Union[int, T
                                           [ 0.04146638,  0.31715935]]
 
 
-    Defined in src/operator/random/sample_op.cc:L118
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7240,7 +7240,7 @@ def _random_gamma(alpha: Optional[float] = ..., beta: Optional[float] = ..., sha
                                                 [ 3.91697288,  3.65933681]]
 
 
-    Defined in src/operator/random/sample_op.cc:L106
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7281,7 +7281,7 @@ def _random_generalized_negative_binomial(mu: Optional[float] = ..., alpha: Opti
                                                                         [ 6.,  4.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L161
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7321,7 +7321,7 @@ def _random_negative_binomial(k: Optional[int] = ..., p: Optional[float] = ..., 
                                                      [ 2.,  5.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L145
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7362,7 +7362,7 @@ def _random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., sha
                                               [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L94
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7402,7 +7402,7 @@ def _random_pdf_dirichlet(sample: Optional[NDArray] = ..., alpha: Optional[NDArr
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L483
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7433,7 +7433,7 @@ def _random_pdf_exponential(sample: Optional[NDArray] = ..., lam: Optional[NDArr
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L430
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7465,7 +7465,7 @@ def _random_pdf_gamma(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] 
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L417
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7501,7 +7501,7 @@ def _random_pdf_generalized_negative_binomial(sample: Optional[NDArray] = ..., m
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L467
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7535,7 +7535,7 @@ def _random_pdf_negative_binomial(sample: Optional[NDArray] = ..., k: Optional[N
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L454
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7569,7 +7569,7 @@ def _random_pdf_normal(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = 
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L404
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7602,7 +7602,7 @@ def _random_pdf_poisson(sample: Optional[NDArray] = ..., lam: Optional[NDArray] 
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L442
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7638,7 +7638,7 @@ def _random_pdf_uniform(sample: Optional[NDArray] = ..., low: Optional[NDArray] 
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L387
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -7675,7 +7675,7 @@ def _random_poisson(lam: Optional[float] = ..., shape: Optional[Union[int, Tuple
                                       [ 4.,  6.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L131
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7713,7 +7713,7 @@ def _random_randint(low: Optional[int] = ..., high: Optional[int] = ..., shape: 
 
 
 
-    Defined in src/operator/random/sample_op.cc:L175
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7755,7 +7755,7 @@ def _random_uniform(low: Optional[float] = ..., high: Optional[float] = ..., sha
 
 
 
-    Defined in src/operator/random/sample_op.cc:L78
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7795,7 +7795,7 @@ def _ravel_multi_index(data: Optional[NDArray] = ..., shape: Optional[Union[int,
 
 
 
-    Defined in src/operator/tensor/ravel.cc:L136
+    Defined in src/operator/tensor/ravel.cc
 
     Parameters
     ----------
@@ -7819,7 +7819,7 @@ def _rdiv_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     Divides a scalar by the array, element-wise: scalar / x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L59
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -7845,7 +7845,7 @@ def _rminus_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     Subtracts the array from a scalar, element-wise: scalar - x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L37
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -7871,7 +7871,7 @@ def _rmod_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., i
     """
     A scalar modulo the array, element-wise: scalar % x (sign of x).
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc:L77
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_basic.cc
 
     Parameters
     ----------
@@ -7901,7 +7901,7 @@ def _rnn_param_concat(*data: NDArray, dim: Optional[int] = ..., out: Union[NDArr
     (the remainder is shared evenly among them).
 
 
-    Defined in src/operator/nn/rnn.cc:L290
+    Defined in src/operator/nn/rnn.cc
 
     Parameters
     ----------
@@ -7925,7 +7925,7 @@ def _rpower_scalar(data: Optional[NDArray] = ..., scalar: Optional[float] = ...,
     """
     A scalar raised to the power of the array, element-wise: scalar ** x.
 
-    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc:L20
+    Defined in src/operator/tensor/elemwise_binary_scalar_op_extended.cc
 
     Parameters
     ----------
@@ -7963,7 +7963,7 @@ def _sample_exponential(lam: Optional[NDArray] = ..., shape: Optional[Union[int,
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L183
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8001,7 +8001,7 @@ def _sample_gamma(alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ...,
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L176
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8041,7 +8041,7 @@ def _sample_generalized_negative_binomial(mu: Optional[NDArray] = ..., alpha: Op
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L201
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8097,7 +8097,7 @@ def _sample_multinomial(data: Optional[NDArray] = ..., shape: Optional[Union[int
        sample_multinomial(probs, get_prob=True) = [2, 1], [0.2, 0.3]
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L233
+    Defined in src/operator/random/sample_multinomial_op.cc
 
     Parameters
     ----------
@@ -8137,7 +8137,7 @@ def _sample_negative_binomial(k: Optional[NDArray] = ..., p: Optional[NDArray] =
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L193
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8177,7 +8177,7 @@ def _sample_normal(mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L168
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8217,7 +8217,7 @@ def _sample_poisson(lam: Optional[NDArray] = ..., shape: Optional[Union[int, Tup
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L188
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8255,7 +8255,7 @@ def _sample_uniform(low: Optional[NDArray] = ..., high: Optional[NDArray] = ...,
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L160
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -8330,7 +8330,7 @@ def _shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     but the order of the elements in each row does not change.
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L291
+    Defined in src/operator/random/sample_multinomial_op.cc
 
     Parameters
     ----------
@@ -8509,7 +8509,7 @@ def _sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out: Union[
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L99
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -8543,7 +8543,7 @@ def _unravel_index(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tup
 
 
 
-    Defined in src/operator/tensor/ravel.cc:L162
+    Defined in src/operator/tensor/ravel.cc
 
     Parameters
     ----------
@@ -8567,7 +8567,7 @@ def _zeros(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx: Optional[Uni
     """
     fill target with zeros
 
-    Defined in src/operator/tensor/init_op.cc:L47
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -8593,7 +8593,7 @@ def _zeros_without_dtype(shape: Optional[Union[int, Tuple[int, ...]]] = ..., ctx
     """
     fill target with zeros without default dtype
 
-    Defined in src/operator/tensor/init_op.cc:L39
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------

@@ -163,7 +163,7 @@ def AdaptiveAvgPooling2D(data: Optional[NDArray] = ..., output_size: Optional[Un
 
 
 
-    Defined in src/operator/contrib/adaptive_avg_pooling.cc:L136
+    Defined in src/operator/contrib/adaptive_avg_pooling.cc
 
     Parameters
     ----------
@@ -191,7 +191,7 @@ def BatchNormWithReLU(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = 
     updated by the backward pass of a training step, as BatchNorm's are.
 
 
-    Defined in src/operator/nn/batch_norm.cc:L403
+    Defined in src/operator/nn/batch_norm.cc
 
     Parameters
     ----------
@@ -248,7 +248,7 @@ def BilinearResize2D(data: Optional[NDArray] = ..., like: Optional[NDArray] = ..
     for more details.
 
 
-    Defined in src/operator/contrib/bilinear_resize.cc:L261
+    Defined in src/operator/contrib/bilinear_resize.cc
 
     Parameters
     ----------
@@ -329,7 +329,7 @@ def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_
 
 
 
-    Defined in src/operator/nn/ctc_loss.cc:L355
+    Defined in src/operator/nn/ctc_loss.cc
 
     Parameters
     ----------
@@ -363,7 +363,7 @@ def MultiBoxDetection(cls_prob: Optional[NDArray] = ..., loc_pred: Optional[NDAr
     """
     Convert multibox detection predictions.
 
-    Defined in src/operator/contrib/multibox.cc:L425
+    Defined in src/operator/contrib/multibox.cc
 
     Parameters
     ----------
@@ -403,7 +403,7 @@ def MultiBoxPrior(data: Optional[NDArray] = ..., sizes: Optional[Tuple[float, ..
     """
     Generate prior(anchor) boxes from data, sizes and ratios.
 
-    Defined in src/operator/contrib/multibox.cc:L384
+    Defined in src/operator/contrib/multibox.cc
 
     Parameters
     ----------
@@ -435,7 +435,7 @@ def MultiBoxTarget(anchor: Optional[NDArray] = ..., label: Optional[NDArray] = .
     """
     Compute Multibox training targets
 
-    Defined in src/operator/contrib/multibox.cc:L402
+    Defined in src/operator/contrib/multibox.cc
 
     Parameters
     ----------
@@ -473,7 +473,7 @@ def MultiProposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray
     """
     Generate region proposals via RPN for a batch of images
 
-    Defined in src/operator/contrib/proposal.cc:L283
+    Defined in src/operator/contrib/proposal.cc
 
     Parameters
     ----------
@@ -521,7 +521,7 @@ def PSROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., s
     the number of region bounding boxes after PSROIPooling
 
 
-    Defined in src/operator/contrib/roi_pooling.cc:L596
+    Defined in src/operator/contrib/roi_pooling.cc
 
     Parameters
     ----------
@@ -553,7 +553,7 @@ def Proposal(cls_prob: Optional[NDArray] = ..., bbox_pred: Optional[NDArray] = .
     """
     Generate region proposals via RPN
 
-    Defined in src/operator/contrib/proposal.cc:L281
+    Defined in src/operator/contrib/proposal.cc
 
     Parameters
     ----------
@@ -616,7 +616,7 @@ def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poole
     He, Kaiming, et al. "Mask R-CNN." ICCV, 2017
 
 
-    Defined in src/operator/contrib/roi_pooling.cc:L549
+    Defined in src/operator/contrib/roi_pooling.cc
 
     Parameters
     ----------
@@ -654,7 +654,7 @@ def SyncBatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ...,
     ``var`` output is the batch variance (BatchNorm reports the inverse standard deviation there).
 
 
-    Defined in src/operator/nn/batch_norm.cc:L427
+    Defined in src/operator/nn/batch_norm.cc
 
     Parameters
     ----------
@@ -721,7 +721,7 @@ def allclose(a: Optional[NDArray] = ..., b: Optional[NDArray] = ..., rtol: Optio
     The result is a one-element array holding 1 (close) or 0.
 
 
-    Defined in src/operator/contrib/allclose_op.cc:L36
+    Defined in src/operator/contrib/allclose_op.cc
 
     Parameters
     ----------
@@ -773,7 +773,7 @@ def arange_like(data: Optional[NDArray] = ..., start: Optional[float] = ..., ste
         <NDArray 4 @cpu(0)>
 
 
-    Defined in src/operator/contrib/arange_like.cc:L110
+    Defined in src/operator/contrib/arange_like.cc
 
     Parameters
     ----------
@@ -871,7 +871,7 @@ def bipartite_matching(data: Optional[NDArray] = ..., is_ascend: Optional[bool] 
       y : matched row indices.
 
 
-    Defined in src/operator/contrib/bounding_box.cc:L586
+    Defined in src/operator/contrib/bounding_box.cc
 
     Parameters
     ----------
@@ -912,7 +912,7 @@ def boolean_mask(data: Optional[NDArray] = ..., index: Optional[NDArray] = ..., 
 
 
 
-    Defined in src/operator/contrib/boolean_mask.cc:L161
+    Defined in src/operator/contrib/boolean_mask.cc
 
     Parameters
     ----------
@@ -941,7 +941,7 @@ def box_decode(data: Optional[NDArray] = ..., anchors: Optional[NDArray] = ..., 
         or center type: `x, y, width, height.) array
 
 
-    Defined in src/operator/contrib/bounding_box.cc:L632
+    Defined in src/operator/contrib/bounding_box.cc
 
     Parameters
     ----------
@@ -980,7 +980,7 @@ def box_encode(samples: Optional[NDArray] = ..., matches: Optional[NDArray] = ..
         Input bounding boxes are using corner type: `x_{min}, y_{min}, x_{max}, y_{max}`.
 
 
-    Defined in src/operator/contrib/bounding_box.cc:L606
+    Defined in src/operator/contrib/bounding_box.cc
 
     Parameters
     ----------
@@ -1017,7 +1017,7 @@ def box_iou(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., format: 
       - output: (a_1, a_2, ..., a_n, b_1, b_2, ..., b_n) array
 
 
-    Defined in src/operator/contrib/bounding_box.cc:L496
+    Defined in src/operator/contrib/bounding_box.cc
 
     Parameters
     ----------
@@ -1066,7 +1066,7 @@ def box_nms(data: Optional[NDArray] = ..., overlap_thresh: Optional[float] = ...
     additional elements are allowed.
 
 
-    Defined in src/operator/contrib/bounding_box.cc:L538
+    Defined in src/operator/contrib/bounding_box.cc
 
     Parameters
     ----------
@@ -1130,7 +1130,7 @@ def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: O
     additional elements are allowed.
 
 
-    Defined in src/operator/contrib/bounding_box.cc:L538
+    Defined in src/operator/contrib/bounding_box.cc
 
     Parameters
     ----------
@@ -1217,7 +1217,7 @@ def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data
 
 
 
-    Defined in src/operator/nn/ctc_loss.cc:L355
+    Defined in src/operator/nn/ctc_loss.cc
 
     Parameters
     ----------
@@ -1255,7 +1255,7 @@ def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDA
 
 
 
-    Defined in src/operator/contrib/transformer.cc:L44
+    Defined in src/operator/contrib/transformer.cc
 
     Parameters
     ----------
@@ -1281,7 +1281,7 @@ def gradientmultiplier(data: Optional[NDArray] = ..., scalar: Optional[float] = 
     the preceding layer.
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L446
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -1317,7 +1317,7 @@ def index_array(data: Optional[NDArray] = ..., axes: Optional[Union[int, Tuple[i
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L561
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -1368,7 +1368,7 @@ def index_copy(old_tensor: Optional[NDArray] = ..., index_vector: Optional[NDArr
 
 
 
-    Defined in src/operator/contrib/index_copy.cc:L158
+    Defined in src/operator/contrib/index_copy.cc
 
     Parameters
     ----------
@@ -1399,7 +1399,7 @@ def interleaved_matmul_encdec_qk(queries: Optional[NDArray] = ..., keys_values: 
     output, of shape (batch_size * heads, query_length, key_length), is Q . K^T / sqrt(head_dim).
 
 
-    Defined in src/operator/contrib/interleaved_matmul.cc:L351
+    Defined in src/operator/contrib/interleaved_matmul.cc
 
     Parameters
     ----------
@@ -1429,7 +1429,7 @@ def interleaved_matmul_encdec_valatt(keys_values: Optional[NDArray] = ..., atten
     (query_length, batch_size, heads * head_dim), is attention . V per head.
 
 
-    Defined in src/operator/contrib/interleaved_matmul.cc:L363
+    Defined in src/operator/contrib/interleaved_matmul.cc
 
     Parameters
     ----------
@@ -1460,7 +1460,7 @@ def interleaved_matmul_selfatt_qk(queries_keys_values: Optional[NDArray] = ..., 
     of shape (batch_size * heads, seq_length, seq_length), is Q . K^T / sqrt(head_dim) per head.
 
 
-    Defined in src/operator/contrib/interleaved_matmul.cc:L330
+    Defined in src/operator/contrib/interleaved_matmul.cc
 
     Parameters
     ----------
@@ -1488,7 +1488,7 @@ def interleaved_matmul_selfatt_valatt(queries_keys_values: Optional[NDArray] = .
     (seq_length, batch_size, heads * head_dim), is attention . V per head.
 
 
-    Defined in src/operator/contrib/interleaved_matmul.cc:L340
+    Defined in src/operator/contrib/interleaved_matmul.cc
 
     Parameters
     ----------
@@ -1532,7 +1532,7 @@ def quadratic(data: Optional[NDArray] = ..., a: Optional[float] = ..., b: Option
 
 
 
-    Defined in src/operator/contrib/quadratic_op.cc:L31
+    Defined in src/operator/contrib/quadratic_op.cc
 
     Parameters
     ----------
@@ -1569,7 +1569,7 @@ def round_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L494
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -1599,7 +1599,7 @@ def sign_ste(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L506
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------

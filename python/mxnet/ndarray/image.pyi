@@ -38,7 +38,7 @@ def crop(data: Optional[NDArray] = ..., x: Optional[int] = ..., y: Optional[int]
     batch (N x H x W x C); the output is (height x width x C) or (N x height x width x C).
 
 
-    Defined in src/operator/image/image_ops.cc:L817
+    Defined in src/operator/image/image_ops.cc
 
     Parameters
     ----------
@@ -111,7 +111,7 @@ def normalize(data: Optional[NDArray] = ..., mean: Optional[Tuple[float, ...]] =
     have 1 or C values.
 
 
-    Defined in src/operator/image/image_ops.cc:L694
+    Defined in src/operator/image/image_ops.cc
 
     Parameters
     ----------
@@ -326,7 +326,7 @@ def resize(data: Optional[NDArray] = ..., size: Optional[Union[int, Tuple[int, .
     (interp=0) and bilinear (interp=1) sampling follow OpenCV's cv::resize.
 
 
-    Defined in src/operator/image/resize.cc:L600
+    Defined in src/operator/image/resize.cc
 
     Parameters
     ----------
@@ -357,7 +357,7 @@ def to_tensor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
     of float32 values in [0, 1] (divided by 255).
 
 
-    Defined in src/operator/image/image_ops.cc:L661
+    Defined in src/operator/image/image_ops.cc
 
     Parameters
     ----------

@@ -31,7 +31,7 @@ def det(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None]
        det(A) = [-5.]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L700
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -67,7 +67,7 @@ def extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Un
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in src/operator/tensor/la_op.cc:L706
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -117,7 +117,7 @@ def extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower:
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in src/operator/tensor/la_op.cc:L800
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -173,7 +173,7 @@ def gelqf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
             [-8.55235974, 1.96396101]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L589
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -220,7 +220,7 @@ def gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optional[NDA
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L453
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose_a: O
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L505
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -327,7 +327,7 @@ def inverse(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
        inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L668
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -363,7 +363,7 @@ def makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out: Union
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L747
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -408,7 +408,7 @@ def maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lower: Op
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L849
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -455,7 +455,7 @@ def potrf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        potrf(A) = [[2.0, 0], [0.5, 2.0]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L475
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -501,7 +501,7 @@ def potri(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        potri(A) = [[0.26563, -0.0625], [-0.0625, 0.25]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L514
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -545,7 +545,7 @@ def slogdet(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
        logabsdet = [1.609438]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L737
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -582,7 +582,7 @@ def sumlogdiag(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
        sumlogdiag(A) = [1.9459]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L544
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -637,7 +637,7 @@ def syevd(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], Non
        L = [0., 5.]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L637
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -681,7 +681,7 @@ def syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alpha: Opt
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L555
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -734,7 +734,7 @@ def trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Opti
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L609
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -793,7 +793,7 @@ def trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpose: Opti
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L664
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------

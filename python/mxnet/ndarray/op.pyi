@@ -24,7 +24,7 @@ def Activation(data: Optional[NDArray] = ..., act_type: Optional[Literal['relu',
 
 
 
-    Defined in src/operator/nn/activation.cc:L74
+    Defined in src/operator/nn/activation.cc
 
     Parameters
     ----------
@@ -95,7 +95,7 @@ def BatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., bet
     training step.
 
 
-    Defined in src/operator/nn/batch_norm.cc:L370
+    Defined in src/operator/nn/batch_norm.cc
 
     Parameters
     ----------
@@ -145,7 +145,7 @@ def BilinearSampler(data: Optional[NDArray] = ..., grid: Optional[NDArray] = ...
     (normalised x, y in [-1, 1]) with bilinear interpolation; points outside the image read 0.
 
 
-    Defined in src/operator/nn/spatial_sampler.cc:L472
+    Defined in src/operator/nn/spatial_sampler.cc
 
     Parameters
     ----------
@@ -196,7 +196,7 @@ def BlockGrad(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L70
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -263,7 +263,7 @@ def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_
 
 
 
-    Defined in src/operator/nn/ctc_loss.cc:L355
+    Defined in src/operator/nn/ctc_loss.cc
 
     Parameters
     ----------
@@ -307,7 +307,7 @@ def Cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L110
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -425,7 +425,7 @@ def Convolution(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., 
     (``MXNET_ONEDNN_ENABLED=0`` switches to the built-in im2col + GEMM kernels).
 
 
-    Defined in src/operator/nn/convolution.cc:L100
+    Defined in src/operator/nn/convolution.cc
 
     Parameters
     ----------
@@ -480,7 +480,7 @@ def Correlation(data1: Optional[NDArray] = ..., data2: Optional[NDArray] = ..., 
     The output has (2 * (max_displacement / stride2) + 1)^2 channels, one per displacement.
 
 
-    Defined in src/operator/nn/correlation.cc:L285
+    Defined in src/operator/nn/correlation.cc
 
     Parameters
     ----------
@@ -523,7 +523,7 @@ def Crop(*data: NDArray, offset: Optional[Union[int, Tuple[int, ...]]] = ..., h_
     specify the crop height and width, otherwise the second input symbol's size will be used
 
 
-    Defined in src/operator/crop.cc:L166
+    Defined in src/operator/crop.cc
 
     Parameters
     ----------
@@ -557,7 +557,7 @@ def Custom(*data: NDArray, op_type: Optional[str] = ..., out: Union[NDArray, Seq
 
 
 
-    Defined in src/operator/custom/custom.cc:L513
+    Defined in src/operator/custom/custom.cc
 
     Parameters
     ----------
@@ -591,7 +591,7 @@ def Deconvolution(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ...
       or ``target_shape`` when given (pad and adj are then derived from it).
 
 
-    Defined in src/operator/nn/deconvolution.cc:L69
+    Defined in src/operator/nn/deconvolution.cc
 
     Parameters
     ----------
@@ -656,7 +656,7 @@ def Dropout(data: Optional[NDArray] = ..., p: Optional[float] = ..., mode: Optio
 
 
 
-    Defined in src/operator/nn/dropout.cc:L27
+    Defined in src/operator/nn/dropout.cc
 
     Parameters
     ----------
@@ -700,7 +700,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L233
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -862,7 +862,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in src/operator/nn/fully_connected.cc:L78
+    Defined in src/operator/nn/fully_connected.cc
 
     Parameters
     ----------
@@ -897,7 +897,7 @@ def GridGenerator(data: Optional[NDArray] = ..., transform_type: Optional[Litera
     The grid's channel 0 holds normalised source x and channel 1 source y, in [-1, 1].
 
 
-    Defined in src/operator/nn/spatial_sampler.cc:L439
+    Defined in src/operator/nn/spatial_sampler.cc
 
     Parameters
     ----------
@@ -935,7 +935,7 @@ def GroupNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., bet
 
 
 
-    Defined in src/operator/nn/group_norm.cc:L143
+    Defined in src/operator/nn/group_norm.cc
 
     Parameters
     ----------
@@ -972,7 +972,7 @@ def IdentityAttachKLSparseReg(data: Optional[NDArray] = ..., moving_avg: Optiona
     ``moving_avg``, updated by backward with ``momentum``).
 
 
-    Defined in src/operator/legacy/identity_attach_KL_sparse_reg.cc:L25
+    Defined in src/operator/legacy/identity_attach_KL_sparse_reg.cc
 
     Parameters
     ----------
@@ -1020,7 +1020,7 @@ def InstanceNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., 
 
 
 
-    Defined in src/operator/nn/instance_norm.cc:L31
+    Defined in src/operator/nn/instance_norm.cc
 
     Parameters
     ----------
@@ -1082,7 +1082,7 @@ def L2Normalization(data: Optional[NDArray] = ..., eps: Optional[float] = ..., m
 
 
 
-    Defined in src/operator/nn/l2_normalization.cc:L47
+    Defined in src/operator/nn/l2_normalization.cc
 
     Parameters
     ----------
@@ -1119,7 +1119,7 @@ def LRN(data: Optional[NDArray] = ..., alpha: Optional[float] = ..., beta: Optio
 
 
 
-    Defined in src/operator/nn/lrn.cc:L24
+    Defined in src/operator/nn/lrn.cc
 
     Parameters
     ----------
@@ -1161,7 +1161,7 @@ def LayerNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., bet
 
 
 
-    Defined in src/operator/nn/layer_norm.cc:L26
+    Defined in src/operator/nn/layer_norm.cc
 
     Parameters
     ----------
@@ -1208,7 +1208,7 @@ def LeakyReLU(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., act
 
 
 
-    Defined in src/operator/nn/leaky_relu.cc:L29
+    Defined in src/operator/nn/leaky_relu.cc
 
     Parameters
     ----------
@@ -1256,7 +1256,7 @@ def LinearRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArra
 
 
 
-    Defined in src/operator/regression_output.cc:L74
+    Defined in src/operator/regression_output.cc
 
     Parameters
     ----------
@@ -1297,7 +1297,7 @@ def LogisticRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDAr
 
 
 
-    Defined in src/operator/regression_output.cc:L111
+    Defined in src/operator/regression_output.cc
 
     Parameters
     ----------
@@ -1338,7 +1338,7 @@ def MAERegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] 
 
 
 
-    Defined in src/operator/regression_output.cc:L93
+    Defined in src/operator/regression_output.cc
 
     Parameters
     ----------
@@ -1377,7 +1377,7 @@ def MakeLoss(data: Optional[NDArray] = ..., grad_scale: Optional[float] = ..., v
 
 
 
-    Defined in src/operator/nn/make_loss.cc:L37
+    Defined in src/operator/nn/make_loss.cc
 
     Parameters
     ----------
@@ -1444,7 +1444,7 @@ def Pad(data: Optional[NDArray] = ..., mode: Optional[Literal['constant', 'edge'
 
 
 
-    Defined in src/operator/pad.cc:L196
+    Defined in src/operator/pad.cc
 
     Parameters
     ----------
@@ -1519,7 +1519,7 @@ def Pooling(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int
     :math:`f(X) = \\sqrt[p]{\\sum_{x}^{X} x^p}`
 
 
-    Defined in src/operator/nn/pooling.cc:L94
+    Defined in src/operator/nn/pooling.cc
 
     Parameters
     ----------
@@ -1590,7 +1590,7 @@ def RNN(data: Optional[NDArray] = ..., parameters: Optional[NDArray] = ..., stat
     ``lstm_state_clip_min/max`` clip the LSTM cell state after each step.
 
 
-    Defined in src/operator/nn/rnn.cc:L56
+    Defined in src/operator/nn/rnn.cc
 
     Parameters
     ----------
@@ -1655,7 +1655,7 @@ def ROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poo
     the number of pooling sections(`pooled_size`).
 
 
-    Defined in src/operator/contrib/roi_pooling.cc:L477
+    Defined in src/operator/contrib/roi_pooling.cc
 
     Parameters
     ----------
@@ -1797,7 +1797,7 @@ def SVMOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., mar
 
 
 
-    Defined in src/operator/svm_output.cc:L133
+    Defined in src/operator/svm_output.cc
 
     Parameters
     ----------
@@ -1869,7 +1869,7 @@ def SequenceLast(data: Optional[NDArray] = ..., sequence_length: Optional[NDArra
 
 
 
-    Defined in src/operator/nn/sequence_ops.cc:L307
+    Defined in src/operator/nn/sequence_ops.cc
 
     Parameters
     ----------
@@ -1920,7 +1920,7 @@ def SequenceMask(data: Optional[NDArray] = ..., sequence_length: Optional[NDArra
               [  1.,   1.,   1.]]]
 
 
-    Defined in src/operator/legacy/sequence_mask.cc:L43
+    Defined in src/operator/legacy/sequence_mask.cc
 
     Parameters
     ----------
@@ -2003,7 +2003,7 @@ def SequenceReverse(data: Optional[NDArray] = ..., sequence_length: Optional[NDA
 
 
 
-    Defined in src/operator/nn/sequence_ops.cc:L387
+    Defined in src/operator/nn/sequence_ops.cc
 
     Parameters
     ----------
@@ -2174,7 +2174,7 @@ def Softmax(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., grad_
 
 
 
-    Defined in src/operator/nn/softmax_output.cc:L76
+    Defined in src/operator/nn/softmax_output.cc
 
     Parameters
     ----------
@@ -2237,7 +2237,7 @@ def SoftmaxActivation(data: Optional[NDArray] = ..., mode: Optional[Literal['cha
 
 
 
-    Defined in src/operator/nn/softmax.cc:L197
+    Defined in src/operator/nn/softmax.cc
 
     Parameters
     ----------
@@ -2320,7 +2320,7 @@ def SoftmaxOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] = ...,
 
 
 
-    Defined in src/operator/nn/softmax_output.cc:L76
+    Defined in src/operator/nn/softmax_output.cc
 
     Parameters
     ----------
@@ -2362,7 +2362,7 @@ def SpatialTransformer(data: Optional[NDArray] = ..., loc: Optional[NDArray] = .
     bilinearly on the grid that loc (batch, 6) generates over target_shape.
 
 
-    Defined in src/operator/nn/spatial_sampler.cc:L500
+    Defined in src/operator/nn/spatial_sampler.cc
 
     Parameters
     ----------
@@ -2488,7 +2488,7 @@ def UpSampling(*data: NDArray, scale: Optional[int] = ..., num_filter: Optional[
                                                                            [1. 2. 2. 2. 2. 1.]]]]
 
 
-    Defined in src/operator/nn/upsampling.cc:L65
+    Defined in src/operator/nn/upsampling.cc
 
     Parameters
     ----------
@@ -2526,7 +2526,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L173
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2570,7 +2570,7 @@ def adam_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L424
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -2628,7 +2628,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L233
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -2651,7 +2651,7 @@ def all_finite(data: Optional[NDArray] = ..., init_output: Optional[bool] = ...,
     Check if all the float numbers in the array are finite (used for AMP)
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc:L166
+    Defined in src/operator/contrib/optimizer_helpers.cc
 
     Parameters
     ----------
@@ -2678,7 +2678,7 @@ def amp_cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.
     It casts only between low precision float/FP32 and does not do anything for other types.
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L337
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -2706,7 +2706,7 @@ def amp_multicast(*data: NDArray, num_outputs: Optional[int] = ..., cast_narrow:
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L370
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -2740,7 +2740,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L163
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2765,7 +2765,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L268
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2795,7 +2795,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L147
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2820,7 +2820,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L257
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2849,7 +2849,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L179
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2874,7 +2874,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L279
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -3076,7 +3076,7 @@ def batch_dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transp
     ``transpose_a`` / ``transpose_b`` transpose the last two axes of ``lhs`` / ``rhs``.
 
 
-    Defined in src/operator/tensor/dot.cc:L136
+    Defined in src/operator/tensor/dot.cc
 
     Parameters
     ----------
@@ -3164,7 +3164,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L85
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3290,7 +3290,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L134
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3314,7 +3314,7 @@ def broadcast_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
     """
     Returns the result of element-wise **equal to (==)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L18
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3338,7 +3338,7 @@ def broadcast_greater(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
     """
     Returns the result of element-wise **greater than (>)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L20
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3362,7 +3362,7 @@ def broadcast_greater_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray]
     """
     Returns the result of element-wise **greater than or equal to (>=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L21
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3406,7 +3406,7 @@ def broadcast_hypot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 5.,  5.,  5.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc:L95
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc
 
     Parameters
     ----------
@@ -3430,7 +3430,7 @@ def broadcast_lesser(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...,
     """
     Returns the result of element-wise **lesser than (<)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L23
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3454,7 +3454,7 @@ def broadcast_lesser_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] 
     """
     Returns the result of element-wise **lesser than or equal to (<=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L24
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3519,7 +3519,7 @@ def broadcast_logical_and(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical and** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L26
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3543,7 +3543,7 @@ def broadcast_logical_or(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = 
     """
     Returns the result of element-wise **logical or** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L27
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3567,7 +3567,7 @@ def broadcast_logical_xor(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] =
     """
     Returns the result of element-wise **logical xor** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L28
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3605,7 +3605,7 @@ def broadcast_maximum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc:L46
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc
 
     Parameters
     ----------
@@ -3643,7 +3643,7 @@ def broadcast_minimum(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ...
                                   [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc:L68
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc
 
     Parameters
     ----------
@@ -3681,7 +3681,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L101
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3717,7 +3717,7 @@ def broadcast_mod(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L154
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3753,7 +3753,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L113
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3777,7 +3777,7 @@ def broadcast_not_equal(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = .
     """
     Returns the result of element-wise **not equal to (!=)** with broadcasting: 1 where true, 0 where false, in the input dtype.
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc:L19
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_logic.cc
 
     Parameters
     ----------
@@ -3818,7 +3818,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L85
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3854,7 +3854,7 @@ def broadcast_power(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                                 [ 4.,  4.,  4.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc:L24
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_extended.cc
 
     Parameters
     ----------
@@ -3892,7 +3892,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L101
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -3964,7 +3964,7 @@ def cast(data: Optional[NDArray] = ..., dtype: Optional[Union[str, type, np.dtyp
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L110
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -4024,7 +4024,7 @@ def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', '
 
 
 
-    Defined in src/operator/sparse/sparse_ops.cc:L122
+    Defined in src/operator/sparse/sparse_ops.cc
 
     Parameters
     ----------
@@ -4057,7 +4057,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L328
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -4087,7 +4087,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L218
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -4189,7 +4189,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L435
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -4228,7 +4228,7 @@ def col2im(data: Optional[NDArray] = ..., output_size: Optional[Union[int, Tuple
 
 
 
-    Defined in src/operator/nn/im2col.cc:L339
+    Defined in src/operator/nn/im2col.cc
 
     Parameters
     ----------
@@ -4320,7 +4320,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L121
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -4347,7 +4347,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L231
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -4474,7 +4474,7 @@ def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data
 
 
 
-    Defined in src/operator/nn/ctc_loss.cc:L355
+    Defined in src/operator/nn/ctc_loss.cc
 
     Parameters
     ----------
@@ -4508,7 +4508,7 @@ def cumsum(a: Optional[NDArray] = ..., axis: Optional[int] = ..., dtype: Optiona
     """
     Return the cumulative sum of the elements along a given axis.
 
-    Defined in src/operator/tensor/misc_ops.cc:L202
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -4539,7 +4539,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L194
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -4701,7 +4701,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in src/operator/tensor/dot.cc:L72
+    Defined in src/operator/tensor/dot.cc
 
     Parameters
     ----------
@@ -4743,7 +4743,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L73
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -4778,7 +4778,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L129
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -4813,7 +4813,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L118
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -4849,7 +4849,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L99
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -4879,7 +4879,7 @@ def erf(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L308
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -4907,7 +4907,7 @@ def erfinv(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L322
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -4938,7 +4938,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L42
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -4991,7 +4991,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L47
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -5015,7 +5015,7 @@ def fill_element_0index(lhs: Optional[NDArray] = ..., mhs: Optional[NDArray] = .
     according to index indicated by rhs and values indicated by mhs. This function assume rhs uses
     0-based index.
 
-    Defined in src/operator/tensor/fill_element_0index.cc:L69
+    Defined in src/operator/tensor/fill_element_0index.cc
 
     Parameters
     ----------
@@ -5048,7 +5048,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L246
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -5159,7 +5159,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L227
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -5195,7 +5195,7 @@ def ftml_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``d``, ``v`` and ``z`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L547
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -5253,7 +5253,7 @@ def ftrl_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``z`` and ``n`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L521
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -5296,7 +5296,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L292
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -5321,7 +5321,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L300
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -5397,7 +5397,7 @@ def hard_sigmoid(data: Optional[NDArray] = ..., alpha: Optional[float] = ..., be
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L77
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -5423,7 +5423,7 @@ def identity(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
     """
     Returns a copy of the input.
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L25
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -5460,7 +5460,7 @@ def im2col(data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int,
 
 
 
-    Defined in src/operator/nn/im2col.cc:L298
+    Defined in src/operator/nn/im2col.cc
 
     Parameters
     ----------
@@ -5522,7 +5522,7 @@ def khatri_rao(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..
 
 
 
-    Defined in src/operator/contrib/krprod.cc:L121
+    Defined in src/operator/contrib/krprod.cc
 
     Parameters
     ----------
@@ -5570,7 +5570,7 @@ def lamb_update_phase1(weight: Optional[NDArray] = ..., grad: Optional[NDArray] 
 
 
 
-    Defined in src/operator/optimizer_op.cc:L635
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -5635,7 +5635,7 @@ def lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] = .
 
 
 
-    Defined in src/operator/optimizer_op.cc:L668
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -5686,7 +5686,7 @@ def linalg_det(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
        det(A) = [-5.]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L700
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -5722,7 +5722,7 @@ def linalg_extractdiag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., 
        extractdiag(A, 1) = [2.0]
 
 
-    Defined in src/operator/tensor/la_op.cc:L706
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -5772,7 +5772,7 @@ def linalg_extracttrian(A: Optional[NDArray] = ..., offset: Optional[int] = ...,
         extracttrian(A, -1) = [3.0]
 
 
-    Defined in src/operator/tensor/la_op.cc:L800
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -5828,7 +5828,7 @@ def linalg_gelqf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
             [-8.55235974, 1.96396101]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L589
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -5875,7 +5875,7 @@ def linalg_gemm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., C: Optio
                = [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L453
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -5934,7 +5934,7 @@ def linalg_gemm2(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpo
        gemm2(A, B, transpose_b=True, alpha=2.0) = [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L505
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -5982,7 +5982,7 @@ def linalg_inverse(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
        inverse(A) = [[-0.6, 0.8], [0.4, -0.2]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L668
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -6018,7 +6018,7 @@ def linalg_makediag(A: Optional[NDArray] = ..., offset: Optional[int] = ..., out
         makediag(A, 1) = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L747
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -6063,7 +6063,7 @@ def linalg_maketrian(A: Optional[NDArray] = ..., offset: Optional[int] = ..., lo
         maketrian(A, offset=-1) = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L849
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -6110,7 +6110,7 @@ def linalg_potrf(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
        potrf(A) = [[2.0, 0], [0.5, 2.0]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L475
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -6156,7 +6156,7 @@ def linalg_potri(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
        potri(A) = [[0.26563, -0.0625], [-0.0625, 0.25]]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L514
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -6200,7 +6200,7 @@ def linalg_slogdet(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
        logabsdet = [1.609438]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L737
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -6237,7 +6237,7 @@ def linalg_sumlogdiag(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[N
        sumlogdiag(A) = [1.9459]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L544
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -6292,7 +6292,7 @@ def linalg_syevd(A: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
        L = [0., 5.]
 
 
-    Defined in src/operator/tensor/la_op_factor.cc:L637
+    Defined in src/operator/tensor/la_op_factor.cc
 
     Parameters
     ----------
@@ -6336,7 +6336,7 @@ def linalg_syrk(A: Optional[NDArray] = ..., transpose: Optional[bool] = ..., alp
        syrk(A, alpha=1., transpose=True) = [[17., 22., 27.], [22., 29., 36.], [27., 36., 45.]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L555
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -6389,7 +6389,7 @@ def linalg_trmm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trmm(A, B, alpha=2.0) = [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L609
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -6448,7 +6448,7 @@ def linalg_trsm(A: Optional[NDArray] = ..., B: Optional[NDArray] = ..., transpos
        trsm(A, B, alpha=0.5) = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
 
 
-    Defined in src/operator/tensor/la_op.cc:L664
+    Defined in src/operator/tensor/la_op.cc
 
     Parameters
     ----------
@@ -6484,7 +6484,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L59
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -6510,7 +6510,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L71
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -6537,7 +6537,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L95
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -6563,7 +6563,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L83
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -6599,7 +6599,7 @@ def log_softmax(data: Optional[NDArray] = ..., axis: Optional[int] = ..., temper
 
 
 
-    Defined in src/operator/nn/softmax.cc:L130
+    Defined in src/operator/nn/softmax.cc
 
     Parameters
     ----------
@@ -6634,7 +6634,7 @@ def logical_not(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L411
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -6664,7 +6664,7 @@ def make_loss(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/nn/make_loss.cc:L81
+    Defined in src/operator/nn/make_loss.cc
 
     Parameters
     ----------
@@ -6939,7 +6939,7 @@ def moments(data: Optional[NDArray] = ..., axes: Optional[Union[int, Tuple[int, 
 
 
 
-    Defined in src/operator/nn/moments.cc:L181
+    Defined in src/operator/nn/moments.cc
 
     Parameters
     ----------
@@ -6968,7 +6968,7 @@ def mp_lamb_update_phase1(weight: Optional[NDArray] = ..., grad: Optional[NDArra
     float32 direction ``g`` is returned.
 
 
-    Defined in src/operator/optimizer_op.cc:L696
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7016,7 +7016,7 @@ def mp_lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] 
     float32 master weight ``weight32`` (updated in place), cast into the returned weight.
 
 
-    Defined in src/operator/optimizer_op.cc:L720
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7053,7 +7053,7 @@ def mp_nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] =
     Update function for multi-precision Nesterov Accelerated Gradient( NAG) optimizer.
 
 
-    Defined in src/operator/optimizer_op.cc:L388
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7094,7 +7094,7 @@ def mp_sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] =
     ``weight``.
 
 
-    Defined in src/operator/optimizer_op.cc:L288
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7136,7 +7136,7 @@ def mp_sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
     ``weight32`` is updated (in place) and cast into ``weight``.
 
 
-    Defined in src/operator/optimizer_op.cc:L274
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7173,7 +7173,7 @@ def multi_all_finite(*data: NDArray, num_arrays: Optional[int] = ..., init_outpu
     Check if all the float numbers in all the arrays are finite (used for AMP)
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc:L187
+    Defined in src/operator/contrib/optimizer_helpers.cc
 
     Parameters
     ----------
@@ -7204,7 +7204,7 @@ def multi_lars(lrs: Optional[NDArray] = ..., weights_sum_sq: Optional[NDArray] =
     or ``lr[i]`` when either norm is 0.
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc:L236
+    Defined in src/operator/contrib/optimizer_helpers.cc
 
     Parameters
     ----------
@@ -7242,7 +7242,7 @@ def multi_mp_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = .
     are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L349
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7280,7 +7280,7 @@ def multi_mp_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., 
     place and cast into the outputs.
 
 
-    Defined in src/operator/optimizer_op.cc:L340
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7320,7 +7320,7 @@ def multi_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ...,
     Inputs are ``weight_i, grad_i, mom_i`` for each weight; the momenta are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L327
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7363,7 +7363,7 @@ def multi_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., wds
     ``out=[weight_0, weight_1, ...]``).
 
 
-    Defined in src/operator/optimizer_op.cc:L314
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7396,7 +7396,7 @@ def multi_sum_sq(*data: NDArray, num_arrays: Optional[int] = ..., out: Union[NDA
     Compute the sums of squares of multiple arrays
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc:L205
+    Defined in src/operator/contrib/optimizer_helpers.cc
 
     Parameters
     ----------
@@ -7437,7 +7437,7 @@ def nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     the output is not the weight array itself).
 
 
-    Defined in src/operator/optimizer_op.cc:L376
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -7573,7 +7573,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L143
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -7658,7 +7658,7 @@ def normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shape: Opti
                                               [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L94
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -7759,7 +7759,7 @@ def ones_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L145
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
@@ -7820,7 +7820,7 @@ def pad(data: Optional[NDArray] = ..., mode: Optional[Literal['constant', 'edge'
 
 
 
-    Defined in src/operator/pad.cc:L196
+    Defined in src/operator/pad.cc
 
     Parameters
     ----------
@@ -7916,7 +7916,7 @@ def preloaded_multi_mp_sgd_mom_update(*data: NDArray, momentum: Optional[float] 
     Inputs are ``weight_i, grad_i, mom_i, weight32_i`` for each weight, then ``lrs`` and ``wds``.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc:L184
+    Defined in src/operator/contrib/preloaded_multi_sgd.cc
 
     Parameters
     ----------
@@ -7949,7 +7949,7 @@ def preloaded_multi_mp_sgd_update(*data: NDArray, rescale_grad: Optional[float] 
     Inputs are ``weight_i, grad_i, weight32_i`` for each weight, then ``lrs`` and ``wds``.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc:L176
+    Defined in src/operator/contrib/preloaded_multi_sgd.cc
 
     Parameters
     ----------
@@ -7981,7 +7981,7 @@ def preloaded_multi_sgd_mom_update(*data: NDArray, momentum: Optional[float] = .
     are updated in place.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc:L166
+    Defined in src/operator/contrib/preloaded_multi_sgd.cc
 
     Parameters
     ----------
@@ -8019,7 +8019,7 @@ def preloaded_multi_sgd_update(*data: NDArray, rescale_grad: Optional[float] = .
     of shape ``(num_weights,)``.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc:L154
+    Defined in src/operator/contrib/preloaded_multi_sgd.cc
 
     Parameters
     ----------
@@ -8098,7 +8098,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L205
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -8128,7 +8128,7 @@ def random_exponential(lam: Optional[float] = ..., shape: Optional[Union[int, Tu
                                           [ 0.04146638,  0.31715935]]
 
 
-    Defined in src/operator/random/sample_op.cc:L118
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8164,7 +8164,7 @@ def random_gamma(alpha: Optional[float] = ..., beta: Optional[float] = ..., shap
                                                 [ 3.91697288,  3.65933681]]
 
 
-    Defined in src/operator/random/sample_op.cc:L106
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8205,7 +8205,7 @@ def random_generalized_negative_binomial(mu: Optional[float] = ..., alpha: Optio
                                                                         [ 6.,  4.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L161
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8245,7 +8245,7 @@ def random_negative_binomial(k: Optional[int] = ..., p: Optional[float] = ..., s
                                                      [ 2.,  5.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L145
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8286,7 +8286,7 @@ def random_normal(loc: Optional[float] = ..., scale: Optional[float] = ..., shap
                                               [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L94
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8326,7 +8326,7 @@ def random_pdf_dirichlet(sample: Optional[NDArray] = ..., alpha: Optional[NDArra
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L483
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8357,7 +8357,7 @@ def random_pdf_exponential(sample: Optional[NDArray] = ..., lam: Optional[NDArra
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L430
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8389,7 +8389,7 @@ def random_pdf_gamma(sample: Optional[NDArray] = ..., alpha: Optional[NDArray] =
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L417
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8425,7 +8425,7 @@ def random_pdf_generalized_negative_binomial(sample: Optional[NDArray] = ..., mu
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L467
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8459,7 +8459,7 @@ def random_pdf_negative_binomial(sample: Optional[NDArray] = ..., k: Optional[ND
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L454
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8493,7 +8493,7 @@ def random_pdf_normal(sample: Optional[NDArray] = ..., mu: Optional[NDArray] = .
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L404
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8526,7 +8526,7 @@ def random_pdf_poisson(sample: Optional[NDArray] = ..., lam: Optional[NDArray] =
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L442
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8562,7 +8562,7 @@ def random_pdf_uniform(sample: Optional[NDArray] = ..., low: Optional[NDArray] =
 
 
 
-    Defined in src/operator/random/pdf_op.cc:L387
+    Defined in src/operator/random/pdf_op.cc
 
     Parameters
     ----------
@@ -8599,7 +8599,7 @@ def random_poisson(lam: Optional[float] = ..., shape: Optional[Union[int, Tuple[
                                       [ 4.,  6.]]
 
 
-    Defined in src/operator/random/sample_op.cc:L131
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8637,7 +8637,7 @@ def random_randint(low: Optional[int] = ..., high: Optional[int] = ..., shape: O
 
 
 
-    Defined in src/operator/random/sample_op.cc:L175
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8679,7 +8679,7 @@ def random_uniform(low: Optional[float] = ..., high: Optional[float] = ..., shap
 
 
 
-    Defined in src/operator/random/sample_op.cc:L78
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -8719,7 +8719,7 @@ def ravel_multi_index(data: Optional[NDArray] = ..., shape: Optional[Union[int, 
 
 
 
-    Defined in src/operator/tensor/ravel.cc:L136
+    Defined in src/operator/tensor/ravel.cc
 
     Parameters
     ----------
@@ -8752,7 +8752,7 @@ def rcbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L347
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -8782,7 +8782,7 @@ def reciprocal(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L156
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -8809,7 +8809,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L365
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -8879,7 +8879,7 @@ def reset_arrays(*data: NDArray, num_arrays: Optional[int] = ..., out: Union[NDA
     Set to zero multiple arrays
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc:L131
+    Defined in src/operator/contrib/optimizer_helpers.cc
 
     Parameters
     ----------
@@ -9014,7 +9014,7 @@ def reshape_like(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., lhs
     Without the index arguments the output has the shape of `rhs`.
 
 
-    Defined in src/operator/tensor/reshape_like.cc:L108
+    Defined in src/operator/tensor/reshape_like.cc
 
     Parameters
     ----------
@@ -9092,7 +9092,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L207
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -9139,7 +9139,7 @@ def rmsprop_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     :math:`\\eta` to be 0.001.
 
 
-    Defined in src/operator/optimizer_op.cc:L461
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -9201,7 +9201,7 @@ def rmspropalex_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] 
     to be 0.9 and the learning rate :math:`\\eta` to be 0.0001.
 
 
-    Defined in src/operator/optimizer_op.cc:L494
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -9253,7 +9253,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -9284,7 +9284,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L308
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -9318,7 +9318,7 @@ def sample_exponential(lam: Optional[NDArray] = ..., shape: Optional[Union[int, 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L183
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9356,7 +9356,7 @@ def sample_gamma(alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L176
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9396,7 +9396,7 @@ def sample_generalized_negative_binomial(mu: Optional[NDArray] = ..., alpha: Opt
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L201
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9452,7 +9452,7 @@ def sample_multinomial(data: Optional[NDArray] = ..., shape: Optional[Union[int,
        sample_multinomial(probs, get_prob=True) = [2, 1], [0.2, 0.3]
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L233
+    Defined in src/operator/random/sample_multinomial_op.cc
 
     Parameters
     ----------
@@ -9492,7 +9492,7 @@ def sample_negative_binomial(k: Optional[NDArray] = ..., p: Optional[NDArray] = 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L193
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9532,7 +9532,7 @@ def sample_normal(mu: Optional[NDArray] = ..., sigma: Optional[NDArray] = ..., s
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L168
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9572,7 +9572,7 @@ def sample_poisson(lam: Optional[NDArray] = ..., shape: Optional[Union[int, Tupl
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L188
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9610,7 +9610,7 @@ def sample_uniform(low: Optional[NDArray] = ..., high: Optional[NDArray] = ..., 
     distribution and the output array has the same shape as the input arrays.
 
 
-    Defined in src/operator/random/multisample_op.cc:L160
+    Defined in src/operator/random/multisample_op.cc
 
     Parameters
     ----------
@@ -9723,7 +9723,7 @@ def sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     ``mom`` is updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L261
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -9769,7 +9769,7 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     Pass ``out=weight`` to update in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L233
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -9809,7 +9809,7 @@ def shape_array(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDAr
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L265
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -9837,7 +9837,7 @@ def shuffle(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
     but the order of the elements in each row does not change.
 
 
-    Defined in src/operator/random/sample_multinomial_op.cc:L291
+    Defined in src/operator/random/sample_multinomial_op.cc
 
     Parameters
     ----------
@@ -9864,7 +9864,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L381
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -9892,7 +9892,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L188
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -9927,7 +9927,7 @@ def signsgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
        - sparse ndarray not supported for this optimizer yet.
 
 
-    Defined in src/operator/optimizer_op.cc:L573
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -9975,7 +9975,7 @@ def signum_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
        - sparse ndarray not supported for this optimizer yet.
 
 
-    Defined in src/operator/optimizer_op.cc:L598
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -10020,7 +10020,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L110
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -10047,7 +10047,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -10075,7 +10075,7 @@ def size_array(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/misc_ops.cc:L292
+    Defined in src/operator/tensor/misc_ops.cc
 
     Parameters
     ----------
@@ -10295,7 +10295,7 @@ def smooth_l1(data: Optional[NDArray] = ..., scalar: Optional[float] = ..., out:
 
 
 
-    Defined in src/operator/legacy/smooth_l1_unary.cc:L31
+    Defined in src/operator/legacy/smooth_l1_unary.cc
 
     Parameters
     ----------
@@ -10344,7 +10344,7 @@ def softmax(data: Optional[NDArray] = ..., length: Optional[NDArray] = ..., axis
 
 
 
-    Defined in src/operator/nn/softmax.cc:L102
+    Defined in src/operator/nn/softmax.cc
 
     Parameters
     ----------
@@ -10404,7 +10404,7 @@ def softmax_cross_entropy(data: Optional[NDArray] = ..., label: Optional[NDArray
 
 
 
-    Defined in src/operator/nn/softmax_output.cc:L160
+    Defined in src/operator/nn/softmax_output.cc
 
     Parameters
     ----------
@@ -10451,7 +10451,7 @@ def softmin(data: Optional[NDArray] = ..., axis: Optional[int] = ..., temperatur
 
 
 
-    Defined in src/operator/nn/softmax.cc:L147
+    Defined in src/operator/nn/softmax.cc
 
     Parameters
     ----------
@@ -10486,7 +10486,7 @@ def softsign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L396
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -10704,7 +10704,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L288
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -10735,7 +10735,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L268
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -10869,7 +10869,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L70
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -11146,7 +11146,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L132
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -11173,7 +11173,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L244
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -11370,7 +11370,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L236
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -11404,7 +11404,7 @@ def uniform(low: Optional[float] = ..., high: Optional[float] = ..., shape: Opti
 
 
 
-    Defined in src/operator/random/sample_op.cc:L78
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -11444,7 +11444,7 @@ def unravel_index(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tupl
 
 
 
-    Defined in src/operator/tensor/ravel.cc:L162
+    Defined in src/operator/tensor/ravel.cc
 
     Parameters
     ----------
@@ -11493,7 +11493,7 @@ def where(condition: Optional[NDArray] = ..., x: Optional[NDArray] = ..., y: Opt
 
 
 
-    Defined in src/operator/tensor/control_flow_op.cc:L37
+    Defined in src/operator/tensor/control_flow_op.cc
 
     Parameters
     ----------
@@ -11528,7 +11528,7 @@ def zeros_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L120
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------

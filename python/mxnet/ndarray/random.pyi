@@ -105,7 +105,7 @@ def exponential_like(data: Optional[NDArray] = ..., lam: Optional[float] = ..., 
     Samples are distributed according to an exponential distribution parametrized by *lambda* (rate).
 
 
-    Defined in src/operator/random/sample_op.cc:L221
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -132,7 +132,7 @@ def gamma_like(data: Optional[NDArray] = ..., alpha: Optional[float] = ..., beta
     Samples are distributed according to a gamma distribution parametrized by *alpha* (shape) and *beta* (scale).
 
 
-    Defined in src/operator/random/sample_op.cc:L215
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -165,7 +165,7 @@ def generalized_negative_binomial_like(data: Optional[NDArray] = ..., mu: Option
     Samples will always be returned as a floating point data type.
 
 
-    Defined in src/operator/random/sample_op.cc:L248
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -196,7 +196,7 @@ def negative_binomial_like(data: Optional[NDArray] = ..., k: Optional[int] = ...
     Samples will always be returned as a floating point data type.
 
 
-    Defined in src/operator/random/sample_op.cc:L237
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -231,7 +231,7 @@ def normal_like(data: Optional[NDArray] = ..., loc: Optional[float] = ..., scale
                                                  [-1.23474145,  1.55807114]]
 
 
-    Defined in src/operator/random/sample_op.cc:L209
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -261,7 +261,7 @@ def poisson_like(data: Optional[NDArray] = ..., lam: Optional[float] = ..., out:
     Samples will always be returned as a floating point data type.
 
 
-    Defined in src/operator/random/sample_op.cc:L228
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------
@@ -295,7 +295,7 @@ def uniform_like(data: Optional[NDArray] = ..., low: Optional[float] = ..., high
 
 
 
-    Defined in src/operator/random/sample_op.cc:L197
+    Defined in src/operator/random/sample_op.cc
 
     Parameters
     ----------

@@ -41,7 +41,7 @@ def ElementWiseSum(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] 
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L233
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -158,7 +158,7 @@ def FullyConnected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..
     symbol is composed, so they can be left to the variables created for them.
 
 
-    Defined in src/operator/nn/fully_connected.cc:L78
+    Defined in src/operator/nn/fully_connected.cc
 
     Parameters
     ----------
@@ -206,7 +206,7 @@ def LinearRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArra
 
 
 
-    Defined in src/operator/regression_output.cc:L74
+    Defined in src/operator/regression_output.cc
 
     Parameters
     ----------
@@ -247,7 +247,7 @@ def LogisticRegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDAr
 
 
 
-    Defined in src/operator/regression_output.cc:L111
+    Defined in src/operator/regression_output.cc
 
     Parameters
     ----------
@@ -288,7 +288,7 @@ def MAERegressionOutput(data: Optional[NDArray] = ..., label: Optional[NDArray] 
 
 
 
-    Defined in src/operator/regression_output.cc:L93
+    Defined in src/operator/regression_output.cc
 
     Parameters
     ----------
@@ -320,7 +320,7 @@ def abs(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L173
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -355,7 +355,7 @@ def adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
 
 
 
-    Defined in src/operator/sparse/sparse_optimizer.cc:L286
+    Defined in src/operator/sparse/sparse_optimizer.cc
 
     Parameters
     ----------
@@ -413,7 +413,7 @@ def adam_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L424
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -471,7 +471,7 @@ def add_n(*args: NDArray, out: Union[NDArray, Sequence[NDArray], None] = ..., na
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L233
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -501,7 +501,7 @@ def arccos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L163
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -526,7 +526,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L268
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -556,7 +556,7 @@ def arcsin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L147
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -581,7 +581,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L257
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -610,7 +610,7 @@ def arctan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L179
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -635,7 +635,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L279
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -674,7 +674,7 @@ def broadcast_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L85
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -710,7 +710,7 @@ def broadcast_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L134
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -748,7 +748,7 @@ def broadcast_minus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., 
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L101
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -784,7 +784,7 @@ def broadcast_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 1.,  1.,  1.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L113
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -825,7 +825,7 @@ def broadcast_plus(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., o
                                [ 2.,  2.,  2.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L85
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -863,7 +863,7 @@ def broadcast_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., ou
                               [ 0.,  0.,  0.]]
 
 
-    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc:L101
+    Defined in src/operator/tensor/elemwise_binary_broadcast_op_basic.cc
 
     Parameters
     ----------
@@ -923,7 +923,7 @@ def cast_storage(data: Optional[NDArray] = ..., stype: Optional[Literal['csr', '
 
 
 
-    Defined in src/operator/sparse/sparse_ops.cc:L122
+    Defined in src/operator/sparse/sparse_ops.cc
 
     Parameters
     ----------
@@ -956,7 +956,7 @@ def cbrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L328
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -986,7 +986,7 @@ def ceil(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L218
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -1023,7 +1023,7 @@ def clip(data: Optional[NDArray] = ..., a_min: Optional[float] = ..., a_max: Opt
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L435
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -1109,7 +1109,7 @@ def cos(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L121
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1136,7 +1136,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L231
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1163,7 +1163,7 @@ def degrees(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L194
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1209,7 +1209,7 @@ def dot(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., transpose_a:
     float32/float64 (float16 accumulates in float32; integer types use a plain loop).
 
 
-    Defined in src/operator/tensor/dot.cc:L72
+    Defined in src/operator/tensor/dot.cc
 
     Parameters
     ----------
@@ -1251,7 +1251,7 @@ def elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L73
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -1286,7 +1286,7 @@ def elemwise_div(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L129
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -1321,7 +1321,7 @@ def elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L118
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -1357,7 +1357,7 @@ def elemwise_sub(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., out
 
 
 
-    Defined in src/operator/tensor/elemwise_binary_op_basic.cc:L99
+    Defined in src/operator/tensor/elemwise_binary_op_basic.cc
 
     Parameters
     ----------
@@ -1390,7 +1390,7 @@ def exp(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L42
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1416,7 +1416,7 @@ def expm1(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L47
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1445,7 +1445,7 @@ def fix(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L246
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -1475,7 +1475,7 @@ def floor(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L227
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -1509,7 +1509,7 @@ def ftrl_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``z`` and ``n`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L521
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -1552,7 +1552,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L292
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1577,7 +1577,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L300
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1603,7 +1603,7 @@ def log(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L59
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1629,7 +1629,7 @@ def log10(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L71
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1656,7 +1656,7 @@ def log1p(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L95
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1682,7 +1682,7 @@ def log2(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L83
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1712,7 +1712,7 @@ def make_loss(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArra
 
 
 
-    Defined in src/operator/nn/make_loss.cc:L81
+    Defined in src/operator/nn/make_loss.cc
 
     Parameters
     ----------
@@ -1792,7 +1792,7 @@ def negative(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L143
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -1871,7 +1871,7 @@ def radians(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L205
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -1898,7 +1898,7 @@ def relu(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L365
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -1939,7 +1939,7 @@ def retain(data: Optional[NDArray] = ..., indices: Optional[NDArray] = ..., out:
 
 
 
-    Defined in src/operator/sparse/sparse_ops.cc:L256
+    Defined in src/operator/sparse/sparse_ops.cc
 
     Parameters
     ----------
@@ -1973,7 +1973,7 @@ def rint(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L207
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2001,7 +2001,7 @@ def round(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L200
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2032,7 +2032,7 @@ def rsqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L308
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2072,7 +2072,7 @@ def sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     ``mom`` is updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L261
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -2118,7 +2118,7 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     Pass ``out=weight`` to update in place.
 
 
-    Defined in src/operator/optimizer_op.cc:L233
+    Defined in src/operator/optimizer_op.cc
 
     Parameters
     ----------
@@ -2157,7 +2157,7 @@ def sigmoid(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L381
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2185,7 +2185,7 @@ def sign(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L188
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2214,7 +2214,7 @@ def sin(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L110
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2241,7 +2241,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L218
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2332,7 +2332,7 @@ def sqrt(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L288
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2363,7 +2363,7 @@ def square(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L268
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2410,7 +2410,7 @@ def stop_gradient(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[ND
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L70
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2505,7 +2505,7 @@ def tan(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L132
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2532,7 +2532,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc:L244
+    Defined in src/operator/tensor/elemwise_unary_op_math.cc
 
     Parameters
     ----------
@@ -2563,7 +2563,7 @@ def trunc(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_basic.cc:L236
+    Defined in src/operator/tensor/elemwise_unary_op_basic.cc
 
     Parameters
     ----------
@@ -2610,7 +2610,7 @@ def where(condition: Optional[NDArray] = ..., x: Optional[NDArray] = ..., y: Opt
 
 
 
-    Defined in src/operator/tensor/control_flow_op.cc:L37
+    Defined in src/operator/tensor/control_flow_op.cc
 
     Parameters
     ----------
@@ -2645,7 +2645,7 @@ def zeros_like(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArr
 
 
 
-    Defined in src/operator/tensor/init_op.cc:L120
+    Defined in src/operator/tensor/init_op.cc
 
     Parameters
     ----------
