@@ -29,4 +29,15 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "CUDA variant: skipped (no nvcc on this machine)"
 fi
+# The parsers under libFuzzer (clang, ASan + UBSan over the whole library, built at -O0 to keep
+# the build short), a bounded time per target from the committed seed corpora.
+echo "== fuzz (tools/fuzz.sh) =="
+if BUILD_DIR=build-fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
+    CMAKE_ARGS="-DMXNET_BUILD_TESTS=OFF -DMXNET_SANITIZE_OPT=-O0" tools/fuzz.sh > build-fuzz.log 2>&1; then
+  grep -E "^== |stat::" build-fuzz.log || true
+else
+  echo "fuzz: failed"
+  tail -n 60 build-fuzz.log
+  status=1
+fi
 exit $status

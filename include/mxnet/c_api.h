@@ -232,6 +232,12 @@ MXNET_DLL int MXNDArrayWaitToWrite(NDArrayHandle handle);
  *  Ownership: no pointers.
  *  \return 0 on success, -1 on failure (MXGetLastError). */
 MXNET_DLL int MXNDArrayWaitAll();
+/*! \brief MXNDArrayWaitAll for at most timeout_ms milliseconds: *finished is 1 when everything
+ *  completed (errors raised as MXNDArrayWaitAll does), 0 when work is still pending (nothing
+ *  raised). Not in MXNet 1.x: the Python frontend waits in slices so Ctrl-C interrupts a wait.
+ *  Ownership: *finished written.
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXNDArrayWaitAllFor(int timeout_ms, int* finished);
 /*! \brief A view of rows [slice_begin, slice_end) along axis 0 (recorded as slice_axis under
  *  autograd).
  *  Ownership: handle borrowed; *out NEW (MXNDArrayFree), sharing the data.

@@ -165,6 +165,14 @@ class MXNET_DLL Engine {
   virtual void WaitForVar(VarHandle var) = 0;
   /*! \brief Block until all pushed work has completed; rethrow the first error, clear all. */
   virtual void WaitForAll() = 0;
+  /*!
+   * \brief WaitForAll for at most timeout_ms: false (nothing rethrown) when work is still
+   *        pending then. A frontend waits in slices this way, so Ctrl-C is handled meanwhile.
+   */
+  virtual bool WaitForAllFor(int64_t timeout_ms) {
+    WaitForAll();
+    return true;
+  }
   /*! \brief Rethrow (and clear) the error attached to var, if any. */
   virtual void Throw(VarHandle var) = 0;
 

@@ -206,6 +206,8 @@ MXNET_DLL TShape InferReshapeShape(const TShape& src, const TShape& target, bool
 
 /*! \brief Block until every engine function has completed (rethrows the first error). */
 MXNET_DLL void WaitAll();
+/*! \brief WaitAll for at most timeout_ms; false when work is still pending then. */
+MXNET_DLL bool WaitAllFor(int64_t timeout_ms);
 
 }  // namespace mxnet
 

@@ -147,6 +147,13 @@ int MXNDArrayWaitAll() {
   API_END();
 }
 
+int MXNDArrayWaitAllFor(int timeout_ms, int* finished) {
+  API_BEGIN();
+  API_NOT_NULL(finished);
+  *finished = mxnet::WaitAllFor(timeout_ms) ? 1 : 0;
+  API_END();
+}
+
 namespace {
 
 /*!

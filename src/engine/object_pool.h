@@ -6,11 +6,15 @@
  *   Foo* f = ObjectPool<Foo>::New(args...);   // constructed in recycled memory
  *   ObjectPool<Foo>::Delete(f);               // destroyed; memory kept for reuse
  *
- * Objects are typically made on the pushing thread and released on a worker. Each thread keeps
- * a private free list; a release goes to a lock-free global return stack (Treiber push), which an
- * allocating thread takes whole (one exchange, so no ABA) when its own list is empty. Memory is
- * carved from 64 KiB chunks that are never returned to the system: the pools live for the whole
- * process and outlive every engine (static destruction order does not matter).
+ * Objects are typically made on the pushing thread and released on a worker. Memory moves
+ * between threads in batches: a release goes to the releasing thread's spill list, and a full
+ * spill list (kBatch nodes) becomes one batch on a lock-free global stack of batches (Treiber
+ * push). A thread whose free list is empty takes one batch: it takes the whole stack (one
+ * exchange, so no ABA) and pushes back all but the first. Taking one batch rather than
+ * everything matters when threads come and go: a thread that took all would leave the next one
+ * nothing, so every new thread carved a new chunk and the pools grew with each thread started.
+ * Memory is carved from 64 KiB chunks that are never returned to the system: the pools live
+ * for the whole process and outlive every engine (static destruction order does not matter).
  */
 #ifndef MXNET_ENGINE_OBJECT_POOL_H_
 #define MXNET_ENGINE_OBJECT_POOL_H_
@@ -35,46 +39,98 @@ class ObjectPool {
   }
   static void Delete(T* p) {
     p->~T();
-    Shared().Put(reinterpret_cast<Node*>(p));
+    Local().Put(reinterpret_cast<Node*>(p));
   }
 
  private:
+  static constexpr size_t kBatch = 256;
+
+  /*! \brief A free slot: `next` links a batch's nodes; a batch's first node also links batches. */
   union Node {
-    Node* next;
+    struct {
+      Node* next;
+      Node* next_batch;
+    } link;
     alignas(T) unsigned char storage[sizeof(T)];
   };
 
-  /*! \brief Process-wide part: return stack and chunk carving. Never destroyed. */
+  /*! \brief Process-wide stack of batches. Never destroyed. */
   struct SharedPart {
-    std::atomic<Node*> returned{nullptr};
+    std::atomic<Node*> batches{nullptr};
 
-    void Put(Node* n) {
-      Node* head = returned.load(std::memory_order_relaxed);
+    void PushBatches(Node* first, Node* last) {
+      Node* head = batches.load(std::memory_order_relaxed);
       do {
-        n->next = head;
-      } while (!returned.compare_exchange_weak(head, n, std::memory_order_release,
+        last->link.next_batch = head;
+      } while (!batches.compare_exchange_weak(head, first, std::memory_order_release,
                                                std::memory_order_relaxed));
     }
-    Node* TakeAll() { return returned.exchange(nullptr, std::memory_order_acquire); }
+    /*! \brief One batch (its nodes linked by `next`), or null when there is none. */
+    Node* PopBatch() {
+      Node* all = batches.exchange(nullptr, std::memory_order_acquire);
+      if (all == nullptr) return nullptr;
+      if (Node* rest = all->link.next_batch) {
+        Node* last = rest;
+        while (last->link.next_batch != nullptr) last = last->link.next_batch;
+        PushBatches(rest, last);
+      }
+      return all;
+    }
   };
 
-  /*! \brief Per-thread free list; handed back to the shared stack when the thread exits. */
+  /*! \brief Per-thread lists; both go back to the shared stack when the thread exits. */
   struct LocalPart {
-    Node* free{nullptr};
+    Node* free{nullptr};   // ready for Get
+    Node* spill{nullptr};  // released here, not yet a batch
+    size_t spill_count{0};
+    // Set by the destructor: objects released later in the thread's exit (or in the static
+    // destructors after the main thread's) go straight to the shared stack.
+    bool exited{false};
 
     void* Get() {
-      if (free == nullptr) free = Shared().TakeAll();
+      if (exited) {
+        Node* n = Shared().PopBatch();
+        if (n == nullptr) n = NewChunk();
+        if (n->link.next != nullptr) {
+          n->link.next->link.next_batch = nullptr;
+          Shared().PushBatches(n->link.next, n->link.next);
+        }
+        return n;
+      }
+      if (free == nullptr) free = Shared().PopBatch();
+      if (free == nullptr) {  // reuse this thread's own releases before carving new memory
+        free = spill;
+        spill = nullptr;
+        spill_count = 0;
+      }
       if (free == nullptr) free = NewChunk();
       Node* n = free;
-      free = n->next;
+      free = n->link.next;
       return n;
     }
-    ~LocalPart() {
-      while (free != nullptr) {
-        Node* n = free;
-        free = n->next;
-        Shared().Put(n);
+    void Put(Node* n) {
+      if (exited) {
+        n->link.next = nullptr;
+        n->link.next_batch = nullptr;
+        Shared().PushBatches(n, n);
+        return;
       }
+      n->link.next = spill;
+      spill = n;
+      if (++spill_count == kBatch) {
+        n->link.next_batch = nullptr;
+        Shared().PushBatches(n, n);
+        spill = nullptr;
+        spill_count = 0;
+      }
+    }
+    ~LocalPart() {
+      for (Node* list : {free, spill}) {
+        if (list != nullptr) Shared().PushBatches(list, list);
+      }
+      free = spill = nullptr;
+      spill_count = 0;
+      exited = true;
     }
   };
 
@@ -82,8 +138,8 @@ class ObjectPool {
     constexpr size_t kChunkBytes = 64 << 10;
     constexpr size_t kCount = kChunkBytes / sizeof(Node) > 0 ? kChunkBytes / sizeof(Node) : 1;
     Node* chunk = static_cast<Node*>(::operator new(kCount * sizeof(Node)));
-    for (size_t i = 0; i + 1 < kCount; ++i) chunk[i].next = &chunk[i + 1];
-    chunk[kCount - 1].next = nullptr;
+    for (size_t i = 0; i + 1 < kCount; ++i) chunk[i].link.next = &chunk[i + 1];
+    chunk[kCount - 1].link.next = nullptr;
     return chunk;
   }
 

@@ -546,6 +546,25 @@ void ThreadedEngine::WaitForAllNoThrow() {
 
 void ThreadedEngine::WaitForAll() {
   WaitForAllNoThrow();
+  FinishWaitForAll();
+}
+
+bool ThreadedEngine::WaitForAllFor(int64_t timeout_ms) {
+  if (!SpinUntil([this]() { return AllDone(); })) {
+    std::unique_lock<std::mutex> lk(finish_mu_);
+    all_waiters_.fetch_add(1, std::memory_order_seq_cst);
+    const bool done = finish_cv_.wait_for(lk, std::chrono::milliseconds(std::max<int64_t>(
+                                                  timeout_ms, 0)),
+                                          [this]() { return AllDone(); });
+    all_waiters_.fetch_sub(1, std::memory_order_seq_cst);
+    if (!done) return false;
+  }
+  while (inflight_.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
+  FinishWaitForAll();
+  return true;
+}
+
+void ThreadedEngine::FinishWaitForAll() {
   SyncAllGPU();
   std::exception_ptr first;
   {

@@ -339,6 +339,7 @@ class ThreadedEngine : public Engine {
   void DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandle var) override;
   void WaitForVar(VarHandle var) override;
   void WaitForAll() override;
+  bool WaitForAllFor(int64_t timeout_ms) override;
   void Throw(VarHandle var) override;
   /*! \brief Finish all work and join the workers; Start() lets them be created again. */
   void Stop() override;
@@ -360,6 +361,8 @@ class ThreadedEngine : public Engine {
   virtual void StopWorkers() = 0;
   /*! \brief Wait until nothing is pending and no completion is still in flight. */
   void WaitForAllNoThrow();
+  /*! \brief After the queue drained: the GPUs synced, the first stored error rethrown. */
+  void FinishWaitForAll();
   bool shutdown_phase() const { return shutdown_phase_.load(std::memory_order_relaxed); }
   /*! \brief The pool in *slot, created with nthreads workers on first use. */
   WorkerPool* GetPool(std::atomic<WorkerPool*>* slot, int nthreads);

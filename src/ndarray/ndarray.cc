@@ -384,5 +384,6 @@ void CopyFromTo(const NDArray& from, const NDArray& to, int priority) {
 }
 
 void WaitAll() { Engine::Get()->WaitForAll(); }
+bool WaitAllFor(int64_t timeout_ms) { return Engine::Get()->WaitForAllFor(timeout_ms); }
 
 }  // namespace mxnet

@@ -898,7 +898,10 @@ def onehot_encode(indices, out):
 
 def waitall():
     """Wait for every pending operation; raises the first error one hit."""
-    check_call(_LIB.MXNDArrayWaitAll())
+    # In slices: Python handles Ctrl-C only between C calls, and a queue can hold minutes.
+    finished = ctypes.c_int(0)
+    while not finished.value:
+        check_call(_LIB.MXNDArrayWaitAllFor(ctypes.c_int(100), ctypes.byref(finished)))
 
 
 def _ufunc_helper(lhs, rhs, fn_array, fn_scalar, lfn_scalar, rfn_scalar=None):

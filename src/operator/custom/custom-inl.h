@@ -65,8 +65,10 @@ class CustomOperator {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;
+  static constexpr int kIdleWorkerSeconds = 10;
   size_t idle_{0};
   size_t num_workers_{0};
+  size_t max_workers_{16};  // MXNET_CUSTOM_OP_NUM_THREADS
   std::atomic<bool> stopped_{false};
   std::mutex registry_mu_;
   std::unordered_map<std::string, CustomOpPropCreator> registry_;

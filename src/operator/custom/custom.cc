@@ -11,12 +11,14 @@
 #include <nnvm/op_attr_types.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <thread>
 #include <utility>
 
+#include "../../common/env_util.h"
 #include "../operator_common.h"
 
 namespace mxnet {
@@ -31,7 +33,9 @@ CustomOperator* CustomOperator::Get() {
   return inst;
 }
 
-CustomOperator::CustomOperator() = default;
+CustomOperator::CustomOperator()
+    : max_workers_(static_cast<size_t>(
+          std::max<int64_t>(1, common::GetEnvInt("MXNET_CUSTOM_OP_NUM_THREADS", 16)))) {}
 
 void CustomOperator::Register(const std::string& op_type, CustomOpPropCreator creator) {
   std::lock_guard<std::mutex> lock(registry_mu_);
@@ -55,8 +59,17 @@ void CustomOperator::WorkerLoop() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       ++idle_;
-      cv_.wait(lock, [this]() { return !queue_.empty(); });
+      // Workers beyond the first end after a quiet spell: a burst leaves no threads behind.
+      const bool has_task = cv_.wait_for(lock, std::chrono::seconds(kIdleWorkerSeconds),
+                                         [this]() { return !queue_.empty(); });
       --idle_;
+      if (!has_task) {
+        if (num_workers_ > 1) {
+          --num_workers_;
+          return;
+        }
+        continue;
+      }
       task = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -108,8 +121,9 @@ void CustomOperator::Push(std::function<void()> fn, const OpContext& ctx, bool t
   // argument and result buffers the callback's own mx.nd calls would overwrite.
   std::lock_guard<std::mutex> lock(mu_);
   queue_.push_back(std::move(task));
-  // A free worker per queued callback: a callback may wait for another custom operator.
-  if (idle_ < queue_.size()) {
+  // A free worker per queued callback (a callback may wait for another custom operator), up to
+  // MXNET_CUSTOM_OP_NUM_THREADS as in MXNet 1.x; beyond that callbacks wait their turn.
+  if (idle_ < queue_.size() && num_workers_ < max_workers_) {
     ++num_workers_;
     std::thread([this]() { WorkerLoop(); }).detach();
   }

@@ -391,11 +391,6 @@ print('CHILD OK')
     print(out)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'src/operator/custom/custom.cc CustomOperator::Push starts a worker thread whenever a '
-    'callback is queued while none is idle, without a limit, and WorkerLoop never lets one '
-    'go: a burst of N blocking callbacks leaves ~N/10 threads for good (MXNet 1.9.1 caps the '
-    'pool at MXNET_CUSTOM_OP_NUM_THREADS, default 16)'))
 def test_failing_custom_ops_in_a_burst_keep_threads_bounded():
     """500 CustomOps whose forward blocks 20 ms and then raises, queued before one wait: the
     error surfaces once, and the custom-op pool keeps at most 16 threads (1.9.1's default
@@ -500,14 +495,35 @@ def test_sigint_during_waitall_leaves_the_process_usable():
     _sigint_child()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'SIGINT is only acted on once MXNDArrayWaitAll returns: the wait blocks in C '
-    '(ThreadedEngine::WaitForAll, a condition variable) until the whole queue has run, and '
-    'Python runs signal handlers only between bytecodes, so Ctrl-C does nothing for as long '
-    'as the queued work takes (bounded by MXNET_ENGINE_MAX_INFLIGHT, default 256 ops, but '
-    'not by time)'))
 def test_sigint_interrupts_a_long_waitall_promptly():
     out, after_signal = _sigint_child()
     assert 'INTERRUPTED' in out, out
     assert after_signal < 2.0, 'KeyboardInterrupt came %.1f s after SIGINT, with %.0f s of ' \
         'work queued' % (after_signal, QUEUED_S)
+
+
+def test_threads_that_come_and_go_do_not_grow_the_engine_pools():
+    """Short-lived threads pushing work at the same time (a DataLoader's pool per epoch): the
+    engine's object pools reuse what exited threads left. They used to hand one thread
+    everything free, so the other carved a new 64 KiB chunk per thread, for good (~80 KiB per
+    two-thread pool)."""
+    run_child(r'''
+from multiprocessing.pool import ThreadPool
+def work(i):
+    return mx.nd.array(np.ones((8, 1, 8, 8), np.float32)).wait_to_read()
+def pools(n):
+    for _ in range(n):
+        pool = ThreadPool(2)
+        pool.map(work, range(8))
+        pool.terminate()
+        pool.join()
+pools(30)
+before = usage()
+pools(300)
+after = usage()
+grown = after[0] - before[0]
+print('RSS grew %d KiB over 300 pools' % grown)
+assert grown <= 3 * 1024, 'RSS grew by %d KiB over 300 pools' % grown
+check_still_works()
+print('CHILD OK')
+''', timeout=300)
