@@ -3,9 +3,9 @@
  * \brief The flat C API of libmxnet, with MXNet 1.9.1's names and signatures.
  *
  * Every function returns 0 on success and -1 on failure (except the error-text functions
- * MXGetLastError, NNGetLastError, NNAPISetLastError, MXAPISetLastError); on failure
- * MXGetLastError() gives "<ErrorType>: <message>" for the calling thread. Nothing throws across
- * this boundary.
+ * MXGetLastError, MXGetLastErrorType, NNGetLastError, NNAPISetLastError, MXAPISetLastError); on
+ * failure MXGetLastError() gives "<ErrorType>: <message>" for the calling thread, and
+ * MXGetLastErrorType() the type alone. Nothing throws across this boundary.
  *
  *   NDArrayHandle h;
  *   int64_t shape[2] = {2, 3};
@@ -90,6 +90,14 @@ MXNET_DLL const char* MXGetLastError();
  *  Ownership: as MXGetLastError.
  *  \return the text; cannot fail. */
 MXNET_DLL const char* NNGetLastError();
+/*! \brief The type of the calling thread's last error: "ValueError", "TypeError", "IndexError",
+ *  "NotImplementedError", "MemoryError", "AttributeError", "InternalError" or "MXNetError" (a
+ *  frontend error set with a "<Type>: " prefix keeps its type). Not in MXNet 1.x: frontends map
+ *  it to their exception classes instead of parsing the text.
+ *  Ownership: the text belongs to the library, per thread; valid until the next failing call on
+ *  this thread.
+ *  \return the type name; cannot fail. */
+MXNET_DLL const char* MXGetLastErrorType();
 /*! \brief Sets the calling thread's last error text (NULL sets an empty text).
  *  Ownership: msg borrowed (copied).
  *  \return nothing; cannot fail. */

@@ -165,6 +165,7 @@ def _load_lib():
     lib = ctypes.CDLL(path, ctypes.RTLD_LOCAL)
     lib.MXGetLastError.restype = ctypes.c_char_p
     lib.NNGetLastError.restype = ctypes.c_char_p
+    lib.MXGetLastErrorType.restype = ctypes.c_char_p
     return lib
 
 
@@ -173,11 +174,12 @@ __version__ = libinfo.__version__
 
 
 def get_last_ffi_error():
-    """The exception for the library's last error on this thread."""
+    """The exception for the library's last error on this thread: the class registered for the
+    type the library reports (MXGetLastErrorType), else MXNetError."""
     # A message may quote the bytes of a corrupt input file: never fail decoding it.
     msg = _LIB.MXGetLastError().decode('utf-8', errors='backslashreplace')
-    cls, text = c2pyerror(msg)
-    return cls(text)
+    type_name = _LIB.MXGetLastErrorType().decode('utf-8', errors='replace')
+    return _ERROR_TYPES.get(type_name, MXNetError)(msg)
 
 
 def check_call(ret):

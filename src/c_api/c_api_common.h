@@ -27,6 +27,8 @@ namespace c_api {
 void SetLastError(const std::string& msg);
 /*! \brief Store an exception as "<ErrorType>: <message>" for this thread. */
 void SetLastErrorFromException(const std::exception& e);
+/*! \brief Type name of the calling thread's last error ("ValueError", "MXNetError", ...). */
+const char* LastErrorTypeCStr();
 const char* LastErrorCStr();
 
 /*! \brief Per-thread scratch buffers for returned strings/arrays (API.md "TL" ownership). */

@@ -10,9 +10,22 @@ namespace c_api {
 
 namespace {
 thread_local std::string last_error;
-}
+thread_local std::string last_error_type;
 
-void SetLastError(const std::string& msg) { last_error = msg; }
+bool IsTypeNameChar(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.';
+}
+}  // namespace
+
+void SetLastError(const std::string& msg) {
+  last_error = msg;
+  // A frontend sets "<Type>: message" (a callback's exception): keep its type name.
+  size_t n = 0;
+  while (n < msg.size() && IsTypeNameChar(msg[n])) ++n;
+  const bool typed = n > 0 && msg.compare(n, 2, ": ") == 0;
+  last_error_type = typed ? msg.substr(0, n) : "MXNetError";
+}
 
 void SetLastErrorFromException(const std::exception& e) {
   const char* type = "MXNetError";
@@ -25,6 +38,7 @@ void SetLastErrorFromException(const std::exception& e) {
   } else if (dynamic_cast<const std::invalid_argument*>(&e)) {
     type = "ValueError";
   }
+  last_error_type = type;
   std::string msg = e.what();
   // Keep an explicit "Type: " prefix the message already carries (e.g. from a nested wrap).
   const std::string prefix = std::string(type) + ": ";
@@ -36,6 +50,7 @@ void SetLastErrorFromException(const std::exception& e) {
 }
 
 const char* LastErrorCStr() { return last_error.c_str(); }
+const char* LastErrorTypeCStr() { return last_error_type.c_str(); }
 
 ThreadLocalReturn* GetThreadLocalReturn() {
   static thread_local ThreadLocalReturn ret;
@@ -48,6 +63,8 @@ ThreadLocalReturn* GetThreadLocalReturn() {
 const char* MXGetLastError() { return mxnet::c_api::LastErrorCStr(); }
 
 const char* NNGetLastError() { return mxnet::c_api::LastErrorCStr(); }
+
+const char* MXGetLastErrorType() { return mxnet::c_api::LastErrorTypeCStr(); }
 
 void NNAPISetLastError(const char* msg) { mxnet::c_api::SetLastError(msg ? msg : ""); }
 

@@ -98,3 +98,24 @@ def test_get_logger(tmp_path):
         h.flush()
     text = open(path).read()
     assert text.startswith('I') and text.rstrip().endswith(']hello 42')
+
+
+def test_error_type_crosses_the_c_boundary():
+    """The library reports each error's type (MXGetLastErrorType); the class comes from it, not
+    from the message text: a message that merely starts like another type keeps its own."""
+    import ctypes
+    from mxnet.base import _LIB
+    shape = (ctypes.c_int64 * 1)(-5)
+    handle = ctypes.c_void_p()
+    assert _LIB.MXNDArrayCreateEx64(shape, 1, 1, 0, 0, 0, ctypes.byref(handle)) != 0
+    assert _LIB.MXGetLastErrorType() == b'ValueError'
+    with pytest.raises(mx.base.IndexError):
+        mx.nd.ones((2, 3)).take(mx.nd.array([7]), mode='raise').asnumpy()
+    assert _LIB.MXGetLastErrorType() == b'IndexError'
+    # A frontend-set error ("<Type>: ...", as callbacks set it) keeps the type it names.
+    _LIB.MXAPISetLastError(b'TypeError: from a callback')
+    assert _LIB.MXGetLastErrorType() == b'TypeError'
+    _LIB.MXAPISetLastError(b'no type here')
+    assert _LIB.MXGetLastErrorType() == b'MXNetError'
+    err = mx.base.get_last_ffi_error()
+    assert type(err) is mx.base.MXNetError and 'no type here' in str(err)
