@@ -64,6 +64,7 @@ TEST_F(ProfilerTest, OffByDefaultAndWhenStopped) {
     auto eng = engine::CreateEngine(type);
     auto v = eng->NewVariable();
     eng->PushSync([](RunContext) {}, Context::CPU(), {}, {v}, FnProperty::kNormal, 0, "quiet");
+    eng->DeleteVariable([](RunContext) {}, Context::CPU(), v);
     eng->WaitForAll();
   }
   EXPECT_TRUE(Spans(Profiler::Get()->TraceJSON(), "quiet").empty());
@@ -82,6 +83,7 @@ TEST_F(ProfilerTest, RecordsEveryNamedPushOnEveryEngine) {
                     Context::CPU(), {}, {v}, FnProperty::kNormal, 0, "sleepy");
       eng->PushSync([](RunContext) {}, Context::CPU(), {}, {v});  // unnamed: not recorded
     }
+    eng->DeleteVariable([](RunContext) {}, Context::CPU(), v);
     eng->WaitForAll();
     Profiler::Get()->SetState(0);
     const uint64_t t1 = profiler::NowMicros();
