@@ -24,11 +24,13 @@ if [ "$what" = all ] || [ "$what" = ctest ]; then
 fi
 if [ "$what" = all ] || [ "$what" = pytest ]; then
   echo "== pytest (ASan+UBSan+LSan, runtime preloaded) =="
+  # The interpreter itself, not a wrapper script (pyenv's shims are bash, which LSan would judge).
+  py=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)')
   # PYTHONMALLOC=malloc: objects live in malloc'd blocks LeakSanitizer can see and scan, not in
   # pymalloc's mmap'd arenas (whose contents it would not scan, reporting false leaks).
   LD_PRELOAD="$(clang++ -print-resource-dir)/lib/linux/libclang_rt.asan-x86_64.so" \
     PYTHONMALLOC=malloc MXNET_LIBRARY_PATH="$root/$BUILD_DIR/libmxnet.so" \
-    PYTHONPATH="$root/python" "${PYTHON:-python3}" -m pytest -q -p no:cacheprovider \
+    PYTHONPATH="$root/python" "$py" -m pytest -q -p no:cacheprovider \
     "${@:-tests/python}" 2>&1 | tail -n 60 || status=1
 fi
 exit $status
