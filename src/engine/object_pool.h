@@ -28,6 +28,28 @@
 namespace mxnet {
 namespace engine {
 
+#if defined(__SANITIZE_ADDRESS__)
+#define MXNET_OBJECT_POOL_BYPASS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MXNET_OBJECT_POOL_BYPASS 1
+#endif
+#endif
+
+#ifdef MXNET_OBJECT_POOL_BYPASS
+// Under AddressSanitizer every object gets its own heap block, so a use after Delete or a
+// double Delete is reported where it happens instead of corrupting a recycled slot silently.
+template <typename T>
+class ObjectPool {
+ public:
+  static T* New() { return new T; }
+  template <typename... Args>
+  static T* New(Args&&... args) {
+    return new T(std::forward<Args>(args)...);
+  }
+  static void Delete(T* p) { delete p; }
+};
+#else
 template <typename T>
 class ObjectPool {
  public:
@@ -78,14 +100,15 @@ class ObjectPool {
     }
   };
 
-  /*! \brief Per-thread lists; both go back to the shared stack when the thread exits. */
+  /*! \brief Per-thread lists. Trivially destructible on purpose: see Local(). */
   struct LocalPart {
-    Node* free{nullptr};   // ready for Get
-    Node* spill{nullptr};  // released here, not yet a batch
-    size_t spill_count{0};
-    // Set by the destructor: objects released later in the thread's exit (or in the static
+    Node* free;   // ready for Get
+    Node* spill;  // released here, not yet a batch
+    size_t spill_count;
+    bool flusher_armed;  // this thread's Flusher exists (or existed)
+    // Set once the Flusher ran: objects released later in the thread's exit (or in the static
     // destructors after the main thread's) go straight to the shared stack.
-    bool exited{false};
+    bool exited;
 
     void* Get() {
       if (exited) {
@@ -124,7 +147,8 @@ class ObjectPool {
         spill_count = 0;
       }
     }
-    ~LocalPart() {
+    /*! \brief Hand both lists to the shared stack; later traffic bypasses this thread. */
+    void Flush() {
       for (Node* list : {free, spill}) {
         if (list != nullptr) Shared().PushBatches(list, list);
       }
@@ -132,6 +156,11 @@ class ObjectPool {
       spill_count = 0;
       exited = true;
     }
+  };
+
+  /*! \brief Flushes the thread's LocalPart when the thread's thread_locals are destroyed. */
+  struct Flusher {
+    ~Flusher() { Local().Flush(); }
   };
 
   static Node* NewChunk() {
@@ -147,11 +176,22 @@ class ObjectPool {
     static SharedPart* shared = new SharedPart();  // intentionally leaked: outlives all threads
     return *shared;
   }
+  // The lists must not live in an object with a destructor: the compiler may drop a
+  // destructor's stores to its own members (the object is dead afterwards), so a thread still
+  // allocating during its exit would keep using lists it already handed to the shared stack
+  // and give the same memory out twice. The lists are plain thread-local data (no destructor,
+  // zero-initialized); a separate Flusher object, made on first use, flushes them at exit.
   static LocalPart& Local() {
-    static thread_local LocalPart local;
+    static thread_local LocalPart local{};
+    if (!local.flusher_armed) {
+      local.flusher_armed = true;
+      static thread_local Flusher flusher;
+      (void)flusher;
+    }
     return local;
   }
 };
+#endif  // MXNET_OBJECT_POOL_BYPASS
 
 }  // namespace engine
 }  // namespace mxnet
