@@ -83,12 +83,15 @@ const LibFeature kFeatures[] = {
 
 int MXGetVersion(int* out) {
   API_BEGIN();
+  API_NOT_NULL(out);
   *out = MXNET_VERSION;
   API_END();
 }
 
 int MXLibInfoFeatures(const struct LibFeature** lib_features, size_t* size) {
   API_BEGIN();
+  API_NOT_NULL(lib_features);
+  API_NOT_NULL(size);
   *lib_features = kFeatures;
   *size = sizeof(kFeatures) / sizeof(kFeatures[0]);
   API_END();
@@ -137,12 +140,14 @@ int MXSetNumOMPThreads(int thread_num) {
 
 int MXEngineSetBulkSize(int bulk_size, int* prev_bulk_size) {
   API_BEGIN();
+  API_NOT_NULL(prev_bulk_size);
   *prev_bulk_size = mxnet::Engine::Get()->set_bulk_size(bulk_size);
   API_END();
 }
 
 int MXGetGPUCount(int* out) {
   API_BEGIN();
+  API_NOT_NULL(out);
   *out = mxnet::Context::GetGPUCount();
   API_END();
 }
@@ -173,6 +178,8 @@ int MXStorageEmptyCache(int dev_type, int dev_id) {
 // Registries Python lists at import; this build has no entries in them (yet).
 int MXListFunctions(uint32_t* out_size, FunctionHandle** out_array) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_array);
   *out_size = 0;
   *out_array = nullptr;
   API_END();
@@ -180,6 +187,8 @@ int MXListFunctions(uint32_t* out_size, FunctionHandle** out_array) {
 
 int MXNetFuncListGlobalNames(int* out_size, const char*** out_array) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_array);
   *out_size = 0;
   *out_array = nullptr;
   API_END();
@@ -187,6 +196,7 @@ int MXNetFuncListGlobalNames(int* out_size, const char*** out_array) {
 
 int MXKVStoreIsWorkerNode(int* ret) {
   API_BEGIN();
+  API_NOT_NULL(ret);
   const char* role = std::getenv("DMLC_ROLE");
   *ret = (role == nullptr || std::string(role) == "worker") ? 1 : 0;
   API_END();
@@ -211,12 +221,14 @@ bool IsNumpyShape() {
 
 int MXIsNumpyShape(int* curr) {
   API_BEGIN();
+  API_NOT_NULL(curr);
   *curr = tls_np_shape >= 0 ? tls_np_shape : global_np_shape.load();
   API_END();
 }
 
 int MXSetIsNumpyShape(int is_np_shape, int* prev) {
   API_BEGIN();
+  API_NOT_NULL(prev);
   if (is_np_shape < 0 || is_np_shape > 2) {
     throw mxnet::ValueError("MXSetIsNumpyShape: expected 0 (off), 1 (thread-local on) or 2 "
                             "(global on), got " + std::to_string(is_np_shape));

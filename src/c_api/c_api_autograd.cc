@@ -16,7 +16,7 @@ namespace {
 
 NDArray* ArrayArg(NDArrayHandle h, const char* what, size_t i) {
   if (h == nullptr) {
-    throw mxnet::ValueError(std::string(what) + " " + std::to_string(i) + " handle is NULL");
+    mxnet::c_api::ThrowNullHandle(std::string(what) + " " + std::to_string(i) + " handle");
   }
   return static_cast<NDArray*>(h);
 }
@@ -37,6 +37,9 @@ BackwardReturn* GetBackwardReturn() {
 int MXAutogradMarkVariables(uint32_t num_var, NDArrayHandle* var_handles, uint32_t* reqs_array,
                             NDArrayHandle* grad_handles) {
   API_BEGIN();
+  API_NO_NULL_IN(var_handles, num_var);
+  if (num_var > 0) API_NOT_NULL(reqs_array);
+  API_NO_NULL_IN(grad_handles, num_var);
   std::vector<NDArray*> vars, grads;
   std::vector<uint32_t> reqs(reqs_array, reqs_array + num_var);
   for (uint32_t i = 0; i < num_var; ++i) {

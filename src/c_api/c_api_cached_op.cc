@@ -34,10 +34,9 @@ std::unordered_set<void*>& LiveHandles() {
 
 CachedOpPtr OpFromHandle(CachedOpHandle handle) {
   std::lock_guard<std::mutex> lock(HandleMutex());
-  if (handle == nullptr || LiveHandles().count(handle) == 0) {
-    throw mxnet::ValueError(
-        handle == nullptr ? "CachedOp handle is NULL"
-                          : "CachedOp handle is invalid (already freed with MXFreeCachedOp?)");
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("CachedOp handle");
+  if (LiveHandles().count(handle) == 0) {
+    throw mxnet::ValueError("CachedOp handle is invalid (already freed with MXFreeCachedOp?)");
   }
   return *static_cast<CachedOpPtr*>(handle);
 }
@@ -56,7 +55,7 @@ InvokeScratch* GetScratch() {
 
 int CreateCachedOp(SymbolHandle handle, int num_flags, const char** keys, const char** vals,
                    CachedOpHandle* out) {
-  API_BEGIN();
+  API_BEGIN_HELPER();
   if (handle == nullptr) throw mxnet::ValueError("MXCreateCachedOp: symbol handle is NULL");
   if (out == nullptr) throw mxnet::ValueError("MXCreateCachedOp: out is NULL");
   if (num_flags < 0) throw mxnet::ValueError("MXCreateCachedOp: num_flags is negative");
@@ -80,17 +79,20 @@ int CreateCachedOp(SymbolHandle handle, int num_flags, const char** keys, const 
 }  // namespace
 
 int MXCreateCachedOp(SymbolHandle handle, CachedOpHandle* out) {
+  API_FUNCTION_SCOPE();
   return CreateCachedOp(handle, 0, nullptr, nullptr, out);
 }
 
 int MXCreateCachedOpEx(SymbolHandle handle, int num_flags, const char** keys, const char** vals,
                        CachedOpHandle* out) {
+  API_FUNCTION_SCOPE();
   return CreateCachedOp(handle, num_flags, keys, vals, out);
 }
 
 int MXCreateCachedOpEX(SymbolHandle handle, int num_flags, const char** keys, const char** vals,
                        CachedOpHandle* out, bool thread_safe) {
   (void)thread_safe;  // the op's executor cache is locked in every case
+  API_FUNCTION_SCOPE();
   return CreateCachedOp(handle, num_flags, keys, vals, out);
 }
 
@@ -122,8 +124,8 @@ int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayHandle* inp
   s->inputs.resize(num_inputs);
   for (int i = 0; i < num_inputs; ++i) {
     if (inputs[i] == nullptr) {
-      throw mxnet::ValueError(op->DisplayName() + ": input " + std::to_string(i) +
-                              " handle is NULL");
+      mxnet::c_api::ThrowNullHandle(op->DisplayName() + ": input " + std::to_string(i) +
+                                    " handle");
     }
     s->inputs[i] = static_cast<NDArray*>(inputs[i]);
   }
@@ -141,8 +143,8 @@ int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayHandle* inp
     }
     for (uint32_t i = 0; i < total; ++i) {
       if ((*outputs)[i] == nullptr) {
-        throw mxnet::ValueError(op->DisplayName() + ": output " + std::to_string(i) +
-                                " handle is NULL");
+        mxnet::c_api::ThrowNullHandle(op->DisplayName() + ": output " + std::to_string(i) +
+                                      " handle");
       }
       s->outputs[i] = static_cast<NDArray*>((*outputs)[i]);
     }

@@ -46,6 +46,22 @@ ThreadLocalReturn* GetThreadLocalReturn();
 /*! \brief Whether the front end switched NumPy shape semantics on (MXSetIsNumpyShape). */
 bool IsNumpyShape();
 
+/*! \brief Name of the C function running on this thread (innermost API_BEGIN), or "". */
+const char* CurrentFunction();
+/*! \brief Makes `name` the current function for its lifetime (API_BEGIN declares one). */
+class FunctionScope {
+ public:
+  explicit FunctionScope(const char* name);
+  ~FunctionScope();
+  FunctionScope(const FunctionScope&) = delete;
+  FunctionScope& operator=(const FunctionScope&) = delete;
+
+ private:
+  const char* previous_;
+};
+/*! \brief Throws ValueError "<current function>: <what> is NULL". */
+[[noreturn]] void ThrowNullHandle(const std::string& what);
+
 /*! \brief `ptr`, or a ValueError "<function>: argument '<name>' is NULL". */
 template <typename T>
 T* NotNull(T* ptr, const char* function, const char* name) {
@@ -79,7 +95,14 @@ void NoNullIn(T* const* array, size_t count, const char* function, const char* n
 
 #define API_BEGIN()                                            \
   ::mxnet::profiler::APICallScope _api_call_scope_(__func__); \
+  ::mxnet::c_api::FunctionScope _api_function_scope_(__func__); \
   try {
+// A helper shared by several C functions: errors name the C function that called it, which
+// declares API_FUNCTION_SCOPE() before the call.
+#define API_BEGIN_HELPER()                                     \
+  ::mxnet::profiler::APICallScope _api_call_scope_(__func__); \
+  try {
+#define API_FUNCTION_SCOPE() ::mxnet::c_api::FunctionScope _api_function_scope_(__func__)
 #define API_END()                                                \
   }                                                              \
   catch (const std::exception& _except_) {                       \

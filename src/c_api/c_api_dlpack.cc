@@ -31,7 +31,7 @@ bool IsCompact(const DLTensor& t) {
 }
 
 NDArray* Arr(NDArrayHandle h) {
-  if (h == nullptr) throw mxnet::ValueError("NDArray handle is NULL");
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("NDArray handle");
   return static_cast<NDArray*>(h);
 }
 
@@ -56,7 +56,7 @@ int MXNDArrayFromDLPackEx(DLManagedTensorHandle dlpack, const bool transient_han
                           NDArrayHandle* out_handle) {
   API_BEGIN();
   auto* managed = static_cast<DLManagedTensor*>(dlpack);
-  if (managed == nullptr) throw mxnet::ValueError("DLPack tensor is NULL");
+  if (managed == nullptr) mxnet::c_api::ThrowNullHandle("DLPack tensor");
   const DLTensor& t = managed->dl_tensor;
   if (!IsCompact(t)) {
     throw mxnet::ValueError("DLPack tensor is not C-contiguous; make a contiguous copy first");

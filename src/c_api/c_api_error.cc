@@ -52,6 +52,23 @@ void SetLastErrorFromException(const std::exception& e) {
 const char* LastErrorCStr() { return last_error.c_str(); }
 const char* LastErrorTypeCStr() { return last_error_type.c_str(); }
 
+namespace {
+thread_local const char* current_function = "";
+}  // namespace
+
+const char* CurrentFunction() { return current_function; }
+
+FunctionScope::FunctionScope(const char* name) : previous_(current_function) {
+  current_function = name;
+}
+
+FunctionScope::~FunctionScope() { current_function = previous_; }
+
+void ThrowNullHandle(const std::string& what) {
+  const std::string function = current_function;
+  throw dmlc::ValueError((function.empty() ? "" : function + ": ") + what + " is NULL");
+}
+
 ThreadLocalReturn* GetThreadLocalReturn() {
   static thread_local ThreadLocalReturn ret;
   return &ret;

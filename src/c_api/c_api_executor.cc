@@ -22,7 +22,7 @@ using mxnet::c_api::SymbolFromHandle;
 namespace {
 
 Executor* ExecFromHandle(ExecutorHandle h) {
-  if (h == nullptr) throw dmlc::ValueError("executor handle is NULL");
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("executor handle");
   return static_cast<Executor*>(h);
 }
 
@@ -277,7 +277,7 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, const u
                    NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
                    NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle,
                    ExecutorHandle* out) {
-  API_BEGIN();
+  API_BEGIN_HELPER();
   nnvm::Symbol* sym = SymbolFromHandle(symbol_handle);
   const mxnet::Context ctx = MakeContext(dev_type, dev_id);
   auto group2ctx = Group2Ctx(num_g2c_keys, g2c_keys, g2c_dev_types, g2c_dev_ids);
@@ -426,6 +426,7 @@ int MXExecutorSimpleBindEx(
     NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
     NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
     NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out) {
+  API_FUNCTION_SCOPE();
   return SimpleBindImpl<int, uint32_t>(
       symbol_handle, dev_type, dev_id, num_g2c_keys, g2c_keys, g2c_dev_types, g2c_dev_ids,
       provided_grad_req_list_len, provided_grad_req_names, provided_grad_req_types,
@@ -454,6 +455,7 @@ int MXExecutorSimpleBindEx64(
     NDArrayHandle** updated_shared_buffer_handle_list, uint32_t* num_in_args,
     NDArrayHandle** in_args, NDArrayHandle** arg_grads, uint32_t* num_aux_states,
     NDArrayHandle** aux_states, ExecutorHandle shared_exec_handle, ExecutorHandle* out) {
+  API_FUNCTION_SCOPE();
   return SimpleBindImpl<int64_t, uint32_t>(
       symbol_handle, dev_type, dev_id, num_g2c_keys, g2c_keys, g2c_dev_types, g2c_dev_ids,
       provided_grad_req_list_len, provided_grad_req_names, provided_grad_req_types,
@@ -475,6 +477,7 @@ int MXExecutorForward(ExecutorHandle handle, int is_train) {
 int MXExecutorBackwardEx(ExecutorHandle handle, uint32_t len, NDArrayHandle* head_grads,
                          int is_train) {
   API_BEGIN();
+  if (len > 0) API_NOT_NULL(head_grads);
   std::vector<NDArray> grads;
   for (uint32_t i = 0; i < len; ++i) {
     grads.push_back(head_grads[i] == nullptr ? NDArray() : *static_cast<NDArray*>(head_grads[i]));

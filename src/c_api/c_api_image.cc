@@ -16,6 +16,10 @@ int MXImageEncode(const void* img, int height, int width, int channels, int is_r
                   const char* ext, int quality, const char** out_buf, size_t* out_size) {
   thread_local std::string encoded;
   API_BEGIN();
+  API_NOT_NULL(img);
+  API_NOT_NULL(ext);
+  API_NOT_NULL(out_buf);
+  API_NOT_NULL(out_size);
   encoded = mxnet::image_codec::EncodeImage(ext, static_cast<const uint8_t*>(img), height, width, channels,
                                    is_rgb != 0, quality, "pack_img");
   *out_buf = encoded.data();

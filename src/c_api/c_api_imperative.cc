@@ -12,7 +12,7 @@ using mxnet::NDArray;
 namespace {
 
 const nnvm::Op* OpFromHandle(AtomicSymbolCreator creator) {
-  if (creator == nullptr) throw mxnet::ValueError("operator handle is NULL");
+  if (creator == nullptr) mxnet::c_api::ThrowNullHandle("operator handle");
   return static_cast<const nnvm::Op*>(creator);
 }
 
@@ -55,8 +55,8 @@ int MXImperativeInvokeEx(AtomicSymbolCreator creator, int num_inputs, NDArrayHan
   s->inputs.resize(num_inputs);
   for (int i = 0; i < num_inputs; ++i) {
     if (inputs[i] == nullptr) {
-      throw mxnet::ValueError("Operator " + op->name + ": input " + std::to_string(i) +
-                              " handle is NULL");
+      mxnet::c_api::ThrowNullHandle("operator " + op->name + ": input " + std::to_string(i) +
+                                    " handle");
     }
     s->inputs[i] = static_cast<NDArray*>(inputs[i]);
   }
@@ -77,8 +77,8 @@ int MXImperativeInvokeEx(AtomicSymbolCreator creator, int num_inputs, NDArrayHan
     for (uint32_t i = 0; i < total; ++i) {
       if (i < static_cast<uint32_t>(*num_outputs)) {
         if ((*outputs)[i] == nullptr) {
-          throw mxnet::ValueError("Operator " + op->name + ": output " + std::to_string(i) +
-                                  " handle is NULL");
+          mxnet::c_api::ThrowNullHandle("operator " + op->name + ": output " +
+                                        std::to_string(i) + " handle");
         }
         s->outputs[i] = static_cast<NDArray*>((*outputs)[i]);
       } else {
@@ -113,6 +113,8 @@ int MXImperativeInvoke(AtomicSymbolCreator creator, int num_inputs, NDArrayHandl
 
 int NNGetOpHandle(const char* op_name, OpHandle* op_out) {
   API_BEGIN();
+  API_NOT_NULL(op_name);
+  API_NOT_NULL(op_out);
   *op_out = const_cast<nnvm::Op*>(nnvm::Op::Get(op_name));
   API_END();
 }
@@ -123,6 +125,8 @@ int NNListAllOpNames(nn_uint* out_size, const char*** out_array) {
 
 int MXListAllOpNames(uint32_t* out_size, const char*** out_array) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_array);
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
   ret->ret_vec_str = nnvm::Op::ListAllNames();
   ret->ret_vec_charp.clear();
@@ -134,6 +138,8 @@ int MXListAllOpNames(uint32_t* out_size, const char*** out_array) {
 
 int MXListOperatorsWithKernel(int dev_type, uint32_t* out_size, const char*** out_array) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_array);
   const int dev_mask =
       mxnet::Context::Create(static_cast<mxnet::Context::DeviceType>(dev_type), 0).dev_mask();
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
@@ -151,6 +157,8 @@ int MXListOperatorsWithKernel(int dev_type, uint32_t* out_size, const char*** ou
 
 int MXSymbolListAtomicSymbolCreators(uint32_t* out_size, AtomicSymbolCreator** out_array) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_array);
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
   ret->ret_handles.clear();
   for (const std::string& name : nnvm::Op::ListAllNames()) {
@@ -193,24 +201,28 @@ int MXSymbolGetAtomicSymbolInfo(AtomicSymbolCreator creator, const char** name,
 
 int MXAutogradSetIsRecording(int is_recording, int* prev) {
   API_BEGIN();
+  API_NOT_NULL(prev);
   *prev = Imperative::Get()->set_is_recording(is_recording != 0);
   API_END();
 }
 
 int MXAutogradSetIsTraining(int is_training, int* prev) {
   API_BEGIN();
+  API_NOT_NULL(prev);
   *prev = Imperative::Get()->set_is_training(is_training != 0);
   API_END();
 }
 
 int MXAutogradIsRecording(bool* curr) {
   API_BEGIN();
+  API_NOT_NULL(curr);
   *curr = Imperative::Get()->is_recording();
   API_END();
 }
 
 int MXAutogradIsTraining(bool* curr) {
   API_BEGIN();
+  API_NOT_NULL(curr);
   *curr = Imperative::Get()->is_training();
   API_END();
 }

@@ -20,7 +20,7 @@ using mxnet::NDArray;
 namespace {
 
 IIterator<DataBatch>* Iter(DataIterHandle h) {
-  CHECK(h != nullptr) << "DataIterHandle is null";
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("DataIterHandle");
   return static_cast<IIterator<DataBatch>*>(h);
 }
 
@@ -35,6 +35,8 @@ struct RecordIOReaderHandle {
 
 int MXListDataIters(uint32_t* out_size, DataIterCreator** out_array) {
   API_BEGIN();
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_array);
   const auto& list = dmlc::Registry<DataIteratorReg>::List();
   *out_size = static_cast<uint32_t>(list.size());
   *out_array = reinterpret_cast<DataIterCreator*>(
@@ -46,7 +48,7 @@ int MXDataIterGetIterInfo(DataIterCreator creator, const char** name, const char
                           uint32_t* num_args, const char*** arg_names,
                           const char*** arg_type_infos, const char*** arg_descriptions) {
   API_BEGIN();
-  CHECK(creator != nullptr) << "DataIterCreator is null";
+  if (creator == nullptr) mxnet::c_api::ThrowNullHandle("DataIterCreator");
   const DataIteratorReg* reg = static_cast<const DataIteratorReg*>(creator);
   auto* ret = mxnet::c_api::GetThreadLocalReturn();
   const size_t n = reg->arguments.size();
@@ -69,7 +71,7 @@ int MXDataIterGetIterInfo(DataIterCreator creator, const char** name, const char
 int MXDataIterCreateIter(DataIterCreator handle, uint32_t num_param, const char** keys,
                          const char** vals, DataIterHandle* out) {
   API_BEGIN();
-  CHECK(handle != nullptr) << "DataIterCreator is null";
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("DataIterCreator");
   const DataIteratorReg* reg = static_cast<const DataIteratorReg*>(handle);
   std::vector<std::pair<std::string, std::string>> kwargs;
   for (uint32_t i = 0; i < num_param; ++i) kwargs.emplace_back(keys[i], vals[i]);
@@ -136,6 +138,8 @@ int MXDataIterGetPadNum(DataIterHandle handle, int* pad) {
 
 int MXRecordIOWriterCreate(const char* uri, RecordIOHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(uri);
+  API_NOT_NULL(out);
   *out = new mxnet::io::RecordIOWriter(uri);
   API_END();
 }
@@ -148,20 +152,22 @@ int MXRecordIOWriterFree(RecordIOHandle handle) {
 
 int MXRecordIOWriterWriteRecord(RecordIOHandle handle, const char* buf, size_t size) {
   API_BEGIN();
-  CHECK(handle != nullptr) << "RecordIOHandle is null";
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("RecordIOHandle");
   static_cast<mxnet::io::RecordIOWriter*>(handle)->WriteRecord(buf, size);
   API_END();
 }
 
 int MXRecordIOWriterTell(RecordIOHandle handle, size_t* pos) {
   API_BEGIN();
-  CHECK(handle != nullptr) << "RecordIOHandle is null";
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("RecordIOHandle");
   *pos = static_cast<mxnet::io::RecordIOWriter*>(handle)->Tell();
   API_END();
 }
 
 int MXRecordIOReaderCreate(const char* uri, RecordIOHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(uri);
+  API_NOT_NULL(out);
   *out = new RecordIOReaderHandle(uri);
   API_END();
 }
@@ -174,7 +180,7 @@ int MXRecordIOReaderFree(RecordIOHandle handle) {
 
 int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* size) {
   API_BEGIN();
-  CHECK(handle != nullptr) << "RecordIOHandle is null";
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("RecordIOHandle");
   auto* h = static_cast<RecordIOReaderHandle*>(handle);
   if (h->reader.NextRecord(&h->record)) {
     *buf = h->record.data();
@@ -188,14 +194,14 @@ int MXRecordIOReaderReadRecord(RecordIOHandle handle, char const** buf, size_t* 
 
 int MXRecordIOReaderSeek(RecordIOHandle handle, size_t pos) {
   API_BEGIN();
-  CHECK(handle != nullptr) << "RecordIOHandle is null";
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("RecordIOHandle");
   static_cast<RecordIOReaderHandle*>(handle)->reader.Seek(pos);
   API_END();
 }
 
 int MXRecordIOReaderTell(RecordIOHandle handle, size_t* pos) {
   API_BEGIN();
-  CHECK(handle != nullptr) << "RecordIOHandle is null";
+  if (handle == nullptr) mxnet::c_api::ThrowNullHandle("RecordIOHandle");
   *pos = static_cast<RecordIOReaderHandle*>(handle)->reader.Tell();
   API_END();
 }

@@ -19,7 +19,7 @@ using mxnet::NDArray;
 namespace {
 
 KVStore* KV(KVStoreHandle h) {
-  CHECK(h != nullptr) << "KVStoreHandle is null";
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("KVStoreHandle");
   return static_cast<KVStore*>(h);
 }
 
@@ -40,7 +40,7 @@ std::vector<std::string> StrKeys(uint32_t num, const char** keys) {
 std::vector<NDArray> Values(uint32_t num, NDArrayHandle* vals) {
   std::vector<NDArray> ret;
   for (uint32_t i = 0; i < num; ++i) {
-    CHECK(vals[i] != nullptr) << "KVStore: NDArrayHandle " << i << " is null";
+    if (vals[i] == nullptr) mxnet::c_api::ThrowNullHandle("NDArrayHandle " + std::to_string(i));
     ret.push_back(*static_cast<NDArray*>(vals[i]));
   }
   return ret;
@@ -49,7 +49,7 @@ std::vector<NDArray> Values(uint32_t num, NDArrayHandle* vals) {
 std::vector<NDArray*> Outputs(uint32_t num, NDArrayHandle* vals) {
   std::vector<NDArray*> ret;
   for (uint32_t i = 0; i < num; ++i) {
-    CHECK(vals[i] != nullptr) << "KVStore: NDArrayHandle " << i << " is null";
+    if (vals[i] == nullptr) mxnet::c_api::ThrowNullHandle("NDArrayHandle " + std::to_string(i));
     ret.push_back(static_cast<NDArray*>(vals[i]));
   }
   return ret;
@@ -59,6 +59,8 @@ std::vector<NDArray*> Outputs(uint32_t num, NDArrayHandle* vals) {
 
 int MXKVStoreCreate(const char* type, KVStoreHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(type);
+  API_NOT_NULL(out);
   *out = KVStore::Create(type);
   API_END();
 }
@@ -235,12 +237,14 @@ std::string Role() {
 
 int MXKVStoreIsServerNode(int* ret) {
   API_BEGIN();
+  API_NOT_NULL(ret);
   *ret = Role() == "server" ? 1 : 0;
   API_END();
 }
 
 int MXKVStoreIsSchedulerNode(int* ret) {
   API_BEGIN();
+  API_NOT_NULL(ret);
   *ret = Role() == "scheduler" ? 1 : 0;
   API_END();
 }
@@ -291,6 +295,8 @@ int MXKVStoreSendCommmandToServers(KVStoreHandle handle, int cmd_id, const char*
 
 int MXInitPSEnv(uint32_t num_vars, const char** keys, const char** vals) {
   API_BEGIN();
+  API_NO_NULL_IN(keys, num_vars);
+  API_NO_NULL_IN(vals, num_vars);
   for (uint32_t i = 0; i < num_vars; ++i) ::setenv(keys[i], vals[i], 1);
   API_END();
 }

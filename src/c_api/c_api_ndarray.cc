@@ -17,7 +17,7 @@ using mxnet::TShape;
 namespace {
 
 inline NDArray* ND(NDArrayHandle h) {
-  if (h == nullptr) throw mxnet::ValueError("NDArray handle is NULL");
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("NDArray handle");
   return static_cast<NDArray*>(h);
 }
 
@@ -223,6 +223,7 @@ int MXNDArrayAt64(NDArrayHandle handle, int64_t idx, NDArrayHandle* out) {
 
 int MXNDArrayReshape(NDArrayHandle handle, int ndim, int* dims, NDArrayHandle* out) {
   API_BEGIN();
+  if (ndim > 0) API_NOT_NULL(dims);
   std::vector<int64_t> d(dims, dims + ndim);
   return MXNDArrayReshape64(handle, ndim, d.data(), false, out);
   API_END();
@@ -339,7 +340,7 @@ namespace {
 
 int ReturnLoaded(std::istream* in, uint32_t* out_size, NDArrayHandle** out_arr,
                  uint32_t* out_name_size, const char*** out_names) {
-  API_BEGIN();
+  API_BEGIN_HELPER();
   API_NOT_NULL(out_size);
   API_NOT_NULL(out_arr);
   API_NOT_NULL(out_name_size);
@@ -368,6 +369,7 @@ int MXNDArrayLoad(const char* fname, uint32_t* out_size, NDArrayHandle** out_arr
   API_NOT_NULL(fname);
   std::ifstream in(fname, std::ios::binary);
   if (!in) throw mxnet::ValueError(std::string("cannot open '") + fname + "' for reading");
+  API_FUNCTION_SCOPE();
   return ReturnLoaded(&in, out_size, out_arr, out_name_size, out_names);
   API_END();
 }
@@ -376,7 +378,13 @@ int MXNDArrayLoadFromBuffer(const void* buf, size_t size, uint32_t* out_size,
                             NDArrayHandle** out_arr, uint32_t* out_name_size,
                             const char*** out_names) {
   API_BEGIN();
+  if (size > 0) API_NOT_NULL(buf);
+  API_NOT_NULL(out_size);
+  API_NOT_NULL(out_arr);
+  API_NOT_NULL(out_name_size);
+  API_NOT_NULL(out_names);
   std::istringstream in(std::string(static_cast<const char*>(buf), size));
+  API_FUNCTION_SCOPE();
   return ReturnLoaded(&in, out_size, out_arr, out_name_size, out_names);
   API_END();
 }
@@ -394,6 +402,8 @@ int MXNDArraySaveRawBytes(NDArrayHandle handle, size_t* out_size, const char** o
 
 int MXNDArrayLoadFromRawBytes(const void* buf, size_t size, NDArrayHandle* out) {
   API_BEGIN();
+  if (size > 0) API_NOT_NULL(buf);
+  API_NOT_NULL(out);
   std::istringstream in(std::string(static_cast<const char*>(buf), size));
   NDArray arr;
   try {

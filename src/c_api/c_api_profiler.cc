@@ -16,7 +16,9 @@
 // The profiler's own calls are not profiled (as in MXNet 1.9.1: set_state('stop') would
 // otherwise appear in the statistics it ends).
 #undef API_BEGIN
-#define API_BEGIN() try {
+#define API_BEGIN()                                            \
+  ::mxnet::c_api::FunctionScope _api_function_scope_(__func__); \
+  try {
 
 namespace {
 
@@ -34,7 +36,7 @@ struct ProfileObject {
 };
 
 ProfileObject* CheckHandle(ProfileHandle h, const char* fn) {
-  if (h == nullptr) MX_THROW(dmlc::ValueError) << fn << ": null profiler handle";
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle(std::string(fn) + ": profiler handle");
   return static_cast<ProfileObject*>(h);
 }
 
@@ -48,7 +50,7 @@ ProfileObject* CheckDomain(ProfileHandle h, const char* fn) {
 
 ProfileObject* NewObject(ProfileObject::Type type, const char* name, std::string category,
                          const char* fn) {
-  if (name == nullptr) MX_THROW(dmlc::ValueError) << fn << ": null name";
+  if (name == nullptr) mxnet::c_api::ThrowNullHandle(std::string(fn) + ": name");
   ProfileObject* o = new ProfileObject();
   o->type = type;
   o->name = name;
@@ -71,6 +73,10 @@ bool Recording() { return mxnet::profiler::RecordingMask() != 0; }
 int MXSetProcessProfilerConfig(int num_params, const char* const* keys, const char* const* vals,
                                KVStoreHandle kvstoreHandle) {
   API_BEGIN();
+  if (num_params > 0) {
+    API_NOT_NULL(keys);
+    API_NOT_NULL(vals);
+  }
   std::vector<std::pair<std::string, std::string>> kwargs;
   bool server = false;
   for (int i = 0; i < num_params; ++i) {
@@ -111,6 +117,7 @@ int MXDumpProfile(int finished) { return MXDumpProcessProfile(finished, 0, nullp
 int MXAggregateProfileStatsPrintEx(const char** out_str, int reset, int format, int sort_by,
                                    int ascending) {
   API_BEGIN();
+  API_NOT_NULL(out_str);
   if (format != 0 && format != 1) {
     MX_THROW(dmlc::ValueError) << "profiler.dumps: format must be 0 (table) or 1 (json), got "
                                << format;
@@ -207,7 +214,7 @@ int MXProfileDurationStop(ProfileHandle duration_handle) {
 
 namespace {
 int UpdateCounter(ProfileHandle h, bool absolute, int64_t v) {
-  API_BEGIN();
+  try {
   ProfileObject* o = CheckHandle(h, "profiler.Counter");
   if (o->type != ProfileObject::kCounter) {
     MX_THROW(dmlc::ValueError) << "profiler.Counter: '" << o->name << "' is not a counter";
@@ -224,17 +231,19 @@ int UpdateCounter(ProfileHandle h, bool absolute, int64_t v) {
 }  // namespace
 
 int MXProfileSetCounter(ProfileHandle counter_handle, uint64_t value) {
+  API_FUNCTION_SCOPE();
   return UpdateCounter(counter_handle, true, static_cast<int64_t>(value));
 }
 
 int MXProfileAdjustCounter(ProfileHandle counter_handle, int64_t value) {
+  API_FUNCTION_SCOPE();
   return UpdateCounter(counter_handle, false, value);
 }
 
 int MXProfileSetMarker(ProfileHandle domain, const char* instant_marker_name, const char* scope) {
   API_BEGIN();
   ProfileObject* d = CheckDomain(domain, "profiler.Marker");
-  if (instant_marker_name == nullptr) MX_THROW(dmlc::ValueError) << "profiler.Marker: null name";
+  if (instant_marker_name == nullptr) mxnet::c_api::ThrowNullHandle("profiler.Marker: name");
   const std::string s = scope ? scope : "process";
   if (s != "global" && s != "process" && s != "thread" && s != "task" && s != "marker") {
     MX_THROW(dmlc::ValueError) << "profiler.Marker.mark: scope must be one of global, process, "
@@ -248,14 +257,14 @@ int MXProfileSetMarker(ProfileHandle domain, const char* instant_marker_name, co
 
 int MXGetEnv(const char* name, const char** value) {
   API_BEGIN();
-  if (name == nullptr) MX_THROW(dmlc::ValueError) << "getenv: null variable name";
+  if (name == nullptr) mxnet::c_api::ThrowNullHandle("variable name");
   *value = std::getenv(name);
   API_END();
 }
 
 int MXSetEnv(const char* name, const char* value) {
   API_BEGIN();
-  if (name == nullptr) MX_THROW(dmlc::ValueError) << "setenv: null variable name";
+  if (name == nullptr) mxnet::c_api::ThrowNullHandle("variable name");
   if (value == nullptr) {
     ::unsetenv(name);
   } else if (::setenv(name, value, 1) != 0) {

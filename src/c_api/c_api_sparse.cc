@@ -14,7 +14,7 @@ using mxnet::TShape;
 namespace {
 
 NDArray* SparseND(NDArrayHandle h) {
-  if (h == nullptr) throw mxnet::ValueError("NDArray handle is NULL");
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("NDArray handle");
   return static_cast<NDArray*>(h);
 }
 
@@ -22,7 +22,7 @@ template <typename DimT, typename NDimT>
 int CreateSparse(int storage_type, const DimT* shape, int ndim, int dev_type, int dev_id,
                  int dtype, uint32_t num_aux, const int* aux_type, const NDimT* aux_ndims,
                  const DimT* aux_shape, NDArrayHandle* out) {
-  API_BEGIN();
+  API_BEGIN_HELPER();
   if (ndim < 0) throw mxnet::ValueError("ndim must be non-negative, got " + std::to_string(ndim));
   if (num_aux > 0 && (aux_type == nullptr || aux_ndims == nullptr)) {
     throw mxnet::ValueError("MXNDArrayCreateSparseEx: aux_type/aux_ndims are NULL");
@@ -54,6 +54,7 @@ int CreateSparse(int storage_type, const DimT* shape, int ndim, int dev_type, in
 int MXNDArrayCreateSparseEx(int storage_type, const uint32_t* shape, uint32_t ndim, int dev_type,
                             int dev_id, int, int dtype, uint32_t num_aux, int* aux_type,
                             uint32_t* aux_ndims, const uint32_t* aux_shape, NDArrayHandle* out) {
+  API_FUNCTION_SCOPE();
   return CreateSparse(storage_type, shape, static_cast<int>(ndim), dev_type, dev_id, dtype, num_aux,
                       aux_type, aux_ndims, aux_shape, out);
 }
@@ -61,6 +62,7 @@ int MXNDArrayCreateSparseEx(int storage_type, const uint32_t* shape, uint32_t nd
 int MXNDArrayCreateSparseEx64(int storage_type, const int64_t* shape, int ndim, int dev_type,
                               int dev_id, int, int dtype, uint32_t num_aux, int* aux_type,
                               int* aux_ndims, const int64_t* aux_shape, NDArrayHandle* out) {
+  API_FUNCTION_SCOPE();
   return CreateSparse(storage_type, shape, ndim, dev_type, dev_id, dtype, num_aux, aux_type,
                       aux_ndims, aux_shape, out);
 }

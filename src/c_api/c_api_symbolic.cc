@@ -17,7 +17,7 @@ namespace mxnet {
 namespace c_api {
 
 Symbol* SymbolFromHandle(SymbolHandle h) {
-  if (h == nullptr) throw dmlc::ValueError("symbol handle is NULL");
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("symbol handle");
   return static_cast<Symbol*>(h);
 }
 
@@ -88,6 +88,8 @@ void ReturnStrings(const std::vector<std::string>& v, uint32_t* out_size, const 
 
 int MXSymbolCreateVariable(const char* name, SymbolHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(name);
+  API_NOT_NULL(out);
   *out = new Symbol(Symbol::CreateVariable(name));
   API_END();
 }
@@ -95,7 +97,7 @@ int MXSymbolCreateVariable(const char* name, SymbolHandle* out) {
 int MXSymbolCreateAtomicSymbol(AtomicSymbolCreator creator, uint32_t num_param, const char** keys,
                                const char** vals, SymbolHandle* out) {
   API_BEGIN();
-  if (creator == nullptr) throw dmlc::ValueError("operator handle is NULL");
+  if (creator == nullptr) mxnet::c_api::ThrowNullHandle("operator handle");
   const nnvm::Op* op = static_cast<const nnvm::Op*>(creator);
   std::unordered_map<std::string, std::string> kwargs;
   for (uint32_t i = 0; i < num_param; ++i) {
@@ -122,6 +124,8 @@ int MXSymbolCreateAtomicSymbol(AtomicSymbolCreator creator, uint32_t num_param, 
 
 int MXSymbolCreateGroup(uint32_t num_symbols, SymbolHandle* symbols, SymbolHandle* out) {
   API_BEGIN();
+  API_NO_NULL_IN(symbols, num_symbols);
+  API_NOT_NULL(out);
   std::vector<Symbol> syms;
   for (uint32_t i = 0; i < num_symbols; ++i) syms.push_back(*SymbolFromHandle(symbols[i]));
   *out = new Symbol(Symbol::CreateGroup(syms));
@@ -232,6 +236,9 @@ int MXSymbolGetAttr(SymbolHandle symbol, const char* key, const char** out, int*
 
 int MXSymbolSetAttr(SymbolHandle symbol, const char* key, const char* value) {
   API_BEGIN();
+  API_NOT_NULL(symbol);
+  API_NOT_NULL(key);
+  API_NOT_NULL(value);
   std::string k(key);
   if (mxnet::c_api::IsHiddenKey(k)) k = "__" + k + "__";
   SymbolFromHandle(symbol)->SetAttrs({{k, value}});
@@ -355,6 +362,8 @@ int MXSymbolSaveToJSON(SymbolHandle symbol, const char** out_json) {
 
 int MXSymbolCreateFromJSON(const char* json, SymbolHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(json);
+  API_NOT_NULL(out);
   *out = new Symbol(nnvm::LoadJSON(json));
   API_END();
 }
@@ -508,7 +517,7 @@ int InferShapeAPI(SymbolHandle sym, uint32_t num_args, const char** keys, const 
                   const DimT*** in_data, SizeT* out_size, const int** out_ndim,
                   const DimT*** out_data, SizeT* aux_size, const int** aux_ndim,
                   const DimT*** aux_data, int* complete, bool partial) {
-  API_BEGIN();
+  API_BEGIN_HELPER();
   ShapeVectorTriple result;
   bool done = InferShapeImpl(SymbolFromHandle(sym), num_args, keys, arg_ind_ptr, arg_shape_data,
                              &result);
@@ -530,6 +539,7 @@ int MXSymbolInferShape(SymbolHandle sym, uint32_t num_args, const char** keys,
                        const uint32_t** out_shape_ndim, const uint32_t*** out_shape_data,
                        uint32_t* aux_shape_size, const uint32_t** aux_shape_ndim,
                        const uint32_t*** aux_shape_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferShapeAPI<uint32_t, int, uint32_t>(
       sym, num_args, keys, arg_ind_ptr, reinterpret_cast<const int*>(arg_shape_data),
       in_shape_size, reinterpret_cast<const int**>(in_shape_ndim),
@@ -546,6 +556,7 @@ int MXSymbolInferShapePartial(SymbolHandle sym, uint32_t num_args, const char** 
                               const uint32_t** out_shape_ndim, const uint32_t*** out_shape_data,
                               uint32_t* aux_shape_size, const uint32_t** aux_shape_ndim,
                               const uint32_t*** aux_shape_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferShapeAPI<uint32_t, int, uint32_t>(
       sym, num_args, keys, arg_ind_ptr, reinterpret_cast<const int*>(arg_shape_data),
       in_shape_size, reinterpret_cast<const int**>(in_shape_ndim),
@@ -562,6 +573,7 @@ int MXSymbolInferShapeEx(SymbolHandle sym, uint32_t num_args, const char** keys,
                          const int** out_shape_ndim, const int*** out_shape_data,
                          uint32_t* aux_shape_size, const int** aux_shape_ndim,
                          const int*** aux_shape_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferShapeAPI<uint32_t, int, uint32_t>(sym, num_args, keys, arg_ind_ptr, arg_shape_data,
                                                 in_shape_size, in_shape_ndim, in_shape_data,
                                                 out_shape_size, out_shape_ndim, out_shape_data,
@@ -576,6 +588,7 @@ int MXSymbolInferShapePartialEx(SymbolHandle sym, uint32_t num_args, const char*
                                 const int** out_shape_ndim, const int*** out_shape_data,
                                 uint32_t* aux_shape_size, const int** aux_shape_ndim,
                                 const int*** aux_shape_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferShapeAPI<uint32_t, int, uint32_t>(sym, num_args, keys, arg_ind_ptr, arg_shape_data,
                                                 in_shape_size, in_shape_ndim, in_shape_data,
                                                 out_shape_size, out_shape_ndim, out_shape_data,
@@ -590,6 +603,7 @@ int MXSymbolInferShapeEx64(SymbolHandle sym, uint32_t num_args, const char** key
                            const int** out_shape_ndim, const int64_t*** out_shape_data,
                            size_t* aux_shape_size, const int** aux_shape_ndim,
                            const int64_t*** aux_shape_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferShapeAPI<int64_t, int64_t, size_t>(sym, num_args, keys, arg_ind_ptr, arg_shape_data,
                                                  in_shape_size, in_shape_ndim, in_shape_data,
                                                  out_shape_size, out_shape_ndim, out_shape_data,
@@ -604,6 +618,7 @@ int MXSymbolInferShapePartialEx64(SymbolHandle sym, uint32_t num_args, const cha
                                   const int** out_shape_ndim, const int64_t*** out_shape_data,
                                   size_t* aux_shape_size, const int** aux_shape_ndim,
                                   const int64_t*** aux_shape_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferShapeAPI<int64_t, int64_t, size_t>(sym, num_args, keys, arg_ind_ptr, arg_shape_data,
                                                  in_shape_size, in_shape_ndim, in_shape_data,
                                                  out_shape_size, out_shape_ndim, out_shape_data,
@@ -617,7 +632,7 @@ int InferTypeAPI(SymbolHandle sym, uint32_t num_args, const char** keys, const i
                  uint32_t* in_type_size, const int** in_type_data, uint32_t* out_type_size,
                  const int** out_type_data, uint32_t* aux_type_size, const int** aux_type_data,
                  int* complete, bool partial) {
-  API_BEGIN();
+  API_BEGIN_HELPER();
   Symbol* s = SymbolFromHandle(sym);
   nnvm::Graph g;
   g.outputs = s->outputs;
@@ -675,6 +690,7 @@ int MXSymbolInferType(SymbolHandle sym, uint32_t num_args, const char** keys,
                       const int* arg_type_data, uint32_t* in_type_size, const int** in_type_data,
                       uint32_t* out_type_size, const int** out_type_data, uint32_t* aux_type_size,
                       const int** aux_type_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferTypeAPI(sym, num_args, keys, arg_type_data, in_type_size, in_type_data,
                       out_type_size, out_type_data, aux_type_size, aux_type_data, complete, false);
 }
@@ -684,6 +700,7 @@ int MXSymbolInferTypePartial(SymbolHandle sym, uint32_t num_args, const char** k
                              const int** in_type_data, uint32_t* out_type_size,
                              const int** out_type_data, uint32_t* aux_type_size,
                              const int** aux_type_data, int* complete) {
+  API_FUNCTION_SCOPE();
   return InferTypeAPI(sym, num_args, keys, arg_type_data, in_type_size, in_type_data,
                       out_type_size, out_type_data, aux_type_size, aux_type_data, complete, true);
 }

@@ -51,7 +51,7 @@ struct NDList {
 };
 
 Predictor* PredFromHandle(PredictorHandle h) {
-  if (h == nullptr) throw dmlc::ValueError("predictor handle is NULL");
+  if (h == nullptr) mxnet::c_api::ThrowNullHandle("predictor handle");
   return static_cast<Predictor*>(h);
 }
 
@@ -241,6 +241,9 @@ int MXPredCreateEx(const char* symbol_json_str, const void* param_bytes, int par
                    const char** provided_arg_dtype_names, const int* provided_arg_dtypes,
                    PredictorHandle* out) {
   API_BEGIN();
+  API_NO_NULL_IN(provided_arg_dtype_names, num_provided_arg_dtypes);
+  if (num_provided_arg_dtypes > 0) API_NOT_NULL(provided_arg_dtypes);
+  API_NOT_NULL(out);
   std::unordered_map<std::string, int> dtypes;
   for (mx_uint i = 0; i < num_provided_arg_dtypes; ++i)
     dtypes[provided_arg_dtype_names[i]] = provided_arg_dtypes[i];
@@ -381,6 +384,8 @@ int MXPredForward(PredictorHandle handle) {
 
 int MXPredPartialForward(PredictorHandle handle, int step, int* step_left) {
   API_BEGIN();
+  API_NOT_NULL(handle);
+  API_NOT_NULL(step_left);
   if (step < 0) {
     MX_THROW(dmlc::ValueError) << "MXPredPartialForward: step must be >= 0, got " << step;
   }
