@@ -182,3 +182,67 @@ def test_smooth_l1_and_sequence_mask_through_autograd():
         z = mx.nd.SequenceMask(d, mx.nd.array([1, 2]), use_sequence_length=True)
     z.backward()
     np.testing.assert_array_equal(d.grad.asnumpy(), [[1, 1], [0, 1], [0, 0]])
+
+
+# ------------------------------------------------------------------------ the _v1 layers
+
+
+def _conv2d_np(x, w, b, stride, pad):
+    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    n, _, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    oh, ow = (h - kh) // stride + 1, (wd - kw) // stride + 1
+    out = np.zeros((n, f, oh, ow), np.float64)
+    for i in range(oh):
+        for j in range(ow):
+            patch = x[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            out[:, :, i, j] = np.tensordot(patch, w, axes=([1, 2, 3], [1, 2, 3])) + b
+    return out
+
+
+def test_convolution_v1_computes_a_convolution():
+    rng = np.random.RandomState(0)
+    x, w, b = rng.randn(2, 3, 7, 6), rng.randn(4, 3, 3, 3), rng.randn(4)
+    out = mx.nd.Convolution_v1(mx.nd.array(x), mx.nd.array(w), mx.nd.array(b), kernel=(3, 3),
+                               stride=(2, 2), pad=(1, 1), num_filter=4)
+    np.testing.assert_allclose(out.asnumpy(), _conv2d_np(x, w, b, 2, 1), rtol=1e-4, atol=1e-4)
+
+
+def test_pooling_v1_max_and_avg():
+    x = np.random.RandomState(1).randn(2, 3, 6, 4).astype(np.float32)
+    blocks = x.reshape(2, 3, 3, 2, 2, 2)
+    out = mx.nd.Pooling_v1(mx.nd.array(x), kernel=(2, 2), stride=(2, 2), pool_type='max')
+    np.testing.assert_allclose(out.asnumpy(), blocks.max(axis=(3, 5)), rtol=1e-6)
+    out = mx.nd.Pooling_v1(mx.nd.array(x), kernel=(2, 2), stride=(2, 2), pool_type='avg')
+    np.testing.assert_allclose(out.asnumpy(), blocks.mean(axis=(3, 5)), rtol=1e-5, atol=1e-6)
+
+
+def test_batchnorm_v1_with_global_stats():
+    rng = np.random.RandomState(2)
+    x = rng.randn(4, 3, 2, 2).astype(np.float32)
+    gamma, beta = rng.rand(3).astype(np.float32) + 0.5, rng.randn(3).astype(np.float32)
+    mean, var = rng.randn(3).astype(np.float32), rng.rand(3).astype(np.float32) + 0.5
+    out = mx.nd.BatchNorm_v1(*[mx.nd.array(a) for a in (x, gamma, beta, mean, var)], eps=1e-3,
+                             fix_gamma=False, use_global_stats=True)
+    c = (slice(None), None, None)
+    expect = (x - mean[c]) / np.sqrt(var[c] + 1e-3) * gamma[c] + beta[c]
+    np.testing.assert_allclose(out.asnumpy(), expect, rtol=1e-5, atol=1e-5)
+
+
+def test_symbol_file_naming_v1_layers_loads_and_runs():
+    data = mx.sym.var('data')
+    net = mx.sym.Convolution(data, kernel=(3, 3), num_filter=2, name='conv')
+    net = mx.sym.Pooling(net, kernel=(2, 2), stride=(2, 2), pool_type='max', name='pool')
+    text = net.tojson().replace('"Convolution"', '"Convolution_v1"') \
+                       .replace('"Pooling"', '"Pooling_v1"')
+    assert '"Convolution_v1"' in text and '"Pooling_v1"' in text
+    old = mx.sym.load_json(text)
+    rng = np.random.RandomState(3)
+    args = {'data': rng.randn(1, 1, 6, 6), 'conv_weight': rng.randn(2, 1, 3, 3),
+            'conv_bias': rng.randn(2)}
+    outs = [s.bind(mx.cpu(), {k: mx.nd.array(v) for k, v in args.items()}).forward()[0]
+            for s in (old, net)]
+    expect = _conv2d_np(args['data'], args['conv_weight'], args['conv_bias'], 1, 0)
+    expect = expect.reshape(1, 2, 2, 2, 2, 2).max(axis=(3, 5))
+    np.testing.assert_allclose(outs[0].asnumpy(), expect, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(outs[0].asnumpy(), outs[1].asnumpy())
