@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "c_api_common.h"
+#include "../executor/simple_bind.h"
 #include "c_api_symbolic_util.h"
 
 using mxnet::Executor;
@@ -71,178 +72,6 @@ BindReturn* GetBindReturn() {
   return &r;
 }
 
-NDArray Zeros(const mxnet::TShape& shape, const mxnet::Context& ctx, int dtype) {
-  NDArray a(shape, ctx, false, dtype);
-  if (shape.Size() > 0) {
-    mxnet::TBlob b = a.data();
-    std::memset(b.dptr_, 0, shape.Size() * mshadow::mshadow_sizeof(dtype));
-  }
-  return a;
-}
-
-/*! \brief Array of `shape` from the shared pool entry `name` when it is large enough. */
-NDArray ReshapeOrCreate(const std::string& name, const mxnet::TShape& shape, int dtype,
-                        const mxnet::Context& ctx,
-                        std::unordered_map<std::string, NDArray>* shared_buffer) {
-  if (shared_buffer != nullptr) {
-    auto it = shared_buffer->find(name);
-    if (it != shared_buffer->end() && it->second.dtype() == dtype &&
-        it->second.shape().Size() >= shape.Size()) {
-      if (it->second.shape() == shape) return it->second;
-      return it->second.AsArray(shape, dtype);
-    }
-  }
-  NDArray a = Zeros(shape, ctx, dtype);
-  if (shared_buffer != nullptr) (*shared_buffer)[name] = a;
-  return a;
-}
-
-/*!
- * \brief Infer shapes/dtypes from named shapes/dtypes; allocate arguments, gradients and aux
- *        states (reusing shared_exec's arrays for shared_arg_names and the shared buffer).
- */
-void AllocateForBind(const nnvm::Symbol& sym, const mxnet::Context& ctx,
-                     const std::unordered_map<std::string, mxnet::TShape>& arg_shapes,
-                     const std::unordered_map<std::string, int>& arg_dtypes,
-                     const std::unordered_map<std::string, int>& given_stypes,
-                     const std::vector<OpReqType>& reqs,
-                     const std::unordered_set<std::string>& shared_arg_names,
-                     Executor* shared_exec,
-                     std::unordered_map<std::string, NDArray>* shared_buffer,
-                     std::vector<NDArray>* in_args, std::vector<NDArray>* arg_grads,
-                     std::vector<NDArray>* aux_states, bool partial_shaping = true) {
-  nnvm::Graph g;
-  g.outputs = sym.outputs;
-  const nnvm::IndexedGraph& idx = g.indexed_graph();
-  std::vector<nnvm::ObjectPtr> args = sym.ListInputs(nnvm::Symbol::kReadOnlyArgs);
-  std::vector<nnvm::ObjectPtr> aux = sym.ListInputs(nnvm::Symbol::kAuxiliaryStates);
-  mxnet::ShapeVector shapes(idx.num_node_entries());
-  std::vector<int> dtypes(idx.num_node_entries(), -1);
-  auto eid_of = [&](const nnvm::ObjectPtr& n) { return idx.entry_id(idx.node_id(n.get()), 0); };
-  for (const auto* list : {&args, &aux}) {
-    for (const nnvm::ObjectPtr& n : *list) {
-      auto it = arg_shapes.find(n->attrs.name);
-      if (it != arg_shapes.end()) shapes[eid_of(n)] = it->second;
-      auto jt = arg_dtypes.find(n->attrs.name);
-      if (jt != arg_dtypes.end()) dtypes[eid_of(n)] = jt->second;
-    }
-  }
-  mxnet::c_api::ApplyVariableAttrs(idx, &shapes, &dtypes);
-  nnvm::pass::InferShape(idx, &shapes);
-  nnvm::pass::InferType(idx, &dtypes);
-  // Unknown dtypes default to float32 (MXNet's simple_bind passes float32 for every argument).
-  for (const auto* list : {&args, &aux}) {
-    for (const nnvm::ObjectPtr& n : *list) {
-      if (dtypes[eid_of(n)] < 0) dtypes[eid_of(n)] = mshadow::kFloat32;
-    }
-  }
-  nnvm::pass::InferType(idx, &dtypes);
-  for (const auto* list : {&args, &aux}) {
-    for (const nnvm::ObjectPtr& n : *list) {
-      if (!mxnet::shape_is_known(shapes[eid_of(n)])) {
-        MX_THROW(dmlc::ValueError) << "simple_bind: cannot infer the shape of " << n->attrs.name
-                                   << " (got " << shapes[eid_of(n)]
-                                   << "); provide more input shapes";
-      }
-    }
-  }
-  // Storage types: stype_dict, else the variable's stype attribute, else dense; gradients
-  // get the types the storage inference of the gradient graph gives them (MXNet 1.x).
-  auto stype_of = [&](const nnvm::ObjectPtr& n) {
-    auto it = given_stypes.find(n->attrs.name);
-    if (it != given_stypes.end()) return it->second;
-    auto jt = n->attrs.dict.find("__storage_type__");
-    if (jt != n->attrs.dict.end()) {
-      const int s = std::atoi(jt->second.c_str());
-      if (s == mxnet::kRowSparseStorage || s == mxnet::kCSRStorage) return s;
-    }
-    return static_cast<int>(mxnet::kDefaultStorage);
-  };
-  std::vector<int> arg_stypes;
-  bool any_sparse = false;
-  for (const nnvm::ObjectPtr& n : args) {
-    arg_stypes.push_back(stype_of(n));
-    any_sparse |= arg_stypes.back() != mxnet::kDefaultStorage;
-  }
-  std::vector<int> grad_stypes(args.size(), mxnet::kDefaultStorage);
-  {
-    // Only graphs with a sparse argument or an op that makes sparse values from dense
-    // inputs (cast_storage, Embedding's sparse_grad) need the inference.
-    bool sparse_grad_op = false;
-    nnvm::DFSVisit(sym.outputs, [&](const nnvm::ObjectPtr& n) {
-      if (n->is_variable()) return;
-      if (n->op()->name == "cast_storage") sparse_grad_op = true;
-      auto it = n->attrs.dict.find("sparse_grad");
-      if (it != n->attrs.dict.end() && (it->second == "True" || it->second == "1" ||
-                                        it->second == "true")) {
-        sparse_grad_op = true;
-      }
-    });
-    if (any_sparse || sparse_grad_op) {
-      grad_stypes = Executor::InferGradStorageTypes(sym, arg_stypes, reqs);
-    }
-  }
-  std::unordered_map<std::string, size_t> shared_index;
-  if (shared_exec != nullptr) {
-    std::vector<std::string> names =
-        shared_exec->symbol().ListInputNames(nnvm::Symbol::kReadOnlyArgs);
-    for (size_t i = 0; i < names.size(); ++i) shared_index[names[i]] = i;
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& name = args[i]->attrs.name;
-    const mxnet::TShape& shape = shapes[eid_of(args[i])];
-    const int dtype = dtypes[eid_of(args[i])];
-    NDArray arr, grad;
-    const int stype = arg_stypes[i];
-    const int gstype = grad_stypes[i] == mxnet::kUndefinedStorage ? mxnet::kDefaultStorage
-                                                                  : grad_stypes[i];
-    auto it = shared_index.find(name);
-    if (stype != mxnet::kDefaultStorage || gstype != mxnet::kDefaultStorage) {
-      // Sparse arrays are never taken from the shared buffer (their parts change size).
-      if (shared_arg_names.count(name) && it != shared_index.end() &&
-          shared_exec->arg_arrays()[it->second].storage_type() == stype &&
-          shared_exec->arg_arrays()[it->second].shape() == shape) {
-        arr = shared_exec->arg_arrays()[it->second];
-        grad = shared_exec->grad_arrays()[it->second];
-      }
-      if (arr.is_none()) {
-        arr = stype == mxnet::kDefaultStorage ? ReshapeOrCreate(name, shape, dtype, ctx, shared_buffer)
-                                             : NDArray(stype, shape, ctx, dtype);
-      }
-      if (reqs[i] != mxnet::kNullOp && grad.is_none()) {
-        grad = gstype == mxnet::kDefaultStorage ? Zeros(shape, ctx, dtype)
-                                                : NDArray(gstype, shape, ctx, dtype);
-      }
-      if (reqs[i] == mxnet::kNullOp) grad = NDArray();
-      in_args->push_back(arr);
-      arg_grads->push_back(grad);
-      continue;
-    }
-    if (shared_arg_names.count(name) && it != shared_index.end()) {
-      const NDArray& sa = shared_exec->arg_arrays()[it->second];
-      if (sa.shape() == shape && sa.dtype() == dtype) {
-        arr = sa;
-        grad = shared_exec->grad_arrays()[it->second];
-      } else if (sa.dtype() == dtype && sa.shape().Size() >= shape.Size()) {
-        arr = sa.AsArray(shape, dtype);
-        const NDArray& sg = shared_exec->grad_arrays()[it->second];
-        if (!sg.is_none()) grad = sg.AsArray(shape, dtype);
-      }
-    }
-    if (arr.is_none()) arr = ReshapeOrCreate(name, shape, dtype, ctx, shared_buffer);
-    if (reqs[i] != mxnet::kNullOp && grad.is_none()) {
-      grad = ReshapeOrCreate("grad of " + name, shape, dtype, ctx, nullptr);
-    }
-    if (reqs[i] == mxnet::kNullOp) grad = NDArray();
-    in_args->push_back(arr);
-    arg_grads->push_back(grad);
-  }
-  for (const nnvm::ObjectPtr& n : aux) {
-    aux_states->push_back(Zeros(shapes[eid_of(n)], ctx, dtypes[eid_of(n)]));
-  }
-  (void)partial_shaping;
-}
-
 void ReturnBind(const Executor* ex, uint32_t* num_in_args, NDArrayHandle** in_args,
                 NDArrayHandle** arg_grads, uint32_t* num_aux_states, NDArrayHandle** aux_states) {
   BindReturn* r = GetBindReturn();
@@ -257,6 +86,65 @@ void ReturnBind(const Executor* ex, uint32_t* num_in_args, NDArrayHandle** in_ar
   *arg_grads = r->grads.data();
   *num_aux_states = static_cast<uint32_t>(r->aux.size());
   *aux_states = r->aux.data();
+}
+
+/*! \brief One request per argument from simple_bind's grad_req arguments (a single type for
+ *  all, a list in argument order, or a name -> type map; arguments not named get null). */
+std::vector<OpReqType> GradReqsFromC(const std::vector<std::string>& arg_names, uint32_t len,
+                                     const char** names, const char** types) {
+  std::vector<OpReqType> reqs(arg_names.size(), mxnet::kWriteTo);
+  if (len == 0 && types != nullptr && types[0] != nullptr) {
+    reqs.assign(arg_names.size(), ReqFromString(types[0]));
+  } else if (names == nullptr) {
+    if (len != arg_names.size()) {
+      MX_THROW(dmlc::ValueError) << "simple_bind: grad_req list has " << len << " entries for "
+                                 << arg_names.size() << " arguments";
+    }
+    for (uint32_t i = 0; i < len; ++i) reqs[i] = ReqFromString(types[i]);
+  } else {
+    reqs.assign(arg_names.size(), mxnet::kNullOp);
+    for (uint32_t i = 0; i < len; ++i) {
+      auto it = std::find(arg_names.begin(), arg_names.end(), names[i]);
+      if (it == arg_names.end()) {
+        MX_THROW(dmlc::ValueError) << "simple_bind: grad_req given for " << names[i]
+                                   << ", which is not an argument";
+      }
+      reqs[it - arg_names.begin()] = ReqFromString(types[i]);
+    }
+  }
+  return reqs;
+}
+
+std::unordered_map<std::string, int> StypesFromC(uint32_t n, const char** names,
+                                                 const int* stypes) {
+  std::unordered_map<std::string, int> ret;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int st = stypes[i];
+    if (st != mxnet::kDefaultStorage && st != mxnet::kRowSparseStorage &&
+        st != mxnet::kCSRStorage) {
+      MX_THROW(dmlc::ValueError) << "simple_bind: unknown storage type code " << st << " for "
+                                 << names[i];
+    }
+    ret[names[i]] = st;
+  }
+  return ret;
+}
+
+/*! \brief The shared buffer after binding (extended with the arrays simple_bind made). */
+void ReturnSharedBuffer(const std::unordered_map<std::string, NDArray>& shared_buffer,
+                        int* len, const char*** names, NDArrayHandle** handles) {
+  BindReturn* r = GetBindReturn();
+  r->shared_names.clear();
+  r->shared_names_c.clear();
+  r->shared_handles.clear();
+  for (const auto& kv : shared_buffer) {
+    r->shared_names.push_back(kv.first);
+    r->shared_handles.push_back(new NDArray(kv.second));
+  }
+  for (const std::string& name : r->shared_names) r->shared_names_c.push_back(name.c_str());
+  *len = static_cast<int>(r->shared_names.size());
+  *names = r->shared_names_c.data();
+  *handles = r->shared_handles.data();
 }
 
 template <typename DimT, typename IdxT>
@@ -279,54 +167,24 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, const u
                    ExecutorHandle* out) {
   API_BEGIN_HELPER();
   nnvm::Symbol* sym = SymbolFromHandle(symbol_handle);
-  const mxnet::Context ctx = MakeContext(dev_type, dev_id);
-  auto group2ctx = Group2Ctx(num_g2c_keys, g2c_keys, g2c_dev_types, g2c_dev_ids);
-  std::vector<std::string> arg_names = sym->ListInputNames(nnvm::Symbol::kReadOnlyArgs);
-  std::vector<OpReqType> reqs(arg_names.size(), mxnet::kWriteTo);
-  if (provided_grad_req_list_len == 0 && provided_grad_req_types != nullptr &&
-      provided_grad_req_types[0] != nullptr) {
-    reqs.assign(arg_names.size(), ReqFromString(provided_grad_req_types[0]));
-  } else if (provided_grad_req_names == nullptr) {
-    if (provided_grad_req_list_len != arg_names.size()) {
-      MX_THROW(dmlc::ValueError) << "simple_bind: grad_req list has " << provided_grad_req_list_len
-                                 << " entries for " << arg_names.size() << " arguments";
-    }
-    for (uint32_t i = 0; i < provided_grad_req_list_len; ++i) {
-      reqs[i] = ReqFromString(provided_grad_req_types[i]);
-    }
-  } else {
-    reqs.assign(arg_names.size(), mxnet::kNullOp);
-    for (uint32_t i = 0; i < provided_grad_req_list_len; ++i) {
-      auto it = std::find(arg_names.begin(), arg_names.end(), provided_grad_req_names[i]);
-      if (it == arg_names.end()) {
-        MX_THROW(dmlc::ValueError) << "simple_bind: grad_req given for "
-                                   << provided_grad_req_names[i] << ", which is not an argument";
-      }
-      reqs[it - arg_names.begin()] = ReqFromString(provided_grad_req_types[i]);
-    }
-  }
-  std::unordered_map<std::string, mxnet::TShape> arg_shapes;
+  mxnet::exec::SimpleBindSpec spec;
+  spec.group2ctx = Group2Ctx(num_g2c_keys, g2c_keys, g2c_dev_types, g2c_dev_ids);
+  spec.grad_reqs = GradReqsFromC(sym->ListInputNames(nnvm::Symbol::kReadOnlyArgs),
+                                 provided_grad_req_list_len, provided_grad_req_names,
+                                 provided_grad_req_types);
   for (uint32_t i = 0; i < num_provided_arg_shapes; ++i) {
     mxnet::TShape s(provided_arg_shape_data + provided_arg_shape_idx[i],
                     provided_arg_shape_data + provided_arg_shape_idx[i + 1]);
-    arg_shapes[provided_arg_shape_names[i]] = mxnet::c_api::LegacyToShape(s);
+    spec.arg_shapes[provided_arg_shape_names[i]] = mxnet::exec::LegacyToShape(s);
   }
-  std::unordered_map<std::string, int> arg_dtypes;
   for (uint32_t i = 0; i < num_provided_arg_dtypes; ++i) {
-    arg_dtypes[provided_arg_dtype_names[i]] = provided_arg_dtypes[i];
+    spec.arg_dtypes[provided_arg_dtype_names[i]] = provided_arg_dtypes[i];
   }
-  std::unordered_map<std::string, int> arg_stypes;
-  for (uint32_t i = 0; i < num_provided_arg_stypes; ++i) {
-    const int st = provided_arg_stypes[i];
-    if (st != mxnet::kDefaultStorage && st != mxnet::kRowSparseStorage &&
-        st != mxnet::kCSRStorage) {
-      MX_THROW(dmlc::ValueError) << "simple_bind: unknown storage type code " << st << " for "
-                                 << provided_arg_stype_names[i];
-    }
-    arg_stypes[provided_arg_stype_names[i]] = st;
+  spec.arg_stypes = StypesFromC(num_provided_arg_stypes, provided_arg_stype_names,
+                                provided_arg_stypes);
+  for (uint32_t i = 0; i < num_shared_arg_names; ++i) {
+    spec.shared_arg_names.insert(shared_arg_name_list[i]);
   }
-  std::unordered_set<std::string> shared_arg_names;
-  for (uint32_t i = 0; i < num_shared_arg_names; ++i) shared_arg_names.insert(shared_arg_name_list[i]);
   std::unordered_map<std::string, NDArray> shared_buffer;
   const bool use_shared_buffer = shared_buffer_len != nullptr && *shared_buffer_len >= 0;
   if (use_shared_buffer) {
@@ -334,26 +192,14 @@ int SimpleBindImpl(SymbolHandle symbol_handle, int dev_type, int dev_id, const u
       shared_buffer[shared_buffer_name_list[i]] =
           *static_cast<NDArray*>(shared_buffer_handle_list[i]);
     }
+    spec.shared_buffer = &shared_buffer;
   }
-  Executor* shared_exec = static_cast<Executor*>(shared_exec_handle);
-  std::vector<NDArray> args, grads, aux;
-  AllocateForBind(*sym, ctx, arg_shapes, arg_dtypes, arg_stypes, reqs, shared_arg_names, shared_exec,
-                  use_shared_buffer ? &shared_buffer : nullptr, &args, &grads, &aux);
-  Executor* ex = Executor::Bind(*sym, ctx, group2ctx, args, grads, reqs, aux, shared_exec);
+  spec.shared_exec = static_cast<Executor*>(shared_exec_handle);
+  Executor* ex = mxnet::exec::SimpleBind(*sym, MakeContext(dev_type, dev_id), spec);
   ReturnBind(ex, num_in_args, in_args, arg_grads, num_aux_states, aux_states);
-  BindReturn* r = GetBindReturn();
-  r->shared_names.clear();
-  r->shared_names_c.clear();
-  r->shared_handles.clear();
   if (use_shared_buffer) {
-    for (auto& kv : shared_buffer) {
-      r->shared_names.push_back(kv.first);
-      r->shared_handles.push_back(new NDArray(kv.second));
-    }
-    for (const std::string& s : r->shared_names) r->shared_names_c.push_back(s.c_str());
-    *shared_buffer_len = static_cast<int>(r->shared_names.size());
-    *updated_shared_buffer_name_list = r->shared_names_c.data();
-    *updated_shared_buffer_handle_list = r->shared_handles.data();
+    ReturnSharedBuffer(shared_buffer, shared_buffer_len, updated_shared_buffer_name_list,
+                       updated_shared_buffer_handle_list);
   }
   *out = ex;
   API_END();
@@ -538,7 +384,7 @@ int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type, 
   for (uint32_t i = 0; i < num_provided_arg_shapes; ++i) {
     mxnet::TShape s(provided_arg_shape_data + provided_arg_shape_idx[i],
                     provided_arg_shape_data + provided_arg_shape_idx[i + 1]);
-    arg_shapes[provided_arg_shape_names[i]] = mxnet::c_api::LegacyToShape(s);
+    arg_shapes[provided_arg_shape_names[i]] = mxnet::exec::LegacyToShape(s);
   }
   std::vector<std::string> arg_names = sym.ListInputNames(nnvm::Symbol::kReadOnlyArgs);
   std::vector<std::string> aux_names = sym.ListInputNames(nnvm::Symbol::kAuxiliaryStates);

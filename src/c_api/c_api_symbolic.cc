@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "c_api_common.h"
+#include "../executor/simple_bind.h"
 #include "c_api_symbolic_util.h"
 
 using nnvm::Symbol;
@@ -33,38 +34,6 @@ std::string StripHidden(const std::string& key) {
     if (IsHiddenKey(k)) return k;
   }
   return std::string();
-}
-
-TShape LegacyToShape(const TShape& s) {
-  if (s.ndim() == 0) return TShape();  // legacy: ndim 0 = unknown
-  TShape ret = s;
-  for (int i = 0; i < ret.ndim(); ++i) {
-    if (ret[i] == 0) ret[i] = -1;
-  }
-  return ret;
-}
-
-void ApplyVariableAttrs(const nnvm::IndexedGraph& idx, ShapeVector* shapes, std::vector<int>* dtypes) {
-  for (uint32_t nid : idx.input_nodes()) {
-    const nnvm::Node* n = idx[nid].source;
-    const uint32_t eid = idx.entry_id(nid, 0);
-    if (shapes != nullptr) {
-      auto it = n->attrs.dict.find("__shape__");
-      if (it != n->attrs.dict.end() && !mxnet::ndim_is_known((*shapes)[eid])) {
-        TShape s;
-        std::istringstream is(it->second);
-        is >> s;
-        if (is.fail()) {
-          MX_THROW(ValueError) << "variable " << n->attrs.name << ": bad __shape__ " << it->second;
-        }
-        (*shapes)[eid] = LegacyToShape(s);
-      }
-    }
-    if (dtypes != nullptr) {
-      auto it = n->attrs.dict.find("__dtype__");
-      if (it != n->attrs.dict.end() && (*dtypes)[eid] < 0) (*dtypes)[eid] = std::stoi(it->second);
-    }
-  }
 }
 
 }  // namespace c_api
@@ -432,7 +401,7 @@ bool InferShapeImpl(Symbol* s, uint32_t num_args, const char** keys, const IdxT*
   auto arg_eid = [&](const nnvm::ObjectPtr& n) { return idx.entry_id(idx.node_id(n.get()), 0); };
   for (uint32_t i = 0; i < num_args; ++i) {
     mxnet::TShape shape(arg_shape_data + arg_ind_ptr[i], arg_shape_data + arg_ind_ptr[i + 1]);
-    shape = mxnet::c_api::LegacyToShape(shape);
+    shape = mxnet::exec::LegacyToShape(shape);
     if (keys == nullptr) {
       if (i >= args.size()) {
         MX_THROW(dmlc::ValueError) << "infer_shape: " << num_args << " positional shapes for "
@@ -457,7 +426,7 @@ bool InferShapeImpl(Symbol* s, uint32_t num_args, const char** keys, const IdxT*
       }
     }
   }
-  mxnet::c_api::ApplyVariableAttrs(idx, &shapes, nullptr);
+  mxnet::exec::ApplyVariableAttrs(idx, &shapes, nullptr);
   nnvm::pass::InferShape(idx, &shapes);
   bool complete = true;
   for (const nnvm::ObjectPtr& n : args) {
@@ -663,7 +632,7 @@ int InferTypeAPI(SymbolHandle sym, uint32_t num_args, const char** keys, const i
       }
     }
   }
-  mxnet::c_api::ApplyVariableAttrs(idx, nullptr, &types);
+  mxnet::exec::ApplyVariableAttrs(idx, nullptr, &types);
   nnvm::pass::InferType(idx, &types);
   InferReturn* r = GetInferReturn();
   bool done = true;

@@ -27,11 +27,6 @@ nnvm::Symbol* SymbolFromHandle(SymbolHandle h);
 bool IsHiddenKey(const std::string& key);
 /*! \brief k for "__k__" when k is a hidden key, else "". */
 std::string StripHidden(const std::string& key);
-/*! \brief A shape given in legacy convention (ndim 0 / dim 0 = unknown) in internal form. */
-TShape LegacyToShape(const TShape& s);
-/*! \brief Known shapes/dtypes from the variables' __shape__ / __dtype__ attributes. */
-void ApplyVariableAttrs(const nnvm::IndexedGraph& idx, ShapeVector* shapes,
-                        std::vector<int>* dtypes);
 
 }  // namespace c_api
 }  // namespace mxnet
