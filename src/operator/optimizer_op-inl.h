@@ -344,7 +344,6 @@ inline void SGDStepDense(index_t n, DType* out, const DType* w, const DType* g, 
 template <typename DType, typename MType>
 inline void SGDStep(index_t n, DType* out, const DType* w, const DType* g, MType* mom, MType* w32,
              float lr, float wd, float momentum, float rescale, float clip, OpReqType req) {
-  typedef OptAcc<MType> A;
   if (std::is_same<DType, MType>::value && w32 == nullptr &&
       (req == kWriteTo || req == kWriteInplace)) {
     DType* m = reinterpret_cast<DType*>(mom);

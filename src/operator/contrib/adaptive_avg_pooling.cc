@@ -37,6 +37,7 @@ std::pair<dim_t, dim_t> PoolOutputSize(const AdaptiveAvgPoolParam& p) {
   if (s.ndim() == 2) return {s[0], s[1]};
   MX_THROW(ValueError) << "_contrib_AdaptiveAvgPooling2D: output_size must be (), (size,) or "
                        << "(height, width), got " << s;
+  return {0, 0};  // not reached: MX_THROW throws
 }
 
 bool AdaptivePoolShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,

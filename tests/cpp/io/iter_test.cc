@@ -79,7 +79,9 @@ TEST(DataIter, DestroyWhileProducing) {
     std::unique_ptr<IIterator<DataBatch>> it(DataIteratorReg::Create(
         "CSVIter", Kwargs{{"data_csv", path}, {"data_shape", "(2,)"}, {"batch_size", "1"},
                           {"prefetch_buffer", "2"}}));
-    if (i % 2) ASSERT_TRUE(it->Next());
+    if (i % 2) {
+      ASSERT_TRUE(it->Next());
+    }
   }  // each destructor must join the producer without hanging
   std::remove(path.c_str());
 }
