@@ -97,15 +97,16 @@ for index, (name, ret, kinds, count) in enumerate(calls):
 '''
 
 
-def run_campaign(calls, timeout=60):
-    """{call index: 'crash ...' | 'hang' | (rc, first message line)}."""
+def run_campaign(calls, cwd, timeout=60):
+    """{call index: 'crash ...' | 'hang' | (rc, first message line)}. The child runs in `cwd`
+    (profiler dumps and the like write files there)."""
     results, start = {}, 0
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(REPO, "python"),
                                                        os.environ.get("PYTHONPATH", "")]))
     while start < len(calls):
         payload = json.dumps(calls[start:])
         try:
-            proc = subprocess.run([sys.executable, "-c", CHILD, payload], env=env,
+            proc = subprocess.run([sys.executable, "-c", CHILD, payload], env=env, cwd=cwd,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   timeout=timeout, check=False)
             out, hung = proc.stdout.decode(errors="replace"), False
@@ -136,7 +137,7 @@ def _names_a_callee(message):
     return re.search(r"\b(MX|NN)\w+: ", message) is not None
 
 
-def test_every_c_function_survives_null_arguments():
+def test_every_c_function_survives_null_arguments(tmp_path):
     protos = [p for p in prototypes() if p[0] not in SKIP]
     assert len(protos) > 200, "the header parser found only %d functions" % len(protos)
     calls = []
@@ -144,7 +145,7 @@ def test_every_c_function_survives_null_arguments():
         calls.append((name, ret, kinds, 0))
         if "i" in kinds:  # a count of 1 with a NULL array is wrong, not empty
             calls.append((name, ret, kinds, 1))
-    results = run_campaign(calls)
+    results = run_campaign(calls, str(tmp_path))
     failures = []
     for index, (name, ret, kinds, count) in enumerate(calls):
         outcome = results.get(index, "not run")
