@@ -8,6 +8,9 @@ echo "== slowest compile units (tools/build_times.py; limit 60 s) =="
 python3 tools/build_times.py "${BUILD_DIR:-build}/.ninja_log" -n 5 || true
 echo "== ctest =="
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j2 2>&1 | tail -n 40) || status=1
+# The tests that compare with the real MXNet 1.9.1 need its interpreter: made once from PyPI.
+echo "== reference interpreter (MXNet 1.9.1) =="
+if ref=$(tools/reference_python.sh); then export MXNET_REFERENCE_PYTHON="$ref"; echo "$ref"; fi
 echo "== pytest =="
 PYTHONPATH="$PWD/python" "${PYTHON:-python3}" -m pytest -q tests/python 2>&1 | tail -n 40 || status=1
 # The CUDA variant is compiled too (no GPU needed), so GPU code cannot rot; on a machine
