@@ -5,6 +5,7 @@
  */
 #include "./cached_op.h"
 
+#include <mxnet/data_dependent_shape.h>
 #include <nnvm/graph.h>
 #include <nnvm/graph_passes.h>
 #include <nnvm/op_attr_types.h>
@@ -206,8 +207,11 @@ CachedOp::CachedOp(const nnvm::Symbol& sym, const Flags& flags) : sym_(sym.Copy(
   // Data inputs change on every call: copy them into private arrays from the start.
   copy_input_.assign(inputs.size(), false);
   for (uint32_t i : config_.data_indices) copy_input_[i] = true;
+  static auto& fdata_shape = nnvm::Op::GetAttr<FDataDependentShape>("FDataDependentShape");
   nnvm::DFSVisit(sym_.outputs, [this](const nnvm::ObjectPtr& n) {
-    if (!n->is_variable()) ++num_op_nodes_;
+    if (n->is_variable()) return;
+    ++num_op_nodes_;
+    has_data_dependent_shape_ = has_data_dependent_shape_ || fdata_shape.count(n->op());
   });
 }
 
@@ -405,9 +409,19 @@ void CachedOp::InvokeInline(const std::vector<NDArray*>& inputs,
     imp->Invoke(attrs, ins, outs);
     // Aux states mutated in place by the op are the caller's arrays already (values hold them).
   }
+  static const nnvm::Op* copy_op = nnvm::Op::Get("_copy");
   for (size_t i = 0; i < outputs.size(); ++i) {
     const nnvm::NodeEntry& e = sym_.outputs[i];
-    *outputs[i] = values.at(e.node.get()).at(e.index);
+    NDArray& result = values.at(e.node.get()).at(e.index);
+    if (outputs[i]->is_none() && !e.node->is_variable()) {
+      *outputs[i] = result;
+      continue;
+    }
+    // A given output array, or an output that is an input: copied, as an op so autograd sees it.
+    auto attrs = std::make_shared<nnvm::NodeAttrs>();
+    attrs->op = copy_op;
+    attrs->name = "_copy";
+    imp->Invoke(attrs, {&result}, {outputs[i]});
   }
 }
 
@@ -442,6 +456,11 @@ void CachedOp::Forward(const std::vector<NDArray*>& inputs, const std::vector<ND
   bool outputs_free = true;
   for (NDArray* o : outputs) outputs_free = outputs_free && o->is_none();
   if (any_grad && num_op_nodes_ <= config_.inline_limit && outputs_from_ops && outputs_free) {
+    InvokeInline(inputs, outputs);
+    return;
+  }
+  if (has_data_dependent_shape_) {
+    // MXNet 1.x's dynamic-shape path: shapes are known only as the values are computed.
     InvokeInline(inputs, outputs);
     return;
   }

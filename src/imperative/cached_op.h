@@ -100,6 +100,9 @@ class CachedOp : public std::enable_shared_from_this<CachedOp> {
   std::vector<uint32_t> input_pos_;
   uint32_t num_args_{0}, num_aux_{0};
   size_t num_op_nodes_{0};
+  /*! \brief The graph has an operator whose output shape depends on input values
+   *         (FDataDependentShape): it cannot be bound ahead, so it runs op by op. */
+  bool has_data_dependent_shape_{false};
   /*! \brief Per input: bind a private copy (the caller passes different arrays per call). */
   std::vector<bool> copy_input_;
   std::mutex mutex_;

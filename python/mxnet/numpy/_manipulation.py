@@ -124,14 +124,12 @@ def argsort(a, axis=-1, kind=None, order=None):  # pylint: disable=unused-argume
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
-    """NumPy's unique, computed on the host (not differentiable)."""
-    ar = _as_array(ar)
-    res = _onp.unique(ar.asnumpy(), return_index=return_index, return_inverse=return_inverse,
-                      return_counts=return_counts, axis=axis)
-    if isinstance(res, tuple):
-        return tuple(array(r, dtype=r.dtype, ctx=ar.context) if i == 0 else
-                     array(r, dtype='int64', ctx=ar.context) for i, r in enumerate(res))
-    return array(res, dtype=res.dtype, ctx=ar.context)
+    """NumPy's unique (operator _npi_unique; not differentiable). The inverse indices are 1-d,
+    one per compared element or slice, as in MXNet 1.9.1."""
+    from ..ndarray.numpy import _internal
+    res = _nd(_internal._npi_unique, _as_array(ar), return_index=return_index,
+              return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+    return tuple(res) if isinstance(res, (list, tuple)) else res
 
 
 def take_along_first_axis(a, indices):

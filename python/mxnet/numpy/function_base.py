@@ -468,10 +468,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # pylint: di
 
 
 def bincount(x, weights=None, minlength=0):
-    res = _onp.bincount(_as_array(x).asnumpy().astype(_onp.int64),
-                        weights=None if weights is None else _as_array(weights).asnumpy(),
-                        minlength=minlength)
-    return array(res, dtype=res.dtype)
+    """Occurrences of each value of the 1-d non-negative integer array `x` (operator
+    _npi_bincount): counts in x's dtype, or the sums of `weights` in their dtype."""
+    from ..ndarray.numpy import _internal
+    if weights is None:
+        return _nd(_internal._npi_bincount, _as_array(x), minlength=minlength, has_weights=False)
+    return _nd(_internal._npi_bincount, _as_array(x), _as_array(weights), minlength=minlength,
+               has_weights=True)
 
 
 def result_type(*arrays_and_dtypes):

@@ -121,10 +121,10 @@ def reshape(a, newshape, reverse=False, order='C'):
 
 
 def nonzero(a):
-    """Indices of the non-zero elements, one row per element (shape (N, a.ndim), int64)."""
-    import numpy as onp
-    from ..numpy.multiarray import array
-    return array(onp.argwhere(_as_array(a).asnumpy()), dtype='int64')
+    """Indices of the non-zero elements, one row per element (shape (N, a.ndim), int64; a 0-d
+    input counts as shape (1,), as in MXNet 1.9.1): operator _npx_nonzero."""
+    from ..ndarray.numpy import _internal
+    return _nd(_internal._npx_nonzero, _as_array(a))
 
 
 __all__.append('nonzero')

@@ -721,6 +721,10 @@ class Symbol(object):
     def as_nd_ndarray(self):
         return self
 
+    def as_np_ndarray(self):
+        """The Symbol for mx.sym.np functions: one Symbol class serves both here."""
+        return self
+
 
 def _from_json_state(js):
     return load_json(js)

@@ -604,3 +604,38 @@ def histogram(a, bins=10, range=None, normed=None, weights=None, density=None): 
     else:
         res = _internal._npi_histogram(a, bins)
     return res[0], res[1]
+
+
+# ---- output shapes that depend on the values (run imperatively or in hybridized blocks) -------
+
+@_export
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    """The sorted unique elements of `ar` (operator _npi_unique); with the return_* flags a list
+    of Symbols: unique values, first-occurrence indices, inverse indices, counts. The output
+    shape depends on the values: use it in hybridized blocks, not in a bound executor."""
+    res = _internal._npi_unique(ar, return_index=return_index, return_inverse=return_inverse,
+                                return_counts=return_counts, axis=axis)
+    count = 1 + int(bool(return_index)) + int(bool(return_inverse)) + int(bool(return_counts))
+    return res if count == 1 else [res[i] for i in _builtins.range(count)]
+
+
+@_export
+def bincount(x, weights=None, minlength=0):
+    """Occurrences of each non-negative integer of the 1-d `x` (operator _npi_bincount), or the
+    sums of `weights` per value."""
+    if weights is None:
+        return _internal._npi_bincount(x, minlength=minlength, has_weights=False)
+    return _internal._npi_bincount(x, weights, minlength=minlength, has_weights=True)
+
+
+@_export
+def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """A 0-d boolean Symbol: whether the arrays bound to `a` and `b` overlap in memory
+    (operator _npi_share_memory; the check is exact, so max_work changes nothing)."""
+    return _internal._npi_share_memory(a, b)
+
+
+@_export
+def may_share_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """As shares_memory: the overlap test is exact."""
+    return _internal._npi_share_memory(a, b)

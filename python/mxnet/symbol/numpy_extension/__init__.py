@@ -61,3 +61,13 @@ def constraint_check(input, msg='Constraint violated.'):  # pylint: disable=rede
 
 
 __all__.append('constraint_check')
+
+
+def nonzero(a):
+    """The indices of the non-zero elements of `a`, shape (N, a.ndim), int64 (operator
+    _npx_nonzero). The output shape depends on the values: use it in hybridized blocks."""
+    from ..numpy import _internal
+    return _internal._npx_nonzero(a)
+
+
+__all__.append('nonzero')
