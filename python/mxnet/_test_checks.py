@@ -13,7 +13,7 @@ import numpy as np
 from .context import current_context
 from . import ndarray as nd
 
-__all__ = ['assert_allclose', 'assign_each', 'assign_each2', 'checkShapes',
+__all__ = ['assert_allclose', 'locationError', 'assign_each', 'assign_each2', 'checkShapes',
            'check_gluon_hybridize_consistency', 'check_speed', 'chi_square_check',
            'collapse_sum_like', 'compare_ndarray_tuple', 'compare_optimizer', 'create_2d_tensor',
            'create_vector', 'create_sparse_array', 'create_sparse_array_zd', 'default_atols',
@@ -483,3 +483,10 @@ def check_speed(sym, location=None, ctx=None, N=20, grad_req=None, typ='whole', 
     for _ in range(N):
         run()
     return (time.time() - tic) / N
+
+
+def locationError(a, b, index, names, maxError=False):  # pylint: disable=invalid-name
+    """The line assert_almost_equal reports for a mismatch at `index` of arrays `a` and `b`
+    named `names`: "Location of [maximum ]error: <index>, <name a>=<a>, <name b>=<b>"."""
+    return "Location of %serror: %s, %s=%.8f, %s=%.8f" % (
+        "maximum " if maxError else "", str(index), names[0], a[index], names[1], b[index])

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import io as _io
 
-__all__ = ['download', 'get_mnist', 'get_mnist_ubyte', 'get_mnist_pkl', 'get_mnist_iterator',
+__all__ = ['download', 'download_model', 'get_mnist', 'get_mnist_ubyte', 'get_mnist_pkl', 'get_mnist_iterator',
            'get_cifar10', 'get_zip_data', 'get_bz2_data', 'get_im2rec_path', 'DummyIter']
 
 _DATA_URL = 'http://data.mxnet.io/data/'
@@ -194,3 +194,46 @@ class DummyIter(_io.DataIter):
         return self.the_batch
 
     __next__ = next
+
+
+# The checkpoints download_model knows (MXNet 1.x's model zoo on data.mxnet.io): name -> the
+# folder under models/ and the file stem of its symbol and epoch-0000 (or 0126) parameters.
+_MODEL_ZOO = 'http://data.mxnet.io/models/'
+_ZOO_MODELS = {
+    'imagenet1k-inception-bn': ('imagenet/inception-bn', 'Inception-BN', 126),
+    'imagenet1k-resnet-18': ('imagenet/resnet/18-layers', 'resnet-18', 0),
+    'imagenet1k-resnet-34': ('imagenet/resnet/34-layers', 'resnet-34', 0),
+    'imagenet1k-resnet-50': ('imagenet/resnet/50-layers', 'resnet-50', 0),
+    'imagenet1k-resnet-101': ('imagenet/resnet/101-layers', 'resnet-101', 0),
+    'imagenet1k-resnet-152': ('imagenet/resnet/152-layers', 'resnet-152', 0),
+    'imagenet1k-resnext-50': ('imagenet/resnext/50-layers', 'resnext-50', 0),
+    'imagenet1k-resnext-101': ('imagenet/resnext/101-layers', 'resnext-101', 0),
+    'imagenet1k-resnext-101-64x4d': ('imagenet/resnext/101-layers', 'resnext-101-64x4d', 0),
+    'imagenet11k-resnet-152': ('imagenet-11k/resnet-152', 'resnet-152', 0),
+    'imagenet11k-place365ch-resnet-152': ('imagenet-11k-place365-ch', 'resnet-152', 0),
+    'imagenet11k-place365ch-resnet-50': ('imagenet-11k-place365-ch', 'resnet-50', 0),
+}
+
+
+def download_model(model_name, dst_dir='./', meta_info=None):
+    """Downloads a checkpoint (symbol file and parameters) of the MXNet 1.x model zoo into
+    `dst_dir` as `<model_name>-symbol.json` and `<model_name>-0000.params`.
+
+    meta_info: {name: {'symbol': url, 'params': url}} to use instead of the known models.
+    Returns (path prefix, epoch 0) for mx.model.load_checkpoint, or (None, 0) for an unknown
+    name."""
+    if meta_info is None:
+        meta_info = {name: {'symbol': '%s%s/%s-symbol.json' % (_MODEL_ZOO, folder, stem),
+                            'params': '%s%s/%s-%04d.params' % (_MODEL_ZOO, folder, stem, epoch)}
+                     for name, (folder, stem, epoch) in _ZOO_MODELS.items()}
+    if model_name not in meta_info:
+        return (None, 0)
+    urls = dict(meta_info[model_name])
+    for key in ('symbol', 'params'):
+        if key not in urls:
+            raise ValueError('download_model: meta_info for %s has no %r url' % (model_name, key))
+    os.makedirs(dst_dir, exist_ok=True)
+    prefix = os.path.join(dst_dir, model_name)
+    download(urls['symbol'], prefix + '-symbol.json')
+    download(urls['params'], prefix + '-0000.params')
+    return (prefix, 0)

@@ -256,3 +256,33 @@ def test_dummy_iter_and_im2rec_path():
         assert next(dummy) is first
     assert dummy.provide_data == it.provide_data and dummy.batch_size == 2
     assert tu.get_im2rec_path().endswith(os.path.join('tools', 'im2rec.py'))
+
+
+def test_location_error_formats_like_mxnet_191():
+    a = onp.array([[1.0, 2.0], [3.0, 4.5]])
+    b = onp.array([[1.0, 2.0], [3.0, 4.0]])
+    idx = (1, 1)
+    assert mx.test_utils.locationError(a, b, idx, ('x', 'y')) == \
+        'Location of error: (1, 1), x=4.50000000, y=4.00000000'
+    assert mx.test_utils.locationError(a, b, idx, ('x', 'y'), maxError=True).startswith(
+        'Location of maximum error: (1, 1)')
+
+
+def test_download_model_fetches_symbol_and_params(tmp_path, monkeypatch):
+    from mxnet import _test_data
+    fetched = []
+    monkeypatch.setattr(_test_data, 'download', lambda url, fname: fetched.append((url, fname)))
+    prefix, epoch = mx.test_utils.download_model('imagenet1k-resnet-18', dst_dir=str(tmp_path))
+    assert (prefix, epoch) == (str(tmp_path / 'imagenet1k-resnet-18'), 0)
+    assert fetched == [
+        ('http://data.mxnet.io/models/imagenet/resnet/18-layers/resnet-18-symbol.json',
+         prefix + '-symbol.json'),
+        ('http://data.mxnet.io/models/imagenet/resnet/18-layers/resnet-18-0000.params',
+         prefix + '-0000.params')]
+    assert mx.test_utils.download_model('no-such-model', dst_dir=str(tmp_path)) == (None, 0)
+    fetched.clear()
+    mine = {'m': {'symbol': 'http://host/m.json', 'params': 'http://host/m.params'}}
+    assert mx.test_utils.download_model('m', str(tmp_path / 'sub'), mine)[0].endswith('sub/m')
+    assert [u for u, _ in fetched] == ['http://host/m.json', 'http://host/m.params']
+    with pytest.raises(ValueError, match='params'):
+        mx.test_utils.download_model('m', str(tmp_path), {'m': {'symbol': 'http://host/m'}})
