@@ -25,6 +25,7 @@
 #include <mxnet/io.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -283,13 +284,18 @@ int PickInterp(int method, int h, int w, int oh, int ow, std::mt19937* rng) {
   return method;
 }
 
+/*! \brief What the iterator writes per pixel: the normalized float, the raw byte, or (int8,
+ *         as 1.9.1's quantized-model input) the pixel minus the channel mean, rounded to nearest
+ *         (halves down) and saturated; std and scale do not apply to int8. */
+enum class PixelOut { kFloat, kUint8, kInt8 };
+
 }  // namespace
 
 class ImageRecordSource : public BatchSource {
  public:
   ImageRecordSource(const ImageRecParserParam& parser, const ImageRecAugParam& aug,
-                    const ImageRecNormParam& norm, bool uint8_output, const std::string& name)
-      : parser_(parser), aug_(aug), norm_(norm), uint8_(uint8_output), name_(name) {
+                    const ImageRecNormParam& norm, PixelOut out, const std::string& name)
+      : parser_(parser), aug_(aug), norm_(norm), out_(out), name_(name) {
     CheckParams();
     LoadIndex();
     if (!parser_.path_imglist.empty()) LoadImageList();
@@ -297,7 +303,8 @@ class ImageRecordSource : public BatchSource {
     const TShape& s = parser_.data_shape;
     buffer_.arrays.resize(2);
     buffer_.arrays[0].Resize(TShape({batch, s[0], s[1], s[2]}),
-                             uint8_ ? mshadow::kUint8 : mshadow::kFloat32);
+                             out_ == PixelOut::kUint8  ? mshadow::kUint8 :
+                             out_ == PixelOut::kInt8 ? mshadow::kInt8 : mshadow::kFloat32);
     buffer_.arrays[1].Resize(parser_.label_width == 1 ? TShape({batch})
                                                       : TShape({batch, parser_.label_width}),
                              mshadow::kFloat32);
@@ -588,8 +595,12 @@ class ImageRecordSource : public BatchSource {
         const uint8_t* px = &img[(static_cast<size_t>(y + y0) * w + (x + x0)) * channels];
         for (int k = 0; k < channels; ++k) {
           const size_t o = slot * channels * plane + k * plane + static_cast<size_t>(y) * out_w + dx;
-          if (uint8_) {
+          if (out_ == PixelOut::kUint8) {
             buffer_.arrays[0].ptr<uint8_t>()[o] = px[k];
+          } else if (out_ == PixelOut::kInt8) {
+            const float v = std::ceil(px[k] - mean[k] - 0.5f);  // halves round down, as 1.9.1
+            buffer_.arrays[0].ptr<int8_t>()[o] =
+                static_cast<int8_t>(std::min(127.0f, std::max(-128.0f, v)));
           } else {
             buffer_.arrays[0].ptr<float>()[o] = (px[k] - mean[k]) / std_[k] * norm_.scale;
           }
@@ -618,7 +629,7 @@ class ImageRecordSource : public BatchSource {
   ImageRecParserParam parser_;
   ImageRecAugParam aug_;
   ImageRecNormParam norm_;
-  bool uint8_;
+  PixelOut out_;
   std::string name_;
   std::vector<RecordRef> records_;
   std::unique_ptr<RecordIOReader> reader_;
@@ -631,11 +642,12 @@ class ImageRecordSource : public BatchSource {
   HostBatch buffer_;
 };
 
-template <bool kUint8>
+template <PixelOut kOut>
 class ImageRecordIterT : public PrefetchIter {
  public:
   void Init(const std::vector<std::pair<std::string, std::string>>& kwargs) override {
-    const std::string name = kUint8 ? "ImageRecordUInt8Iter" : "ImageRecordIter";
+    const std::string name = kOut == PixelOut::kUint8 ? "ImageRecordUInt8Iter" :
+                             kOut == PixelOut::kInt8  ? "ImageRecordInt8Iter" : "ImageRecordIter";
     ImageRecParserParam parser;
     ImageRecAugParam aug;
     ImageRecNormParam norm;
@@ -643,7 +655,13 @@ class ImageRecordIterT : public PrefetchIter {
     rest = aug.InitAllowUnknown(rest);
     rest = norm.InitAllowUnknown(rest);
     PrefetcherParam pparam = ParsePrefetcherParam(name, rest);
-    Start(std::make_unique<ImageRecordSource>(parser, aug, norm, kUint8, name), pparam);
+    PixelOut out = kOut;
+    // ImageRecordIter(dtype='int8') is ImageRecordInt8Iter, as in 1.9.1.
+    if (out == PixelOut::kFloat && pparam.dtype.has_value() &&
+        pparam.dtype.value() == mshadow::kInt8) {
+      out = PixelOut::kInt8;
+    }
+    Start(std::make_unique<ImageRecordSource>(parser, aug, norm, out, name), pparam);
   }
 };
 
@@ -658,7 +676,7 @@ MXNET_REGISTER_IO_ITER(ImageRecordIter)
     .add_arguments(ImageRecAugParam::__FIELDS__())
     .add_arguments(ImageRecNormParam::__FIELDS__())
     .add_arguments(PrefetcherParam::__FIELDS__())
-    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<false>(); });
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<PixelOut::kFloat>(); });
 
 MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter)
     .describe(
@@ -668,7 +686,20 @@ MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter)
     .add_arguments(ImageRecParserParam::__FIELDS__())
     .add_arguments(ImageRecAugParam::__FIELDS__())
     .add_arguments(PrefetcherParam::__FIELDS__())
-    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<true>(); });
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<PixelOut::kUint8>(); });
+
+MXNET_REGISTER_IO_ITER(ImageRecordInt8Iter)
+    .describe(
+        "Iterating on image RecordIO files\n\n"
+        "Like ImageRecordIter, but the data is int8 (the input of quantized models): each "
+        "augmented pixel minus its channel mean (mean_r/g/b/a), rounded to nearest (halves "
+        "down) and saturated to [-128, 127]; std and scale do not apply. ImageRecordIter(dtype='int8') "
+        "is the same.\n")
+    .add_arguments(ImageRecParserParam::__FIELDS__())
+    .add_arguments(ImageRecAugParam::__FIELDS__())
+    .add_arguments(ImageRecNormParam::__FIELDS__())
+    .add_arguments(PrefetcherParam::__FIELDS__())
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<PixelOut::kInt8>(); });
 
 // 1.9.1 keeps its first-generation implementations under these names; here they are the same.
 MXNET_REGISTER_IO_ITER(ImageRecordIter_v1)
@@ -677,14 +708,14 @@ MXNET_REGISTER_IO_ITER(ImageRecordIter_v1)
     .add_arguments(ImageRecAugParam::__FIELDS__())
     .add_arguments(ImageRecNormParam::__FIELDS__())
     .add_arguments(PrefetcherParam::__FIELDS__())
-    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<false>(); });
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<PixelOut::kFloat>(); });
 
 MXNET_REGISTER_IO_ITER(ImageRecordUInt8Iter_v1)
     .describe("Iterating on image RecordIO files (the same iterator as ImageRecordUInt8Iter).\n")
     .add_arguments(ImageRecParserParam::__FIELDS__())
     .add_arguments(ImageRecAugParam::__FIELDS__())
     .add_arguments(PrefetcherParam::__FIELDS__())
-    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<true>(); });
+    .set_body([]() -> IIterator<DataBatch>* { return new ImageRecordIterT<PixelOut::kUint8>(); });
 
 }  // namespace io
 }  // namespace mxnet

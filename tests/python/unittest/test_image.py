@@ -837,3 +837,52 @@ def test_im2rec_tool(tmp_path):
     assert header.label == 1.0 and img.shape == (4, 5, 3)
     expect = mx.image.imresize(mx.nd.array(imgs[3], dtype='uint8'), 5, 4, interp=1).asnumpy()
     np.testing.assert_array_equal(img[:, :, ::-1], expect)
+
+
+
+_INT8_SCRIPT = r'''
+import sys
+import numpy as np
+import mxnet as mx
+out, png = sys.argv[1], sys.argv[2]
+rec = out + '.rec'
+w = mx.recordio.MXRecordIO(rec, 'w')
+for i in range(3):
+    with open(png % i, 'rb') as f:
+        w.write(mx.recordio.pack(mx.recordio.IRHeader(0, float(i), i, 0), f.read()))
+w.close()
+res = {}
+for k, kw in enumerate([{}, {'mean_r': 10.5, 'mean_g': -3.0},
+                        {'mean_b': 20.2, 'std_r': 2.0, 'scale': 0.5}]):
+    it = mx.io.ImageRecordInt8Iter(path_imgrec=rec, data_shape=(3, 6, 7), batch_size=3, **kw)
+    res['int8_%d' % k] = next(iter(it)).data[0].asnumpy()
+it = mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 6, 7), batch_size=3, dtype='int8',
+                           mean_r=100.0)
+res['iter_dtype_int8'] = next(iter(it)).data[0].asnumpy()
+np.savez(out, **res)
+'''
+
+
+@pytest.mark.skipif(not HAVE_MX191, reason=SKIP_REASON)
+def test_image_record_int8_iter_matches_mxnet_191(tmp_path):
+    """int8 pixels: minus the channel mean, rounded to nearest with halves down, saturated; std and scale
+    ignored, as 1.9.1 does. PNGs are encoded here (1.9.1's pack_img needs OpenCV's module)."""
+    rng = np.random.RandomState(0)
+    for i in range(3):
+        img = rng.randint(0, 256, size=(6, 7, 3)).astype(np.uint8)
+        packed = mx.recordio.pack_img(mx.recordio.IRHeader(0, 0.0, 0, 0), img, img_fmt='.png')
+        with open(str(tmp_path / ('img%d.png' % i)), 'wb') as f:
+            f.write(mx.recordio.unpack(packed)[1])
+    script = str(tmp_path / 'script.py')
+    with open(script, 'w') as f:
+        f.write(_INT8_SCRIPT)
+    outs = []
+    for ours in (False, True):
+        out = str(tmp_path / ('%s.npz' % ('ours' if ours else 'ref')))
+        run([script, out, str(tmp_path / 'img%d.png')], ours=ours)
+        outs.append(np.load(out))
+    ref, got = outs
+    assert sorted(ref.files) == sorted(got.files)
+    for key in ref.files:
+        assert got[key].dtype == np.int8
+        np.testing.assert_array_equal(got[key], ref[key], err_msg=key)
