@@ -38,8 +38,8 @@
 
 #include "../common/image_resize.h"
 #include "../common/image_codec.h"
+#include "./image_record.h"
 #include "./iter_prefetcher.h"
-#include "./recordio.h"
 
 namespace mxnet {
 namespace io {
@@ -233,57 +233,6 @@ DMLC_REGISTER_PARAMETER(ImageRecNormParam);
 
 namespace {
 
-/*! \brief One record of the file: where it starts. */
-struct RecordRef {
-  size_t offset;
-};
-
-/*! \brief The IRHeader of an image record and where the image bytes start. */
-struct ImageRecord {
-  std::vector<float> labels;
-  uint64_t id{0};
-  size_t image_offset{0};
-};
-
-ImageRecord ParseImageRecord(const std::string& rec, const std::string& who) {
-  // IRHeader: u32 flag, f32 label, u64 id, u64 id2; flag > 0: flag float labels follow.
-  constexpr size_t kHeader = 24;
-  if (rec.size() < kHeader) {
-    MX_THROW(dmlc::ValueError) << who << ": a record of " << rec.size()
-                               << " bytes is too short for an image record header (24 bytes)";
-  }
-  ImageRecord out;
-  uint32_t flag;
-  float label;
-  std::memcpy(&flag, rec.data(), 4);
-  std::memcpy(&label, rec.data() + 4, 4);
-  std::memcpy(&out.id, rec.data() + 8, 8);
-  out.image_offset = kHeader;
-  if (flag == 0) {
-    out.labels.push_back(label);
-  } else {
-    if (rec.size() < kHeader + 4 * static_cast<size_t>(flag)) {
-      MX_THROW(dmlc::ValueError) << who << ": record " << out.id << " says it has " << flag
-                                 << " labels but is only " << rec.size() << " bytes long";
-    }
-    out.labels.resize(flag);
-    std::memcpy(out.labels.data(), rec.data() + kHeader, 4 * static_cast<size_t>(flag));
-    out.image_offset += 4 * static_cast<size_t>(flag);
-  }
-  return out;
-}
-
-/*! \brief OpenCV-style interpolation choice: 9 auto (by direction), 10 random. */
-int PickInterp(int method, int h, int w, int oh, int ow, std::mt19937* rng) {
-  if (method == 9) {
-    if (oh > h && ow > w) return 2;
-    if (oh < h && ow < w) return 3;
-    return 1;
-  }
-  if (method == 10) return std::uniform_int_distribution<int>(0, 4)(*rng);
-  return method;
-}
-
 /*! \brief What the iterator writes per pixel: the normalized float, the raw byte, or (int8,
  *         as 1.9.1's quantized-model input) the pixel minus the channel mean, rounded to nearest
  *         (halves down) and saturated; std and scale do not apply to int8. */
@@ -297,7 +246,9 @@ class ImageRecordSource : public BatchSource {
                     const ImageRecNormParam& norm, PixelOut out, const std::string& name)
       : parser_(parser), aug_(aug), norm_(norm), out_(out), name_(name) {
     CheckParams();
-    LoadIndex();
+    file_ = std::make_unique<RecordFile>(name_, parser_.path_imgrec, parser_.path_imgidx,
+                                         parser_.num_parts, parser_.part_index, parser_.shuffle,
+                                         parser_.seed);
     if (!parser_.path_imglist.empty()) LoadImageList();
     const int64_t batch = parser_.batch_size;
     const TShape& s = parser_.data_shape;
@@ -313,46 +264,15 @@ class ImageRecordSource : public BatchSource {
     buffer_.index.assign(batch, 0);
     aug_rng_.seed(static_cast<uint32_t>(parser_.seed_aug.has_value() ? parser_.seed_aug.value()
                                                                      : parser_.seed));
-    shuffle_rng_.seed(static_cast<uint32_t>(parser_.seed));
-    order_.resize(records_.size());
-    std::iota(order_.begin(), order_.end(), 0);
-    Shuffle();
   }
 
-  void BeforeFirst() override {
-    // With round_batch, records already used to fill the last batch are skipped next epoch.
-    if (!parser_.round_batch || num_overflow_ == 0) {
-      cursor_ = 0;
-      Shuffle();
-    }
-    num_overflow_ = 0;
-  }
+  void BeforeFirst() override { file_->BeforeFirst(parser_.round_batch); }
 
   bool Next(HostBatch* out) override {
-    const size_t batch = static_cast<size_t>(parser_.batch_size);
-    if (num_overflow_ != 0) return false;
-    std::vector<size_t> picks;
-    while (picks.size() < batch && cursor_ < order_.size()) picks.push_back(order_[cursor_++]);
-    if (picks.empty()) return false;
-    buffer_.num_batch_padd = 0;
-    if (picks.size() < batch) {
-      if (parser_.round_batch) {
-        cursor_ = 0;
-        while (picks.size() < batch) {
-          if (cursor_ >= order_.size()) {
-            MX_THROW(dmlc::ValueError) << name_ << ": batch_size " << batch << " is larger than "
-                                       << "the " << order_.size() << " images; round_batch "
-                                       << "cannot fill a batch";
-          }
-          picks.push_back(order_[cursor_++]);
-          ++num_overflow_;
-        }
-        buffer_.num_batch_padd = static_cast<int>(num_overflow_);
-      } else {
-        buffer_.num_batch_padd = static_cast<int>(batch - picks.size());
-      }
-    }
-    FillBatch(picks);
+    BatchPicks picks;
+    if (!file_->Next(parser_.batch_size, parser_.round_batch, &picks)) return false;
+    buffer_.num_batch_padd = picks.pad;
+    FillBatch(picks.records);
     *out = buffer_;
     return true;
   }
@@ -374,12 +294,6 @@ class ImageRecordSource : public BatchSource {
     if (parser_.label_width < 1) {
       MX_THROW(dmlc::ValueError) << name_ << ": label_width must be >= 1, got "
                                  << parser_.label_width;
-    }
-    if (parser_.num_parts < 1 || parser_.part_index < 0 ||
-        parser_.part_index >= parser_.num_parts) {
-      MX_THROW(dmlc::ValueError) << name_ << ": part_index must be in [0, num_parts), got "
-                                 << "part_index=" << parser_.part_index
-                                 << " num_parts=" << parser_.num_parts;
     }
     const int im = aug_.inter_method;
     if (!((im >= 0 && im <= 4) || im == 9 || im == 10)) {
@@ -426,41 +340,6 @@ class ImageRecordSource : public BatchSource {
     }
   }
 
-  /*! \brief Record offsets from path_imgidx, or from one scan of the .rec file; this part's. */
-  void LoadIndex() {
-    std::vector<size_t> offsets;
-    if (!parser_.path_imgidx.empty()) {
-      std::ifstream f(parser_.path_imgidx);
-      if (!f.is_open()) {
-        MX_THROW(dmlc::ValueError) << name_ << ": cannot open path_imgidx '"
-                                   << parser_.path_imgidx << "'";
-      }
-      std::string key;
-      size_t offset;
-      while (f >> key >> offset) offsets.push_back(offset);
-    } else {
-      RecordIOReader reader(parser_.path_imgrec);
-      std::string rec;
-      size_t pos = reader.Tell();
-      while (reader.NextRecord(&rec)) {
-        offsets.push_back(pos);
-        pos = reader.Tell();
-      }
-    }
-    if (offsets.empty()) {
-      MX_THROW(dmlc::ValueError) << name_ << ": no records in '" << parser_.path_imgrec << "'";
-    }
-    const size_t n = offsets.size();
-    const size_t begin = n * parser_.part_index / parser_.num_parts;
-    const size_t end = n * (parser_.part_index + 1) / parser_.num_parts;
-    for (size_t i = begin; i < end; ++i) records_.push_back(RecordRef{offsets[i]});
-    if (records_.empty()) {
-      MX_THROW(dmlc::ValueError) << name_ << ": part " << parser_.part_index << " of "
-                                 << parser_.num_parts << " has no records";
-    }
-    reader_ = std::make_unique<RecordIOReader>(parser_.path_imgrec);
-  }
-
   /*! \brief path_imglist: "index \t label(s) \t path" lines; labels keyed by index. */
   void LoadImageList() {
     std::ifstream f(parser_.path_imglist);
@@ -481,14 +360,6 @@ class ImageRecordSource : public BatchSource {
     }
   }
 
-  void Shuffle() {
-    if (!parser_.shuffle) return;
-    for (size_t i = order_.size(); i > 1; --i) {
-      std::uniform_int_distribution<size_t> pick(0, i - 1);
-      std::swap(order_[i - 1], order_[pick(shuffle_rng_)]);
-    }
-  }
-
   /*! \brief Random choices for one image, drawn serially so results don't depend on threads. */
   struct Draw {
     double crop_y{0.5}, crop_x{0.5};
@@ -501,12 +372,7 @@ class ImageRecordSource : public BatchSource {
     std::vector<std::string> recs(n);
     std::vector<Draw> draws(n);
     for (size_t i = 0; i < n; ++i) {
-      reader_->Seek(records_[picks[i]].offset);
-      if (!reader_->NextRecord(&recs[i])) {
-        MX_THROW(dmlc::ValueError) << name_ << ": no record at offset "
-                                   << records_[picks[i]].offset << " of '"
-                                   << parser_.path_imgrec << "' (a stale .idx file?)";
-      }
+      file_->Read(picks[i], &recs[i]);
       std::uniform_real_distribution<double> unit(0.0, 1.0);
       draws[i].crop_y = aug_.rand_crop ? unit(aug_rng_) : -1.0;
       draws[i].crop_x = aug_.rand_crop ? unit(aug_rng_) : -1.0;
@@ -631,14 +497,9 @@ class ImageRecordSource : public BatchSource {
   ImageRecNormParam norm_;
   PixelOut out_;
   std::string name_;
-  std::vector<RecordRef> records_;
-  std::unique_ptr<RecordIOReader> reader_;
+  std::unique_ptr<RecordFile> file_;
   std::map<uint64_t, std::vector<float>> list_labels_;
-  std::vector<size_t> order_;
-  size_t cursor_{0};
-  size_t num_overflow_{0};
   std::mt19937 aug_rng_;
-  std::mt19937 shuffle_rng_;
   HostBatch buffer_;
 };
 
