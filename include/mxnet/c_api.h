@@ -66,6 +66,9 @@ typedef void* DLManagedTensorHandle;
 typedef const void* ContextHandle;
 typedef const void* EngineFnPropertyHandle;
 typedef void* EngineVarHandle;
+typedef void* RtcHandle;
+typedef void* CudaModuleHandle;
+typedef void* CudaKernelHandle;
 
 /*! \brief A compile-time feature and whether this build has it. */
 struct LibFeature {
@@ -1322,6 +1325,56 @@ MXNET_DLL int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayH
  *  \return 0 on success, -1 on failure (MXGetLastError). */
 MXNET_DLL int MXCachedOpRegisterOpHook(CachedOpHandle handle, CachedOpMonitorCallback callback,
                                        bool monitor_all);
+
+/* ---- CUDA runtime compilation, mx.rtc (src/c_api/c_api_rtc.cc); CPU-only builds fail */
+/*! \brief The pre-1.0 runtime-compilation API, removed in MXNet 1.x: always fails, pointing to
+ *  MXRtcCudaModuleCreate.
+ *  Ownership: nothing is kept.
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcCreate(char* name, uint32_t num_input, uint32_t num_output, char** input_names,
+                          char** output_names, NDArrayHandle* inputs, NDArrayHandle* outputs,
+                          char* kernel, RtcHandle* out);
+/*! \brief The pre-1.0 runtime-compilation API, removed in MXNet 1.x: always fails.
+ *  Ownership: nothing is kept.
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcPush(RtcHandle handle, uint32_t num_input, uint32_t num_output,
+                        NDArrayHandle* inputs, NDArrayHandle* outputs, uint32_t gridDimX,
+                        uint32_t gridDimY, uint32_t gridDimZ, uint32_t blockDimX,
+                        uint32_t blockDimY, uint32_t blockDimZ);
+/*! \brief The pre-1.0 runtime-compilation API, removed in MXNet 1.x: always fails.
+ *  Ownership: nothing is kept.
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcFree(RtcHandle handle);
+/*! \brief Compiles CUDA C++ `source` with NVRTC and num_options `options`; `exports` name C++
+ *  kernels (templates, overloads) to be looked up by those names.
+ *  Ownership: strings read during the call; *out NEW (MXRtcCudaModuleFree).
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcCudaModuleCreate(const char* source, int num_options, const char** options,
+                                    int num_exports, const char** exports,
+                                    CudaModuleHandle* out);
+/*! \brief Frees a module (its kernels keep it loaded until they are freed too).
+ *  Ownership: handle consumed.
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcCudaModuleFree(CudaModuleHandle handle);
+/*! \brief The kernel `name` of a module with num_args parameters: per parameter, is_ndarray
+ *  (a pointer, passed as an NDArray), is_const (read only) and arg_types (its dtype code).
+ *  Ownership: arrays read during the call; *out NEW (MXRtcCudaKernelFree).
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcCudaKernelCreate(CudaModuleHandle handle, const char* name, int num_args,
+                                    int* is_ndarray, int* is_const, int* arg_types,
+                                    CudaKernelHandle* out);
+/*! \brief Frees a kernel.
+ *  Ownership: handle consumed.
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcCudaKernelFree(CudaKernelHandle handle);
+/*! \brief Launches the kernel on gpu(dev_id) through the engine: args[i] is an NDArrayHandle for
+ *  pointer parameters and a pointer to the value for scalars.
+ *  Ownership: args read during the call (the arrays are kept until the kernel ran).
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXRtcCudaKernelCall(CudaKernelHandle handle, int dev_id, void** args,
+                                  uint32_t grid_dim_x, uint32_t grid_dim_y, uint32_t grid_dim_z,
+                                  uint32_t block_dim_x, uint32_t block_dim_y,
+                                  uint32_t block_dim_z, uint32_t shared_mem);
 
 /* ---- sparse NDArrays (src/c_api/c_api_sparse.cc) */
 /*! \brief Creates a sparse array (storage_type 1 row_sparse, 2 csr) with num_aux aux arrays of

@@ -44,6 +44,7 @@ from . import operator
 from . import random
 from . import random as rnd
 from . import profiler
+from . import rtc
 from . import log
 from . import error
 from . import util
