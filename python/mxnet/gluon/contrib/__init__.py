@@ -2,3 +2,4 @@
 from . import rnn
 from . import nn
 from . import data
+from . import cnn
