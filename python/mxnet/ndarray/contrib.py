@@ -197,8 +197,9 @@ def isnan(data):
 
 
 # ---- MXNet 1.9.1's Python-level contrib functions ------------------------------------------
-__all__ += ["adamw_update", "mp_adamw_update", "rand_zipfian", "getnnz", "edge_id",
-            "dgl_adjacency", "SparseEmbedding"]
+# (getnnz, edge_id and dgl_adjacency are the registered C++ operators _contrib_getnnz,
+# _contrib_edge_id and _contrib_dgl_adjacency: src/operator/contrib/dgl_graph.cc.)
+__all__ += ["adamw_update", "mp_adamw_update", "rand_zipfian", "SparseEmbedding"]
 
 
 def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
@@ -242,57 +243,6 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
         return op.log((classes + 2.0) / (classes + 1.0)) / log_range * num_sampled
 
     return sampled, expected_count(true_classes.as_in_context(ctx)), expected_count(sampled)
-
-
-def _csr_parts(data, what):
-    if getattr(data, 'stype', 'default') != 'csr':
-        raise ValueError('%s: expected a CSR NDArray, got storage type %s'
-                         % (what, getattr(data, 'stype', type(data))))
-    return data.indptr.asnumpy(), data.indices.asnumpy(), data.data.asnumpy()
-
-
-def getnnz(data, axis=None):
-    """Number of stored values (explicit zeros included) of a CSR matrix: in total (a
-    one-element int64 array), per column (axis=0) or per row (axis=1)."""
-    import numpy as np  # pylint: disable=import-outside-toplevel
-    from .utils import array  # pylint: disable=import-outside-toplevel
-    indptr, indices, _ = _csr_parts(data, 'getnnz')
-    if axis is None:
-        counts = np.array([indptr[-1]])
-    elif axis in (1, -1):
-        counts = np.diff(indptr)
-    elif axis in (0, -2):
-        counts = np.bincount(indices, minlength=data.shape[1])
-    else:
-        raise ValueError('getnnz: axis must be None, 0 or 1, got %r' % (axis,))
-    return array(counts.astype(np.int64), ctx=data.context, dtype='int64')
-
-
-def edge_id(data, u, v):
-    """For a graph given as a CSR adjacency matrix, the stored value of each edge
-    (u[i], v[i]), or -1 where there is no such edge."""
-    import numpy as np  # pylint: disable=import-outside-toplevel
-    from .utils import array  # pylint: disable=import-outside-toplevel
-    indptr, indices, values = _csr_parts(data, 'edge_id')
-    rows = u.asnumpy().astype(np.int64)
-    cols = v.asnumpy().astype(np.int64)
-    out = np.full(rows.shape, -1, dtype=values.dtype)
-    for i, (r, c) in enumerate(zip(rows, cols)):
-        lo, hi = indptr[r], indptr[r + 1]
-        hits = np.nonzero(indices[lo:hi] == c)[0]
-        if hits.size:
-            out[i] = values[lo + hits[0]]
-    return array(out, ctx=data.context, dtype=values.dtype)
-
-
-def dgl_adjacency(data):
-    """The adjacency matrix of a graph given as a CSR matrix (whose values are edge ids): the
-    same sparsity pattern with every stored value 1 (float32)."""
-    import numpy as np  # pylint: disable=import-outside-toplevel
-    from .sparse import csr_matrix  # pylint: disable=import-outside-toplevel
-    indptr, indices, values = _csr_parts(data, 'dgl_adjacency')
-    return csr_matrix((np.ones(values.shape, dtype=np.float32), indices, indptr),
-                      shape=data.shape, ctx=data.context, dtype='float32')
 
 
 def SparseEmbedding(data, weight, input_dim, output_dim, dtype='float32',  # pylint: disable=invalid-name
