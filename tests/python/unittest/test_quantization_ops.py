@@ -447,3 +447,85 @@ def test_matches_mxnet_191(tmp_path):
             np.testing.assert_allclose(g, w, rtol=1e-6, err_msg=key)
         else:
             np.testing.assert_array_equal(g, w, err_msg=key)
+
+
+# ---- calibrate_entropy --------------------------------------------------------------------------
+
+def _entropy_calibration_ref(hist, edges, bins):
+    """MXNet 1.x's entropy calibration written from its definition (calibrate.cc's comment)."""
+    def smooth(d):
+        zeros = d == 0
+        if zeros.all():
+            return None
+        return np.where(zeros, 1e-4, d - 1e-4 * zeros.sum() / (~zeros).sum())
+    n = hist.size
+    zero, half = n // 2, bins // 2
+    best, best_stop = np.inf, zero + half + 1
+    for i in range(half, zero + 1):
+        a, b = zero - i, zero + i + 1
+        window = hist[a:b].astype(np.float64)
+        p = window.copy()
+        p[0] += hist[:a].sum()
+        p[-1] += hist[b:].sum()
+        merged = window.size // bins
+        q = np.zeros(window.size)
+        for j in range(bins):
+            s, e = j * merged, (window.size if j == bins - 1 else (j + 1) * merged)
+            nz = (window[s:e] != 0).sum()
+            if nz:
+                q[s:e] = window[s:e].sum() / nz
+        q[p == 0] = 0
+        ps, qs = smooth(p), smooth(q)
+        if ps is None or qs is None:
+            continue
+        ps, qs = ps / ps.sum(), qs / qs.sum()
+        d = float(np.sum(ps * np.log(ps / qs)))
+        if d < best:
+            best, best_stop = d, b
+    return edges[best_stop], best
+
+
+@pytest.mark.parametrize("bins,nq", [(1001, 255), (301, 31), (65, 5)])
+def test_calibrate_entropy_matches_the_definition(bins, nq):
+    rng = np.random.RandomState(bins)
+    x = np.concatenate([rng.randn(5000), rng.standard_t(2, size=500)])
+    hist, edges = np.histogram(x, bins=bins, range=(-4, 4))
+    th, div = mx.nd.contrib.calibrate_entropy(mx.nd.array(hist), mx.nd.array(edges),
+                                              num_quantized_bins=nq)
+    want_th, want_div = _entropy_calibration_ref(hist, edges.astype(np.float32), nq)
+    assert th.shape == (1,) and div.shape == (1,)
+    assert th.asscalar() == np.float32(want_th)
+    np.testing.assert_allclose(div.asscalar(), want_div, rtol=1e-5)
+
+
+def test_calibrate_entropy_rejects_bad_shapes_and_bins():
+    with pytest.raises(mx.base.MXNetError, match='calibrate_entropy: hist_edges must have one more'):
+        mx.nd.contrib.calibrate_entropy(mx.nd.ones(11), mx.nd.ones(11))
+    with pytest.raises(mx.base.MXNetError, match='num_quantized_bins must be in'):
+        mx.nd.contrib.calibrate_entropy(mx.nd.ones(11), mx.nd.ones(12),
+                                        num_quantized_bins=13)[0].asnumpy()
+
+
+_CALIBRATE_SCRIPT = r'''
+import sys
+import numpy as np
+import mxnet as mx
+res = {}
+for k, (bins, nq, seed) in enumerate([(1001, 255, 0), (2001, 255, 1), (301, 31, 2)]):
+    rng = np.random.RandomState(seed)
+    x = np.concatenate([rng.randn(8000), 3 * rng.rand(300)])
+    hist, edges = np.histogram(x, bins=bins, range=(-5, 5))
+    th, div = mx.nd.contrib.calibrate_entropy(mx.nd.array(hist), mx.nd.array(edges),
+                                              num_quantized_bins=nq)
+    res['th%d' % k], res['div%d' % k] = th.asnumpy(), div.asnumpy()
+np.savez(sys.argv[1], **res)
+'''
+
+
+@pytest.mark.skipif(not mx191_oracle.HAVE_MX191, reason=mx191_oracle.SKIP_REASON)
+def test_calibrate_entropy_matches_mxnet_191(tmp_path):
+    ref, ours = mx191_oracle.run_script_under_both(_CALIBRATE_SCRIPT, str(tmp_path))
+    for k in range(3):
+        np.testing.assert_array_equal(ours['th%d' % k], ref['th%d' % k])
+        # 1.9.1 sums in float32: the divergence agrees to about 1e-5.
+        np.testing.assert_allclose(ours['div%d' % k], ref['div%d' % k], rtol=1e-4)
