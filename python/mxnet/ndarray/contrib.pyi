@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'adamw_update', 'mp_adamw_update', 'rand_zipfian', 'getnnz', 'edge_id', 'dgl_adjacency', 'SparseEmbedding', 'AdaptiveAvgPooling2D', 'BatchNormWithReLU', 'BilinearResize2D', 'CTCLoss', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'SyncBatchNorm', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'ctc_loss', 'div_sqrt_dim', 'gradientmultiplier', 'index_array', 'index_copy', 'interleaved_matmul_encdec_qk', 'interleaved_matmul_encdec_valatt', 'interleaved_matmul_selfatt_qk', 'interleaved_matmul_selfatt_valatt', 'quadratic', 'round_ste', 'sign_ste']
+__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'adamw_update', 'mp_adamw_update', 'rand_zipfian', 'SparseEmbedding', 'AdaptiveAvgPooling2D', 'BatchNormWithReLU', 'BilinearResize2D', 'CTCLoss', 'DeformableConvolution', 'DeformablePSROIPooling', 'ModulatedDeformableConvolution', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'RROIAlign', 'SyncBatchNorm', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_hawkesll', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'calibrate_entropy', 'count_sketch', 'ctc_loss', 'dequantize', 'dgl_adjacency', 'dgl_csr_neighbor_non_uniform_sample', 'dgl_csr_neighbor_uniform_sample', 'dgl_graph_compact', 'dgl_subgraph', 'div_sqrt_dim', 'edge_id', 'fft', 'getnnz', 'gradientmultiplier', 'group_adagrad_update', 'hawkesll', 'ifft', 'index_array', 'index_copy', 'interleaved_matmul_encdec_qk', 'interleaved_matmul_encdec_valatt', 'interleaved_matmul_selfatt_qk', 'interleaved_matmul_selfatt_valatt', 'quadratic', 'quantize', 'quantize_asym', 'quantize_v2', 'quantized_act', 'quantized_batch_norm', 'quantized_concat', 'quantized_conv', 'quantized_elemwise_add', 'quantized_elemwise_mul', 'quantized_embedding', 'quantized_flatten', 'quantized_fully_connected', 'quantized_pooling', 'requantize', 'round_ste', 'sign_ste']
 
 
 def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
@@ -113,30 +113,6 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=...) -> Any:
 
     Returns (sampled classes (int64), expected count of each true class in the draw, expected
     count of each sampled class), the counts being num_sampled * P(c).
-    """
-    ...
-
-
-def getnnz(data, axis=...) -> Any:
-    """
-    Number of stored values (explicit zeros included) of a CSR matrix: in total (a
-    one-element int64 array), per column (axis=0) or per row (axis=1).
-    """
-    ...
-
-
-def edge_id(data, u, v) -> Any:
-    """
-    For a graph given as a CSR adjacency matrix, the stored value of each edge
-    (u[i], v[i]), or -1 where there is no such edge.
-    """
-    ...
-
-
-def dgl_adjacency(data) -> Any:
-    """
-    The adjacency matrix of a graph given as a CSR matrix (whose values are edge ids): the
-    same sparsity pattern with every stored value 1 (float32).
     """
     ...
 
@@ -347,6 +323,249 @@ def CTCLoss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_
         Whether the label lenghts are decided by `label_lengths`, or derived from `padding_mask`. If false, the lengths are derived from the first occurrence of the value of `padding_mask`. The value of `padding_mask` is ``0`` when first CTC label is reserved for blank, and ``-1`` when last label is reserved for blank. See `blank_label`.
     blank_label : {'first', 'last'},optional, default='first'
         Set the label that is reserved for blank label.If "first", 0-th label is reserved, and label values for tokens in the vocabulary are between ``1`` and ``alphabet_size-1``, and the padding mask is ``-1``. If "last", last label value ``alphabet_size-1`` is reserved for blank label instead, and label values for tokens in the vocabulary are between ``0`` and ``alphabet_size-2``, and the padding mask is ``0``.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def DeformableConvolution(data: Optional[NDArray] = ..., offset: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., bias: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., num_deformable_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute 2-D deformable convolution on 4-D input.
+
+    The deformable convolution operation is described in https://arxiv.org/abs/1703.06211
+
+    For 2-D deformable convolution, the shapes are
+
+    - **data**: *(batch_size, channel, height, width)*
+    - **offset**: *(batch_size, num_deformable_group * kernel[0] * kernel[1] * 2, out_height,
+      out_width)*
+    - **weight**: *(num_filter, channel, kernel[0], kernel[1])*
+    - **bias**: *(num_filter,)*
+    - **out**: *(batch_size, num_filter, out_height, out_width)*.
+
+    Define::
+
+      f(x,k,p,s,d) = floor((x+2*p-d*(k-1)-1)/s)+1
+
+    then we have::
+
+      out_height=f(height, kernel[0], pad[0], stride[0], dilate[0])
+      out_width=f(width, kernel[1], pad[1], stride[1], dilate[1])
+
+    Each kernel tap (i, j) at output cell (y, x) reads the input at
+    ``(y*stride[0] - pad[0] + i*dilate[0] + dy, x*stride[1] - pad[1] + j*dilate[1] + dx)`` by
+    bilinear interpolation, where ``(dy, dx)`` are the offset channels ``2*(i*kernel[1]+j)`` and
+    ``2*(i*kernel[1]+j)+1`` of the tap's deformable group at ``(y, x)``. Points outside the input
+    read 0. With zero offsets the result equals ``Convolution``.
+
+    If ``no_bias`` is set to be true, then the ``bias`` term is ignored.
+
+    The default data ``layout`` is *NCHW*, namely *(batch_size, channle, height,
+    width)*.
+
+    If ``num_group`` is larger than 1, denoted by *g*, then split the input ``data``
+    evenly into *g* parts along the channel axis, and also evenly split ``weight``
+    along the first dimension. Next compute the convolution on the *i*-th part of
+    the data with the *i*-th weight part. The output is obtained by concating all
+    the *g* results.
+
+    If ``num_deformable_group`` is larger than 1, denoted by *dg*, then split the
+    input ``offset`` evenly into *dg* parts along the channel axis, and also evenly
+    split ``data`` into *dg* parts along the channel axis. Next compute the
+    deformable convolution, apply the *i*-th part of the offset on the *i*-th part
+    of the data.
+
+    Both ``weight`` and ``bias`` are learnable parameters.
+
+
+    Defined in src/operator/contrib/deformable_convolution.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the DeformableConvolutionOp.
+    offset : NDArray
+        Input offset to the DeformableConvolutionOp.
+    weight : NDArray
+        Weight matrix.
+    bias : NDArray
+        Bias parameter.
+    kernel : Shape(tuple), required
+        Convolution kernel size: (h, w) or (d, h, w)
+    stride : Shape(tuple), optional, default=[]
+        Convolution stride: (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Convolution dilate: (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Zero pad for convolution: (h, w) or (d, h, w). Defaults to no padding.
+    num_filter : int, required
+        Convolution filter(channel) number
+    num_group : int, optional, default='1'
+        Number of group partitions.
+    num_deformable_group : int, optional, default='1'
+        Number of deformable group partitions.
+    workspace : long (non-negative), optional, default=1024
+        Maximum temperal workspace allowed for convolution (MB).
+    no_bias : boolean, optional, default=0
+        Whether to disable bias parameter.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW'},optional, default='None'
+        Set layout for input, output and weight. Empty for
+        default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def DeformablePSROIPooling(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., trans: Optional[NDArray] = ..., spatial_scale: Optional[float] = ..., output_dim: Optional[int] = ..., group_size: Optional[int] = ..., pooled_size: Optional[int] = ..., part_size: Optional[int] = ..., sample_per_part: Optional[int] = ..., trans_std: Optional[float] = ..., no_trans: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs deformable position-sensitive region-of-interest pooling on inputs.
+    The DeformablePSROIPooling operation is described in https://arxiv.org/abs/1703.06211 .
+    batch_size will change to the number of region bounding boxes after DeformablePSROIPooling
+
+    ``data`` has ``output_dim * group_size^2`` channels; ``trans`` has shape
+    *(num_rois, 2 * num_classes, part_size, part_size)* (``part_size`` 0 means ``pooled_size``) and
+    shifts every bin by ``trans_std`` times the roi size; each bin averages
+    ``sample_per_part^2`` bilinear samples. The output has shape
+    *(num_rois, output_dim, pooled_size, pooled_size)*.
+
+
+    Defined in src/operator/contrib/deformable_psroi_pooling.cc
+
+    Parameters
+    ----------
+    data : Symbol
+        Input data to the pooling operator, a 4D Feature maps
+    rois : Symbol
+        Bounding box coordinates, a 2D array of [[batch_index, x1, y1, x2, y2]]. (x1, y1) and (x2, y2) are top left and down right corners of designated region of interest. batch_index indicates the index of corresponding image in the input data
+    trans : Symbol
+        transition parameter
+    spatial_scale : float, required
+        Ratio of input feature map height (or w) to raw image height (or w). Equals the reciprocal of total stride in convolutional layers
+    output_dim : int, required
+        fix output dim
+    group_size : int, required
+        fix group size
+    pooled_size : int, required
+        fix pooled size
+    part_size : int, optional, default='0'
+        fix part size
+    sample_per_part : int, optional, default='1'
+        fix samples per part
+    trans_std : float, optional, default=0
+        fix transition std
+    no_trans : boolean, optional, default=0
+        Whether to disable trans parameter.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def ModulatedDeformableConvolution(data: Optional[NDArray] = ..., offset: Optional[NDArray] = ..., mask: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., bias: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., num_deformable_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., im2col_step: Optional[int] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Compute 2-D modulated deformable convolution on 4-D input.
+
+    The modulated deformable convolution operation is described in https://arxiv.org/abs/1811.11168
+
+    For 2-D modulated deformable convolution, the shapes are
+
+    - **data**: *(batch_size, channel, height, width)*
+    - **offset**: *(batch_size, num_deformable_group * kernel[0] * kernel[1] * 2, out_height,
+      out_width)*
+    - **mask**: *(batch_size, num_deformable_group * kernel[0] * kernel[1], out_height, out_width)*
+    - **weight**: *(num_filter, channel, kernel[0], kernel[1])*
+    - **bias**: *(num_filter,)*
+    - **out**: *(batch_size, num_filter, out_height, out_width)*.
+
+    Define::
+
+      f(x,k,p,s,d) = floor((x+2*p-d*(k-1)-1)/s)+1
+
+    then we have::
+
+      out_height=f(height, kernel[0], pad[0], stride[0], dilate[0])
+      out_width=f(width, kernel[1], pad[1], stride[1], dilate[1])
+
+    As DeformableConvolution, each sample is further multiplied by the tap's ``mask`` value;
+    input cells outside the map read as zeros in the bilinear interpolation.
+
+    If ``no_bias`` is set to be true, then the ``bias`` term is ignored.
+
+    The default data ``layout`` is *NCHW*, namely *(batch_size, channle, height,
+    width)*.
+
+    If ``num_group`` is larger than 1, denoted by *g*, then split the input ``data``
+    evenly into *g* parts along the channel axis, and also evenly split ``weight``
+    along the first dimension. Next compute the convolution on the *i*-th part of
+    the data with the *i*-th weight part. The output is obtained by concating all
+    the *g* results.
+
+    If ``num_deformable_group`` is larger than 1, denoted by *dg*, then split the
+    input ``offset`` evenly into *dg* parts along the channel axis, and also evenly
+    split ``out`` evenly into *dg* parts along the channel axis. Next compute the
+    deformable convolution, apply the *i*-th part of the offset part on the *i*-th
+    out.
+
+    Both ``weight`` and ``bias`` are learnable parameters.
+
+
+    Defined in src/operator/contrib/deformable_convolution.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the ModulatedDeformableConvolutionOp.
+    offset : NDArray
+        Input offset to ModulatedDeformableConvolutionOp.
+    mask : NDArray
+        Input mask to the ModulatedDeformableConvolutionOp.
+    weight : NDArray
+        Weight matrix.
+    bias : NDArray
+        Bias parameter.
+    kernel : Shape(tuple), required
+        Convolution kernel size: (h, w) or (d, h, w)
+    stride : Shape(tuple), optional, default=[]
+        Convolution stride: (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Convolution dilate: (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Zero pad for convolution: (h, w) or (d, h, w). Defaults to no padding.
+    num_filter : int (non-negative), required
+        Convolution filter(channel) number
+    num_group : int (non-negative), optional, default=1
+        Number of group partitions.
+    num_deformable_group : int (non-negative), optional, default=1
+        Number of deformable group partitions.
+    workspace : long (non-negative), optional, default=1024
+        Maximum temperal workspace allowed for convolution (MB).
+    no_bias : boolean, optional, default=0
+        Whether to disable bias parameter.
+    im2col_step : int (non-negative), optional, default=64
+        Maximum number of images per im2col computation; The total batch size should be divisable by this value or smaller than this value; if you face out of memory problem, you can try to use a smaller value here.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW'},optional, default='None'
+        Set layout for input, output and weight. Empty for
+        default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -646,6 +865,57 @@ def ROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., poole
     ...
 
 
+def RROIAlign(data: Optional[NDArray] = ..., rois: Optional[NDArray] = ..., pooled_size: Optional[Union[int, Tuple[int, ...]]] = ..., spatial_scale: Optional[float] = ..., sampling_ratio: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Performs Rotated ROI Align on the input array.
+
+    This operator takes a 4D feature map as an input array and region proposals as `rois`,
+    then align the feature map over sub-regions of input and produces a fixed-sized output array.
+
+    Different from ROI Align, RROI Align uses rotated rois, which is suitable for text detection.
+    RRoIAlign computes the value of each sampling point by bilinear interpolation from the nearby
+    grid points on the rotated feature map. No quantization is performed on any coordinates
+    involved in the RoI, its bins, or the sampling points. Bilinear interpolation is used to
+    compute the exact values of the input features at four regularly sampled locations in
+    each RoI bin. Then the feature map can be aggregated by avgpooling.
+
+    Each roi row is ``[batch_index, center_x, center_y, width, height, angle]`` with the angle in
+    degrees. The operator has no gradient.
+
+    References
+    ----------
+
+    Ma, Jianqi, et al. "Arbitrary-Oriented Scene Text Detection via Rotation Proposals."
+    IEEE Transactions on Multimedia, 2018.
+
+
+
+    Defined in src/operator/contrib/rroi_align.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the pooling operator, a 4D Feature maps
+    rois : NDArray
+        Bounding box coordinates, a 2D array
+    pooled_size : Shape(tuple), required
+        RROI align output shape (h,w) 
+    spatial_scale : float, required
+        Ratio of input feature map height (or width) to raw image height (or width). Equals the reciprocal of total stride in convolutional layers
+    sampling_ratio : int, optional, default='-1'
+        Optional sampling ratio of RROI align, using adaptive size by default.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def SyncBatchNorm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., moving_mean: Optional[NDArray] = ..., moving_var: Optional[NDArray] = ..., eps: Optional[float] = ..., momentum: Optional[float] = ..., fix_gamma: Optional[bool] = ..., use_global_stats: Optional[bool] = ..., output_mean_var: Optional[bool] = ..., ndev: Optional[int] = ..., key: Optional[str] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Batch normalization synchronized across devices (channel axis 1).
@@ -804,6 +1074,25 @@ def arange_like(data: Optional[NDArray] = ..., start: Optional[float] = ..., ste
 def backward_gradientmultiplier(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of gradientmultiplier: out_grad * scalar.
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def backward_hawkesll(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _contrib_hawkesll: (loglik grad, out_state grad, lda, alpha, beta, state, lags, marks, valid_length, max_time) -> the gradients of the 8 inputs.
 
     Parameters
     ----------
@@ -1168,6 +1457,95 @@ def box_non_maximum_suppression(data: Optional[NDArray] = ..., overlap_thresh: O
     ...
 
 
+def calibrate_entropy(hist: Optional[NDArray] = ..., hist_edges: Optional[NDArray] = ..., num_quantized_bins: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Provide calibrated min/max for input histogram.
+
+    Returns the threshold (the right edge of the window of the histogram, centred on zero, whose
+    quantization into ``num_quantized_bins`` bins loses the least information, measured as the
+    KL divergence) and that divergence, as MXNet 1.x's entropy calibration. ``hist`` has an odd
+    number of bins centred on zero and ``hist_edges`` one more entry.
+
+    .. Note::
+        This operator only supports forward propagation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/calibrate.cc
+
+    Parameters
+    ----------
+    hist : NDArray
+        A ndarray/symbol of type `float32`
+    hist_edges : NDArray
+        A ndarray/symbol of type `float32`
+    num_quantized_bins : int, optional, default='255'
+        The number of quantized bins.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def count_sketch(data: Optional[NDArray] = ..., h: Optional[NDArray] = ..., s: Optional[NDArray] = ..., out_dim: Optional[int] = ..., processing_batch_size: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply CountSketch to input: map a d-dimension data to k-dimension data"
+
+    Assume input data has shape (N, d), sign hash table s has shape (1, d),
+    index hash table h has shape (1, d) and mapping dimension out_dim = k,
+    each element in s is either +1 or -1, each element in h is random integer from 0 to k-1.
+    Then the operator computs:
+
+    .. math::
+       out[h[i]] += data[i] * s[i]
+
+    Data of shape (N1, N2, N3, d) (any leading dimensions) is mapped row by row to
+    (N1, N2, N3, k). h and s may have more than one row; only the first is used. The gradient
+    flows to ``data`` only (``h`` and ``s`` get zero gradients). (MXNet 1.9.1 runs this operator
+    on GPU only; this build also runs it on CPU.)
+
+    Example::
+
+       out_dim = 5
+       x = [[1.2, 2.5, 3.4],[3.2, 5.7, 6.6]]
+       h = [[0, 3, 4]]
+       s = [[1, -1, 1]]
+       mx.contrib.ndarray.count_sketch(data=x, h=h, s=s, out_dim = 5) = [[1.2, 0, 0, -2.5, 3.4],
+                                                                         [3.2, 0, 0, -5.7, 6.6]]
+
+
+
+    Defined in src/operator/contrib/count_sketch.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the CountSketchOp.
+    h : NDArray
+        The index vector
+    s : NDArray
+        The sign vector
+    out_dim : int, required
+        The output dimension.
+    processing_batch_size : int, optional, default='32'
+        How many sketch vectors to process at one time.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data_lengths: Optional[NDArray] = ..., label_lengths: Optional[NDArray] = ..., use_data_lengths: Optional[bool] = ..., use_label_lengths: Optional[bool] = ..., blank_label: Optional[Literal['first', 'last']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Connectionist Temporal Classification Loss.
@@ -1247,6 +1625,326 @@ def ctc_loss(data: Optional[NDArray] = ..., label: Optional[NDArray] = ..., data
     ...
 
 
+def dequantize(data: Optional[NDArray] = ..., min_range: Optional[NDArray] = ..., max_range: Optional[NDArray] = ..., out_type: Optional[Literal['float32']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Dequantize the input tensor into a float tensor.
+    min_range and max_range are scalar floats that specify the range for
+    the output data.
+
+    When input data type is `uint8`, the output is calculated using the following equation:
+
+    `out[i] = in[i] * MaxAbs(min_range, max_range) / 255.5`,
+
+    When input data type is `int8`, the output is calculate using the following equation
+    by keep zero centered for the quantized value:
+
+    `out[i] = in[i] * MaxAbs(min_range, max_range) / 127.5`,
+
+    (the constants of MXNet 1.9.1's CPU build). `int32` data (the output of quantized_conv and
+    quantized_fully_connected) is accepted too, with `out[i] = in[i] * MaxAbs(min_range, max_range) / 2^31`.
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantize.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        A ndarray/symbol of type `uint8`
+    min_range : NDArray
+        The minimum scalar value possibly produced for the input in float32
+    max_range : NDArray
+        The maximum scalar value possibly produced for the input in float32
+    out_type : {'float32'},optional, default='float32'
+        Output data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def dgl_adjacency(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator converts a CSR matrix whose values are edge Ids
+    to an adjacency matrix whose values are ones. The output CSR matrix always has
+    the data value of float32.
+
+    Example:
+
+       .. code:: python
+
+      x = [[ 1, 0, 0 ],
+           [ 0, 2, 0 ],
+           [ 0, 0, 3 ]]
+      dgl_adjacency(x) =
+          [[ 1, 0, 0 ],
+           [ 0, 1, 0 ],
+           [ 0, 0, 1 ]]
+
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def dgl_csr_neighbor_non_uniform_sample(*seed_arrays: NDArray, csr_matrix: Optional[NDArray] = ..., probability: Optional[NDArray] = ..., num_hops: Optional[int] = ..., num_neighbor: Optional[int] = ..., max_num_vertices: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator samples sub-graph from a csr graph via an
+    non-uniform probability. The operator is designed for DGL.
+
+    The operator outputs four sets of NDArrays to represent the sampled results
+    (the number of NDArrays in each set is the same as the number of seed NDArrays minus two (csr matrix and probability)):
+    1) a set of 1D NDArrays containing the sampled vertices, 2) a set of CSRNDArrays representing
+    the sampled edges, 3) a set of 1D NDArrays with the probability that vertices are sampled,
+    4) a set of 1D NDArrays indicating the layer where a vertex is sampled.
+    The first set of 1D NDArrays have a length of max_num_vertices+1. The last element in an NDArray
+    indicate the acutal number of vertices in a subgraph. The third and fourth set of NDArrays have a length
+    of max_num_vertices, and the valid number of vertices is the same as the ones in the first set.
+
+    Neighbours are drawn one after another without replacement, each with probability proportional
+    to ``probability[neighbour]`` among those not drawn yet; the third output is
+    ``probability[vertex]`` for each listed vertex.
+
+    Example:
+
+       .. code:: python
+
+      shape = (5, 5)
+      prob = mx.nd.array([0.9, 0.8, 0.2, 0.4, 0.1], dtype=np.float32)
+      data_np = np.array([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20], dtype=np.int64)
+      indices_np = np.array([1,2,3,4,0,2,3,4,0,1,3,4,0,1,2,4,0,1,2,3], dtype=np.int64)
+      indptr_np = np.array([0,4,8,12,16,20], dtype=np.int64)
+      a = mx.nd.sparse.csr_matrix((data_np, indices_np, indptr_np), shape=shape)
+      seed = mx.nd.array([0], dtype=np.int64)
+      out = mx.nd.contrib.dgl_csr_neighbor_non_uniform_sample(a, prob, seed, num_args=3, num_hops=1, num_neighbor=2, max_num_vertices=5)
+      out[0]   # e.g. [0 1 3 0 0 3]
+      out[2]   # e.g. [0.9 0.8 0.4 0. 0.]: the probability of each listed vertex
+      out[3]   # e.g. [0 1 1 0 0]
+
+    Each vertex list is sorted; the CSR matrix has max_num_vertices rows, row r holding the sampled out-edges of the r-th listed vertex (columns are the parent graph's vertex ids, values its edge ids). Search: breadth-first from the seeds; a vertex whose layer is below num_hops gets min(num_neighbor, degree) out-edges sampled without replacement; a neighbour seen for the first time joins the list (layer + 1) while it has fewer than max_num_vertices vertices, and the search stops once the list is full (edges already sampled to vertices that did not fit are kept). Unused tail entries are 0. Sampling uses the random generator seeded by mx.random.seed.
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    csr_matrix : NDArray
+        csr matrix
+    probability : NDArray
+        probability vector
+    seed_arrays : NDArray[]
+        seed vertices
+    num_hops : long, optional, default=1
+        Number of hops.
+    num_neighbor : long, optional, default=2
+        Number of neighbor.
+    max_num_vertices : long, optional, default=100
+        Max number of vertices.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def dgl_csr_neighbor_uniform_sample(*seed_arrays: NDArray, csr_matrix: Optional[NDArray] = ..., num_hops: Optional[int] = ..., num_neighbor: Optional[int] = ..., max_num_vertices: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator samples sub-graphs from a csr graph via an
+    uniform probability. The operator is designed for DGL.
+
+    The operator outputs three sets of NDArrays to represent the sampled results
+    (the number of NDArrays in each set is the same as the number of seed NDArrays minus two (csr matrix and probability)):
+    1) a set of 1D NDArrays containing the sampled vertices, 2) a set of CSRNDArrays representing
+    the sampled edges, 3) a set of 1D NDArrays indicating the layer where a vertex is sampled.
+    The first set of 1D NDArrays have a length of max_num_vertices+1. The last element in an NDArray
+    indicate the acutal number of vertices in a subgraph. The third set of NDArrays have a length
+    of max_num_vertices, and the valid number of vertices is the same as the ones in the first set.
+
+    Example:
+
+       .. code:: python
+
+      shape = (5, 5)
+      data_np = np.array([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20], dtype=np.int64)
+      indices_np = np.array([1,2,3,4,0,2,3,4,0,1,3,4,0,1,2,4,0,1,2,3], dtype=np.int64)
+      indptr_np = np.array([0,4,8,12,16,20], dtype=np.int64)
+      a = mx.nd.sparse.csr_matrix((data_np, indices_np, indptr_np), shape=shape)
+      seed = mx.nd.array([0], dtype=np.int64)
+      out = mx.nd.contrib.dgl_csr_neighbor_uniform_sample(a, seed, num_args=2, num_hops=1, num_neighbor=2, max_num_vertices=5)
+      out[0]   # e.g. [0 1 3 0 0 3]: vertices 0, 1, 3, then padding, then the count
+      out[1]   # 5x5 csr: row 0 holds the sampled edges (0, 1) and (0, 3) with ids 1 and 3
+      out[2]   # [0 1 1 0 0]: the layer of each vertex
+
+    Each vertex list is sorted; the CSR matrix has max_num_vertices rows, row r holding the sampled out-edges of the r-th listed vertex (columns are the parent graph's vertex ids, values its edge ids). Search: breadth-first from the seeds; a vertex whose layer is below num_hops gets min(num_neighbor, degree) out-edges sampled without replacement; a neighbour seen for the first time joins the list (layer + 1) while it has fewer than max_num_vertices vertices, and the search stops once the list is full (edges already sampled to vertices that did not fit are kept). Unused tail entries are 0. Sampling uses the random generator seeded by mx.random.seed.
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    csr_matrix : NDArray
+        csr matrix
+    seed_arrays : NDArray[]
+        seed vertices
+    num_hops : long, optional, default=1
+        Number of hops.
+    num_neighbor : long, optional, default=2
+        Number of neighbor.
+    max_num_vertices : long, optional, default=100
+        Max number of vertices.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def dgl_graph_compact(*graph_data: NDArray, return_mapping: Optional[bool] = ..., graph_sizes: Optional[Tuple[int, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator compacts a CSR matrix generated by
+    dgl_csr_neighbor_uniform_sample and dgl_csr_neighbor_non_uniform_sample.
+    The CSR matrices generated by these two operators may have many empty
+    rows at the end and many empty columns. This operator removes these
+    empty rows and empty columns.
+
+    Inputs: the graphs, then one vertex array per graph (the samplers' first outputs);
+    ``graph_sizes[i]`` is the number of vertices of graph i. Output i is a (graph_sizes[i],
+    graph_sizes[i]) CSR matrix whose columns are positions in the vertex array and whose values are
+    new edge ids counted from 0; with return_mapping, outputs n + i hold the original edge ids in
+    the same pattern. An edge to a vertex outside the first graph_sizes[i] vertices is an error.
+
+    Example:
+
+       .. code:: python
+
+      shape = (5, 5)
+      data_np = np.array([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20], dtype=np.int64)
+      indices_np = np.array([1,2,3,4,0,2,3,4,0,1,3,4,0,1,2,4,0,1,2,3], dtype=np.int64)
+      indptr_np = np.array([0,4,8,12,16,20], dtype=np.int64)
+      a = mx.nd.sparse.csr_matrix((data_np, indices_np, indptr_np), shape=shape)
+      seed = mx.nd.array([0,1,2,3,4], dtype=np.int64)
+      out = mx.nd.contrib.dgl_csr_neighbor_uniform_sample(a, seed, num_args=2, num_hops=1,
+              num_neighbor=2, max_num_vertices=6)
+      subg_v = out[0]
+      subg = out[1]
+      compact = mx.nd.contrib.dgl_graph_compact(subg, subg_v,
+              graph_sizes=(subg_v[-1].asnumpy()[0]), return_mapping=False)
+      compact.asnumpy()
+      array([[0, 0, 0, 1, 0],
+             [2, 0, 3, 0, 0],
+             [0, 4, 0, 0, 5],
+             [0, 6, 0, 0, 7],
+             [8, 9, 0, 0, 0]])
+
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    graph_data : NDArray[]
+        Input graphs and input vertex Ids.
+    return_mapping : boolean, required
+        Return mapping of vid and eid between the subgraph and the parent graph.
+    graph_sizes : tuple of <long>, required
+        the number of vertices in each graph.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def dgl_subgraph(*data: NDArray, graph: Optional[NDArray] = ..., return_mapping: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator constructs an induced subgraph for
+    a given set of vertices from a graph. The operator accepts multiple
+    sets of vertices as input. For each set of vertices, it returns a pair
+    of CSR matrices if return_mapping is True: the first matrix contains edges
+    with new edge Ids, the second matrix contains edges with the original
+    edge Ids.
+
+    The outputs are all the first matrices, then (with return_mapping) all the second ones. Each
+    vertex set must be sorted and without repeats; new edge ids count from 0 in row-major order.
+
+    Example:
+
+       .. code:: python
+
+         x=[[1, 0, 0, 2],
+           [3, 0, 4, 0],
+           [0, 5, 0, 0],
+           [0, 6, 7, 0]]
+         v = [0, 1, 2]
+         dgl_subgraph(x, v, return_mapping=True) =
+           [[1, 0, 0],
+            [2, 0, 3],
+            [0, 4, 0]],
+           [[1, 0, 0],
+            [3, 0, 4],
+            [0, 5, 0]]
+
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    graph : NDArray
+        Input graph where we sample vertices.
+    data : NDArray[]
+        The input arrays that include data arrays and states.
+    return_mapping : boolean, required
+        Return mapping of vid and eid between the subgraph and the parent graph.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Rescale the input by the square root of the channel dimension.
@@ -1261,6 +1959,121 @@ def div_sqrt_dim(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDA
     ----------
     data : NDArray
         The input array.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def edge_id(data: Optional[NDArray] = ..., u: Optional[NDArray] = ..., v: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    This operator implements the edge_id function for a graph
+    stored in a CSR matrix (the value of the CSR stores the edge Id of the graph).
+    output[i] = input[u[i], v[i]] if there is an edge between u[i] and v[i]],
+    otherwise output[i] will be -1. Both u and v should be 1D vectors.
+
+    Example:
+
+       .. code:: python
+
+          x = [[ 1, 0, 0 ],
+               [ 0, 2, 0 ],
+               [ 0, 0, 3 ]]
+          u = [ 0, 0, 1, 1, 2, 2 ]
+          v = [ 0, 1, 1, 2, 0, 2 ]
+          edge_id(x, u, v) = [ 1, -1, 2, -1, -1, 3 ]
+
+    The storage type of ``edge_id`` output depends on storage types of inputs
+      - edge_id(csr, default, default) = default
+      - default and rsp inputs are not supported
+
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input ndarray
+    u : NDArray
+        u ndarray
+    v : NDArray
+        v ndarray
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def fft(data: Optional[NDArray] = ..., compute_size: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply 1D FFT to input"
+
+    Currently accept 2 input data shapes: (N, d) or (N1, N2, N3, d), data can only be real numbers
+    (any leading dimensions are accepted here). The transform runs over the last axis.
+    The output data has shape: (N, 2*d) or (N1, N2, N3, 2*d). The format is: [real0, imag0, real1, imag1, ...].
+
+    The transform is not normalised: the output equals ``numpy.fft.fft(data, axis=-1)``
+    with real and imaginary parts interleaved. (MXNet 1.9.1 runs it on GPU only; this build also
+    runs it on CPU.)
+
+    Example::
+
+       data = np.random.normal(0,1,(3,4))
+       out = mx.contrib.ndarray.fft(data = mx.nd.array(data))
+
+
+
+    Defined in src/operator/contrib/fft.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the FFTOp.
+    compute_size : int, optional, default='128'
+        Maximum size of sub-batch to be forwarded at one time
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def getnnz(data: Optional[NDArray] = ..., axis: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Number of stored values for a sparse tensor, including explicit zeros.
+
+    This operator only supports CSR matrix on CPU. ``axis=None`` counts all stored values (a
+    one-element int64 array), ``axis=1`` (or -1) those of each row and ``axis=0`` (or -2) those of
+    each column (MXNet 1.9.1 does not support axis=0).
+
+
+
+    Defined in src/operator/contrib/dgl_graph.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input
+    axis : int or None, optional, default='None'
+        Select between the number of values across the whole matrix, in each column, or in each row.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1291,6 +2104,194 @@ def gradientmultiplier(data: Optional[NDArray] = ..., scalar: Optional[float] = 
         Scalar input value
     is_int : boolean, optional, default=1
         Indicate whether scalar input is int type
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def group_adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., history: Optional[NDArray] = ..., lr: Optional[float] = ..., rescale_grad: Optional[float] = ..., clip_gradient: Optional[float] = ..., epsilon: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Update function for Group AdaGrad optimizer.
+
+    Referenced from *Adaptive Subgradient Methods for Online Learning and Stochastic Optimization*,
+    and available at http://www.jmlr.org/papers/volume12/duchi11a/duchi11a.pdf but
+    uses only a single learning rate for every row of the parameter array.
+
+    Updates are applied by::
+
+        grad = clip(grad * rescale_grad, clip_gradient)
+        history += mean(square(grad), axis=1, keepdims=True)
+        div = grad / sqrt(history + float_stable_eps)
+        weight -= div * lr
+
+    ``history`` holds one value per weight row (shape ``(rows, 1)`` or ``(rows,)``), and the mean
+    runs over all elements of the row. Weights are updated lazily if the gradient is sparse
+    (row_sparse): only the rows stored in the gradient change, in the weight and in ``history``.
+    A dense gradient updates every row.
+
+    Note that non-zero values for the weight decay option are not supported.
+
+
+
+    Defined in src/operator/contrib/group_adagrad.cc
+
+    Parameters
+    ----------
+    weight : NDArray
+        Weight
+    grad : NDArray
+        Gradient
+    history : NDArray
+        History
+    lr : float, required
+        Learning rate
+    rescale_grad : float, optional, default=1
+        Rescale gradient to grad = rescale_grad*grad.
+    clip_gradient : float, optional, default=-1
+        Clip gradient to the range of [-clip_gradient, clip_gradient] If clip_gradient <= 0, gradient clipping is turned off. grad = max(min(grad, clip_gradient), -clip_gradient).
+    epsilon : float, optional, default=9.99999975e-06
+        Epsilon for numerical stability
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def hawkesll(lda: Optional[NDArray] = ..., alpha: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., state: Optional[NDArray] = ..., lags: Optional[NDArray] = ..., marks: Optional[NDArray] = ..., valid_length: Optional[NDArray] = ..., max_time: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Computes the log likelihood of a univariate Hawkes process.
+
+    The log likelihood is calculated on point process observations represented
+    as *ragged* matrices for *lags* (interarrival times w.r.t. the previous point),
+    and *marks* (identifiers for the process ID). Note that each mark is considered independent,
+    i.e., computes the joint likelihood of a set of Hawkes processes determined by the conditional intensity:
+
+    .. math::
+
+      \\lambda_k^*(t) = \\lambda_k + \\alpha_k \\sum_{\\{t_i < t, y_i = k\\}} \\beta_k \\exp(-\\beta_k (t - t_i))
+
+    where :math:`\\lambda_k` specifies the background intensity ``lda``, :math:`\\alpha_k` specifies the *branching ratio* or ``alpha``, and :math:`\\beta_k` the delay density parameter ``beta``.
+
+    ``lags`` and ``marks`` are two NDArrays of shape (N, T) and correspond to the representation of the point process observation, the first dimension corresponds to the batch index, and the second to the sequence. These are "left-aligned" *ragged* matrices (the first index of the second dimension is the beginning of every sequence. The length of each sequence is given by ``valid_length``, of shape (N,) where ``valid_length[i]`` corresponds to the number of valid points in ``lags[i, :]`` and ``marks[i, :]``.
+
+    ``max_time`` is the length of the observation period of the point process. That is, specifying ``max_time[i] = 5`` computes the likelihood of the i-th sample as observed on the time interval :math:`(0, 5]`. Naturally, the sum of all valid ``lags[i, :valid_length[i]]`` must be less than or equal to 5.
+
+    The input ``state`` specifies the *memory* of the Hawkes process. Invoking the memoryless property of exponential decays, we compute the *memory* as
+
+    .. math::
+
+        s_k(t) = \\sum_{t_i < t} \\exp(-\\beta_k (t - t_i)).
+
+    The ``state`` to be provided is :math:`s_k(0)` and carries the added intensity due to past events before the current batch. :math:`s_k(T)` is returned from the function where :math:`T` is ``max_time[T]``.
+
+    Outputs: the log likelihood of each sample (N,) and the final state (N, K). ``marks`` are
+    integers (int32); the other inputs share ``lda``'s floating-point dtype. Gradients flow to
+    ``lda``, ``alpha``, ``beta`` and ``state``, from both outputs (MXNet 1.9.1 back-propagates only
+    the log likelihood's gradient and leaves ``state``'s gradient zero); ``lags``, ``marks``,
+    ``valid_length`` and ``max_time`` get zero gradients.
+
+    Example::
+
+      # define the Hawkes process parameters
+      lda = nd.array([1.5, 2.0, 3.0]).tile((N, 1))
+      alpha = nd.array([0.2, 0.3, 0.4])  # branching ratios should be < 1
+      beta = nd.array([1.0, 2.0, 3.0])
+
+      # the "data", or observations
+      ia_times = nd.array([[6, 7, 8, 9], [1, 2, 3, 4], [3, 4, 5, 6], [8, 9, 10, 11]])
+      marks = nd.zeros((N, T)).astype(np.int32)
+
+      # starting "state" of the process
+      states = nd.zeros((N, K))
+
+      valid_length = nd.array([1, 2, 3, 4])  # number of valid points in each sequence
+      max_time = nd.ones((N,)) * 100.0  # length of the observation period
+
+      A = nd.contrib.hawkesll(
+          lda, alpha, beta, states, ia_times, marks, valid_length, max_time
+      )
+
+    References:
+
+    -  Bacry, E., Mastromatteo, I., & Muzy, J. F. (2015).
+       Hawkes processes in finance. Market Microstructure and Liquidity
+       , 1(01), 1550005.
+
+
+    Defined in src/operator/contrib/hawkes_ll.cc
+
+    Parameters
+    ----------
+    lda : NDArray
+        Shape (N, K) The intensity for each of the K processes, for each sample
+    alpha : NDArray
+        Shape (K,) The infectivity factor (branching ratio) for each process
+    beta : NDArray
+        Shape (K,) The decay parameter for each process
+    state : NDArray
+        Shape (N, K) the Hawkes state for each process
+    lags : NDArray
+        Shape (N, T) the interarrival times
+    marks : NDArray
+        Shape (N, T) the marks (process ids)
+    valid_length : NDArray
+        The number of valid points in the process
+    max_time : NDArray
+        the length of the interval where the processes were sampled
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def ifft(data: Optional[NDArray] = ..., compute_size: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Apply 1D ifft to input"
+
+    Currently accept 2 input data shapes: (N, d) or (N1, N2, N3, d) (any leading dimensions are
+    accepted here). Data is in format: [real0, imag0, real1, imag1, ...].
+    Last dimension must be an even number.
+    The output data has shape: (N, d/2) or (N1, N2, N3, d/2). It is only the real part of the result.
+
+    The inverse transform is not normalised (as cuFFT's): the output equals
+    ``(d/2) * numpy.fft.ifft(x, axis=-1).real`` for the complex array ``x`` the input interleaves, so
+    ``ifft(fft(data)) = data.shape[-1] * data``. (MXNet 1.9.1 runs it on GPU only; this build also
+    runs it on CPU.)
+
+    Example::
+
+       data = np.random.normal(0,1,(3,4))
+       out = mx.contrib.ndarray.ifft(data = mx.nd.array(data))
+
+
+
+    Defined in src/operator/contrib/fft.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data to the IFFTOp.
+    compute_size : int, optional, default='128'
+        Maximum size of sub-batch to be forwarded at one time
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -1544,6 +2545,639 @@ def quadratic(data: Optional[NDArray] = ..., a: Optional[float] = ..., b: Option
         Coefficient of the linear term in the quadratic function.
     c : float, optional, default=0
         Constant term in the quadratic function.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantize(data: Optional[NDArray] = ..., min_range: Optional[NDArray] = ..., max_range: Optional[NDArray] = ..., out_type: Optional[Literal['int8', 'uint8']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Quantize a input tensor from float to `out_type`,
+    with user-specified `min_range` and `max_range`.
+
+    min_range and max_range are scalar floats that specify the range for
+    the input data.
+
+    With ``m = MaxAbs(min_range, max_range)``, when out_type is `uint8` the output is
+    ``out[i] = saturate(round(in[i] * 255 / m))`` (negative inputs become 0) and the output range is
+    ``[min_range, max_range]``; when out_type is `int8` the output is zero centered,
+    ``out[i] = saturate(round(in[i] * 127 / m))``, with output range ``[-m, m]``.
+    Rounding is half to even; values saturate to the output type, as in MXNet 1.9.1's CPU build.
+
+    .. Note::
+        This operator only supports forward propagation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantize.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        A ndarray/symbol of type `float32`
+    min_range : NDArray
+        The minimum scalar value possibly produced for the input
+    max_range : NDArray
+        The maximum scalar value possibly produced for the input
+    out_type : {'int8', 'uint8'},optional, default='uint8'
+        Output data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantize_asym(data: Optional[NDArray] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Quantize a input tensor from float to uint8_t.
+    Output `scale` and `shift` are scalar floats that specify the quantization parameters for the input
+    data.
+    The output is calculated using the following equation:
+    `out[i] = in[i] * scale + shift + 0.5` (truncated and saturated to [0, 255]),
+    where `scale = uint8_range / (max_range - min_range)` and
+    `shift = numeric_limits<T>::max - max_range * scale`, uint8_range = 255. The range is
+    min/max_calib_range when given, else the data's minimum and maximum.
+
+    .. Note::
+        This operator only supports forward propagation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantize.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        A ndarray/symbol of type `float32`
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32. If present, it will be used to quantize the fp32 data.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32. If present, it will be used to quantize the fp32 data.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantize_v2(data: Optional[NDArray] = ..., out_type: Optional[Literal['auto', 'int8', 'uint8']] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Quantize a input tensor from float to `out_type`,
+    with user-specified `min_calib_range` and `max_calib_range` or the input range collected at runtime.
+
+    Output `min_range` and `max_range` are scalar floats that specify the range for the input data.
+    With ``m = MaxAbs(min, max)`` of that range: when out_type is `uint8`,
+    ``out[i] = saturate(round(in[i] * 255.5 / m))`` with output range ``[min, max]``; when out_type is
+    `int8`, ``out[i] = saturate(round(in[i] * 127.5 / m))`` with output range ``[-m, m]``
+    (MXNet 1.9.1's oneDNN constants; rounding is half to even).
+
+    When out_type is `auto`, the output type is automatically determined by min_calib_range if presented.
+    If min_calib_range < 0.0f, the output type will be int8, otherwise will be uint8.
+    If min_calib_range isn't presented, the output type will be int8.
+
+    int8 or uint8 data is already quantized: it is passed through with the range of its type.
+
+    .. Note::
+        This operator only supports forward propagation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantize.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        A ndarray/symbol of type `float32`
+    out_type : {'auto', 'int8', 'uint8'},optional, default='int8'
+        Output data type. `auto` can be specified to automatically determine output type according to min_calib_range.
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32. If present, it will be used to quantize the fp32 data into int8 or uint8.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32. If present, it will be used to quantize the fp32 data into int8 or uint8.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_act(data: Optional[NDArray] = ..., min_data: Optional[NDArray] = ..., max_data: Optional[NDArray] = ..., act_type: Optional[Literal['relu', 'sigmoid', 'softrelu', 'softsign', 'tanh']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Activation operator for input and output data type of int8.
+    The input and output data comes with min and max thresholds for quantizing
+    the float32 data into int8. The output has the dtype of the input (int8 or uint8) and the input's
+    range.
+
+    .. Note::
+         This operator only supports forward propogation. DO NOT use it in training.
+         This operator only supports `relu`
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    min_data : NDArray
+        Minimum value of data.
+    max_data : NDArray
+        Maximum value of data.
+    act_type : {'relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'}, required
+        Activation function to be applied.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_batch_norm(data: Optional[NDArray] = ..., gamma: Optional[NDArray] = ..., beta: Optional[NDArray] = ..., moving_mean: Optional[NDArray] = ..., moving_var: Optional[NDArray] = ..., min_data: Optional[NDArray] = ..., max_data: Optional[NDArray] = ..., eps: Optional[float] = ..., momentum: Optional[float] = ..., fix_gamma: Optional[bool] = ..., use_global_stats: Optional[bool] = ..., output_mean_var: Optional[bool] = ..., axis: Optional[int] = ..., cudnn_off: Optional[bool] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    BatchNorm operator for input and output data type of int8.
+    The input and output data comes with min and max thresholds for quantizing
+    the float32 data into int8. It normalizes with the moving statistics (inference) and needs
+    min_calib_range/max_calib_range for the int8 output range.
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    gamma : NDArray
+        gamma.
+    beta : NDArray
+        beta.
+    moving_mean : NDArray
+        moving_mean.
+    moving_var : NDArray
+        moving_var.
+    min_data : NDArray
+        Minimum value of data.
+    max_data : NDArray
+        Maximum value of data.
+    eps : double, optional, default=0.0010000000474974513
+        Epsilon to prevent div 0. Must be no less than CUDNN_BN_MIN_EPSILON defined in cudnn.h when using cudnn (usually 1e-5)
+    momentum : float, optional, default=0.899999976
+        Momentum for moving average
+    fix_gamma : boolean, optional, default=1
+        Fix gamma while training
+    use_global_stats : boolean, optional, default=0
+        Whether use global moving statistics instead of local batch-norm. This will force change batch-norm into a scale shift operator.
+    output_mean_var : boolean, optional, default=0
+        Output the mean and inverse std 
+    axis : int, optional, default='1'
+        Specify which shape axis the channel is specified
+    cudnn_off : boolean, optional, default=0
+        Do not select CUDNN operator, if available
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to by quantized batch norm op to calculate primitive scale.Note: this calib_range is to calib bn output.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_concat(*data: NDArray, dim: Optional[int] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Joins input arrays along a given axis.
+
+    The dimensions of the input arrays should be the same except the axis along
+    which they will be concatenated.
+    The dimension of the output array along the concatenated axis will be equal
+    to the sum of the corresponding dimensions of the input arrays.
+    All inputs with different min/max will be rescaled by using largest [min, max] pairs.
+    If any input holds int8, then the output will be int8. Otherwise output will be uint8.
+    The inputs are the arrays, then min and max of each array in turn.
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    data : NDArray[]
+        List of arrays to concatenate
+    dim : int, optional, default='1'
+        the dimension to be concated.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_conv(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., bias: Optional[NDArray] = ..., min_data: Optional[NDArray] = ..., max_data: Optional[NDArray] = ..., min_weight: Optional[NDArray] = ..., max_weight: Optional[NDArray] = ..., min_bias: Optional[NDArray] = ..., max_bias: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., dilate: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., num_filter: Optional[int] = ..., num_group: Optional[int] = ..., workspace: Optional[int] = ..., no_bias: Optional[bool] = ..., cudnn_tune: Optional[Literal['fastest', 'limited_workspace', 'off']] = ..., cudnn_off: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Convolution operator for input, weight and bias data type of int8,
+    and accumulates in type int32 for the output. For each argument, two more arguments of type
+    float32 must be provided representing the thresholds of quantizing argument from data
+    type float32 to int8. The final outputs contain the convolution result in int32, and min
+    and max thresholds representing the threholds for quantizing the float32 output into int32.
+
+    The data is uint8 (as MXNet 1.9.1's CPU build requires) or int8, the weight and bias int8. The
+    int32 sums are exact; the output range is ``+-MaxAbs(min_data, max_data) / 127 *
+    MaxAbs(min_weight, max_weight) / 127 * 2^31``, and the int8 bias is added unscaled, as in 1.9.1's
+    CPU build. Groups and 1-D/3-D kernels are supported (1.9.1's CPU build refuses them).
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantized_conv.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    weight : NDArray
+        weight.
+    bias : NDArray
+        bias.
+    min_data : NDArray
+        Minimum value of data.
+    max_data : NDArray
+        Maximum value of data.
+    min_weight : NDArray
+        Minimum value of weight.
+    max_weight : NDArray
+        Maximum value of weight.
+    min_bias : NDArray
+        Minimum value of bias.
+    max_bias : NDArray
+        Maximum value of bias.
+    kernel : Shape(tuple), required
+        Convolution kernel size: (w,), (h, w) or (d, h, w)
+    stride : Shape(tuple), optional, default=[]
+        Convolution stride: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    dilate : Shape(tuple), optional, default=[]
+        Convolution dilate: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Zero pad for convolution: (w,), (h, w) or (d, h, w). Defaults to no padding.
+    num_filter : int (non-negative), required
+        Convolution filter(channel) number
+    num_group : int (non-negative), optional, default=1
+        Number of group partitions.
+    workspace : long (non-negative), optional, default=1024
+        Maximum temporary workspace allowed (MB) in convolution.This parameter has two usages. When CUDNN is not used, it determines the effective batch size of the convolution kernel. When CUDNN is used, it controls the maximum temporary storage used for tuning the best CUDNN kernel when `limited_workspace` strategy is used.
+    no_bias : boolean, optional, default=0
+        Whether to disable bias parameter.
+    cudnn_tune : {None, 'fastest', 'limited_workspace', 'off'},optional, default='None'
+        Whether to pick convolution algo by running performance test.
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn for this layer.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC'},optional, default='None'
+        Set layout for input, output and weight. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d. NHWC and NDHWC are only supported on GPU.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_elemwise_add(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., lhs_min: Optional[NDArray] = ..., lhs_max: Optional[NDArray] = ..., rhs_min: Optional[NDArray] = ..., rhs_max: Optional[NDArray] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    elemwise_add operator for input dataA and input dataB data type of int8,
+    and accumulates in type int32 for the output. For each argument, two more arguments of type
+    float32 must be provided representing the thresholds of quantizing argument from data
+    type float32 to int8. The final outputs contain result in int32, and min
+    and max thresholds representing the threholds for quantizing the float32 output into int32.
+    With min_calib_range/max_calib_range the output is requantized to int8 (uint8 when both inputs
+    are uint8) in the calibrated range.
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    lhs : NDArray
+        first input
+    rhs : NDArray
+        second input
+    lhs_min : NDArray
+        3rd input
+    lhs_max : NDArray
+        4th input
+    rhs_min : NDArray
+        5th input
+    rhs_max : NDArray
+        6th input
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to requantize the int8 output data.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to requantize the int8 output data.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_elemwise_mul(lhs: Optional[NDArray] = ..., rhs: Optional[NDArray] = ..., lhs_min: Optional[NDArray] = ..., lhs_max: Optional[NDArray] = ..., rhs_min: Optional[NDArray] = ..., rhs_max: Optional[NDArray] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., enable_float_output: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Multiplies arguments int8 element-wise.
+    Without calibration the output is the exact int32 product with its range; with
+    min_calib_range/max_calib_range it is requantized to int8; with enable_float_output it is the
+    float32 product (a single output).
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    lhs : NDArray
+        first input
+    rhs : NDArray
+        second input
+    lhs_min : NDArray
+        Minimum value of first input.
+    lhs_max : NDArray
+        Maximum value of first input.
+    rhs_min : NDArray
+        Minimum value of second input.
+    rhs_max : NDArray
+        Maximum value of second input.
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to requantize the int8 output data.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to requantize the int8 output data.
+    enable_float_output : boolean, optional, default=0
+        Whether to enable float32 output
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_embedding(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., min_weight: Optional[NDArray] = ..., max_weight: Optional[NDArray] = ..., input_dim: Optional[int] = ..., output_dim: Optional[int] = ..., dtype: Optional[Union[str, type, np.dtype, None]] = ..., sparse_grad: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Maps integer indices to int8 vector representations (embeddings).
+    Indices are clipped to [0, input_dim - 1]; the weight's range passes through as the output range.
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        The input array to the embedding operator.
+    weight : NDArray
+        The embedding weight matrix.
+    min_weight : NDArray
+        Minimum value of data.
+    max_weight : NDArray
+        Maximum value of data.
+    input_dim : int, required
+        Vocabulary size of the input indices.
+    output_dim : int, required
+        Dimension of the embedding vectors.
+    dtype : {'bfloat16', 'float16', 'float32', 'float64', 'int32', 'int64', 'int8', 'uint8'},optional, default='float32'
+        Data type of weight.
+    sparse_grad : boolean, optional, default=0
+        Compute row sparse gradient in the backward calculation. If set to True, the grad's storage type is row_sparse.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_flatten(data: Optional[NDArray] = ..., min_data: Optional[NDArray] = ..., max_data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Flattens quantized data (int8 or uint8, or any dtype, as in MXNet 1.9.1) to
+    (batch, features) like Flatten; min_data and max_data pass through as the output range.
+
+
+    Defined in src/operator/quantization/quantized_elemwise.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        A ndarray/symbol of type `float32`
+    min_data : NDArray
+        The minimum scalar value possibly produced for the data
+    max_data : NDArray
+        The maximum scalar value possibly produced for the data
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_fully_connected(data: Optional[NDArray] = ..., weight: Optional[NDArray] = ..., bias: Optional[NDArray] = ..., min_data: Optional[NDArray] = ..., max_data: Optional[NDArray] = ..., min_weight: Optional[NDArray] = ..., max_weight: Optional[NDArray] = ..., min_bias: Optional[NDArray] = ..., max_bias: Optional[NDArray] = ..., num_hidden: Optional[int] = ..., no_bias: Optional[bool] = ..., flatten: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Fully Connected operator for input, weight and bias data type of int8,
+    and accumulates in type int32 for the output. For each argument, two more arguments of type
+    float32 must be provided representing the thresholds of quantizing argument from data
+    type float32 to int8. The final outputs contain the convolution result in int32, and min
+    and max thresholds representing the threholds for quantizing the float32 output into int32.
+
+    The data is int8 or uint8, the weight and bias int8. The int32 sums are exact; the output range is
+    ``+-MaxAbs(min_data, max_data) / L * MaxAbs(min_weight, max_weight) / 127 * 2^31`` (L = 127 for
+    int8 data, 255 for uint8) and the bias is converted to that unit (truncated), as in MXNet 1.9.1.
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantized_conv.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    weight : NDArray
+        weight.
+    bias : NDArray
+        bias.
+    min_data : NDArray
+        Minimum value of data.
+    max_data : NDArray
+        Maximum value of data.
+    min_weight : NDArray
+        Minimum value of weight.
+    max_weight : NDArray
+        Maximum value of weight.
+    min_bias : NDArray
+        Minimum value of bias.
+    max_bias : NDArray
+        Maximum value of bias.
+    num_hidden : int, required
+        Number of hidden nodes of the output.
+    no_bias : boolean, optional, default=0
+        Whether to disable bias parameter.
+    flatten : boolean, optional, default=1
+        Whether to collapse all but the first axis of the input data tensor.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_pooling(data: Optional[NDArray] = ..., min_data: Optional[NDArray] = ..., max_data: Optional[NDArray] = ..., kernel: Optional[Union[int, Tuple[int, ...]]] = ..., pool_type: Optional[Literal['avg', 'lp', 'max', 'sum']] = ..., global_pool: Optional[bool] = ..., cudnn_off: Optional[bool] = ..., pooling_convention: Optional[Literal['full', 'same', 'valid']] = ..., stride: Optional[Union[int, Tuple[int, ...]]] = ..., pad: Optional[Union[int, Tuple[int, ...]]] = ..., p_value: Optional[int] = ..., count_include_pad: Optional[bool] = ..., layout: Optional[Literal['NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC']] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Pooling operator for input and output data type of int8.
+    The input and output data comes with min and max thresholds for quantizing
+    the float32 data into int8. Average pooling rounds half to even; the range passes through.
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+        This operator only supports `pool_type` of `avg` or `max`.
+
+
+    Defined in src/operator/quantization/quantized_conv.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    min_data : NDArray
+        Minimum value of data.
+    max_data : NDArray
+        Maximum value of data.
+    kernel : Shape(tuple), optional, default=[]
+        Pooling kernel size: (y, x) or (d, y, x)
+    pool_type : {'avg', 'lp', 'max', 'sum'},optional, default='max'
+        Pooling type to be applied.
+    global_pool : boolean, optional, default=0
+        Ignore kernel size, do global pooling based on current input feature map. 
+    cudnn_off : boolean, optional, default=0
+        Turn off cudnn pooling and use MXNet pooling operator. 
+    pooling_convention : {'full', 'same', 'valid'},optional, default='valid'
+        Pooling convention to be applied.
+    stride : Shape(tuple), optional, default=[]
+        Stride: for pooling (y, x) or (d, y, x). Defaults to 1 for each dimension.
+    pad : Shape(tuple), optional, default=[]
+        Pad for pooling: (y, x) or (d, y, x). Defaults to no padding.
+    p_value : int or None, optional, default='None'
+        Value of p for Lp pooling, can be 1 or 2, required for Lp Pooling.
+    count_include_pad : boolean or None, optional, default=None
+        Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
+    layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
+        Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def requantize(data: Optional[NDArray] = ..., min_range: Optional[NDArray] = ..., max_range: Optional[NDArray] = ..., out_type: Optional[Literal['auto', 'int8', 'uint8']] = ..., min_calib_range: Optional[float] = ..., max_calib_range: Optional[float] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Given data that is quantized in int32 and the corresponding thresholds,
+    requantize the data into int8 using min and max thresholds either calculated at runtime
+    or from calibration. It's highly recommended to pre-calucate the min and max thresholds
+    through calibration since it is able to save the runtime of the operator and improve the
+    inference accuracy.
+
+    The int32 value q stands for ``q * MaxAbs(min_range, max_range) / 2^31``. With ``m`` the MaxAbs of
+    the calibrated range (or of the data's real minimum and maximum), int8 output is
+    ``round(x * 127 / m)`` with range ``[-m, m]`` and uint8 output ``round(x * 255 / m)`` with range
+    ``[0, m]`` (half to even, saturated).
+
+    .. Note::
+        This operator only supports forward propogation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantize.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        A ndarray/symbol of type `int32`
+    min_range : NDArray
+        The original minimum scalar value in the form of float32 used for quantizing data into int32.
+    max_range : NDArray
+        The original maximum scalar value in the form of float32 used for quantizing data into int32.
+    out_type : {'auto', 'int8', 'uint8'},optional, default='int8'
+        Output data type. `auto` can be specified to automatically determine output type according to min_calib_range.
+    min_calib_range : float or None, optional, default=None
+        The minimum scalar value in the form of float32 obtained through calibration. If present, it will be used to requantize the int32 data into int8.
+    max_calib_range : float or None, optional, default=None
+        The maximum scalar value in the form of float32 obtained through calibration. If present, it will be used to requantize the int32 data into int8.
 
     out : NDArray, optional
         The output NDArray to hold the result.
