@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 #include <numeric>
+#include <sstream>
+#include <stdexcept>
 #include <utility>
 
 namespace mxnet {
@@ -39,6 +41,32 @@ ImageRecord ParseImageRecord(const std::string& rec, const std::string& who) {
     out.image_offset += 4 * static_cast<size_t>(flag);
   }
   return out;
+}
+
+std::map<uint64_t, std::vector<float>> LoadImageListLabels(const std::string& path,
+                                                           const std::string& who) {
+  std::ifstream f(path);
+  if (!f.is_open()) {
+    MX_THROW(dmlc::ValueError) << who << ": cannot open path_imglist '" << path << "'";
+  }
+  std::map<uint64_t, std::vector<float>> labels;
+  std::string line;
+  for (size_t number = 1; std::getline(f, line); ++number) {
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    std::string field;
+    while (std::getline(ss, field, '\t')) fields.push_back(field);
+    if (fields.size() < 3) continue;
+    try {
+      std::vector<float> values;
+      for (size_t i = 1; i + 1 < fields.size(); ++i) values.push_back(std::stof(fields[i]));
+      labels[std::stoull(fields[0])] = values;
+    } catch (const std::logic_error&) {  // stof/stoull: not a number, out of range
+      MX_THROW(dmlc::ValueError) << who << ": line " << number << " of path_imglist '" << path
+                                 << "' is not 'index \\t labels \\t path': " << line;
+    }
+  }
+  return labels;
 }
 
 int PickInterp(int method, int h, int w, int oh, int ow, std::mt19937* rng) {

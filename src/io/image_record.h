@@ -11,6 +11,7 @@
 #include <dmlc/logging.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -31,6 +32,11 @@ struct ImageRecord {
 /*! \brief Parses the IRHeader (u32 flag, f32 label, u64 id, u64 id2, then `flag` float labels
  *         when flag > 0); `who` names the iterator in errors. */
 ImageRecord ParseImageRecord(const std::string& rec, const std::string& who);
+
+/*! \brief The labels of an image list (.lst: "index \t label(s) \t path" lines), keyed by
+ *         index; a malformed line is a ValueError naming `who`, the file and the line. */
+std::map<uint64_t, std::vector<float>> LoadImageListLabels(const std::string& path,
+                                                           const std::string& who);
 
 /*! \brief OpenCV-style interpolation choice: 9 auto (by direction), 10 random. */
 int PickInterp(int method, int h, int w, int oh, int ow, std::mt19937* rng);

@@ -244,7 +244,9 @@ class ImageDetSource : public BatchSource {
     CheckParams();
     file_ = std::make_unique<RecordFile>(kName, param_.path_imgrec, "", param_.num_parts,
                                          param_.part_index, param_.shuffle, param_.seed);
-    if (!param_.path_imglist.empty()) LoadImageList();
+    if (!param_.path_imglist.empty()) {
+      list_labels_ = LoadImageListLabels(param_.path_imglist, kName);
+    }
     size_t longest = 0;  // the longest raw label of this part: the auto pad width
     std::string rec;
     for (size_t i = 0; i < file_->size(); ++i) {
@@ -342,26 +344,6 @@ class ImageDetSource : public BatchSource {
       MX_THROW(dmlc::NotImplementedError)
           << kName << ": these augmentation parameters are not implemented in this build: "
           << os.str() << " (use mx.image.ImageDetIter with Python augmenters instead)";
-    }
-  }
-
-  /*! \brief path_imglist: "index \t label values \t path" lines; labels keyed by index. */
-  void LoadImageList() {
-    std::ifstream f(param_.path_imglist);
-    if (!f.is_open()) {
-      MX_THROW(dmlc::ValueError) << kName << ": cannot open path_imglist '"
-                                 << param_.path_imglist << "'";
-    }
-    std::string line;
-    while (std::getline(f, line)) {
-      std::vector<std::string> fields;
-      std::stringstream ss(line);
-      std::string field;
-      while (std::getline(ss, field, '\t')) fields.push_back(field);
-      if (fields.size() < 3) continue;
-      std::vector<float> labels;
-      for (size_t i = 1; i + 1 < fields.size(); ++i) labels.push_back(std::stof(fields[i]));
-      list_labels_[std::stoull(fields[0])] = labels;
     }
   }
 

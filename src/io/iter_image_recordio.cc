@@ -249,7 +249,9 @@ class ImageRecordSource : public BatchSource {
     file_ = std::make_unique<RecordFile>(name_, parser_.path_imgrec, parser_.path_imgidx,
                                          parser_.num_parts, parser_.part_index, parser_.shuffle,
                                          parser_.seed);
-    if (!parser_.path_imglist.empty()) LoadImageList();
+    if (!parser_.path_imglist.empty()) {
+      list_labels_ = LoadImageListLabels(parser_.path_imglist, name_);
+    }
     const int64_t batch = parser_.batch_size;
     const TShape& s = parser_.data_shape;
     buffer_.arrays.resize(2);
@@ -337,26 +339,6 @@ class ImageRecordSource : public BatchSource {
       MX_THROW(dmlc::NotImplementedError)
           << name_ << ": these augmentation parameters are not implemented in this build: "
           << os.str() << " (use mx.image.ImageIter with Python augmenters instead)";
-    }
-  }
-
-  /*! \brief path_imglist: "index \t label(s) \t path" lines; labels keyed by index. */
-  void LoadImageList() {
-    std::ifstream f(parser_.path_imglist);
-    if (!f.is_open()) {
-      MX_THROW(dmlc::ValueError) << name_ << ": cannot open path_imglist '"
-                                 << parser_.path_imglist << "'";
-    }
-    std::string line;
-    while (std::getline(f, line)) {
-      std::vector<std::string> fields;
-      std::stringstream ss(line);
-      std::string field;
-      while (std::getline(ss, field, '\t')) fields.push_back(field);
-      if (fields.size() < 3) continue;
-      std::vector<float> labels;
-      for (size_t i = 1; i + 1 < fields.size(); ++i) labels.push_back(std::stof(fields[i]));
-      list_labels_[std::stoull(fields[0])] = labels;
     }
   }
 

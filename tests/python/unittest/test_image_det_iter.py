@@ -121,3 +121,21 @@ def test_matches_mxnet_191(tmp_path):
     for key in ref.files:
         # Resizing included, the pixels are 1.9.1's exactly.
         np.testing.assert_array_equal(got[key], ref[key], err_msg=key)
+
+
+def test_image_list_labels_replace_the_header_and_bad_lines_are_named(tmp_path):
+    prefix = str(tmp_path / 'det')
+    _write_rec(prefix, sizes=((6, 7), (6, 7)))
+    lst = str(tmp_path / 'det.lst')
+    with open(lst, 'w') as f:
+        f.write('0\t2\t5\t1\t0.1\t0.1\t0.4\t0.4\ta.png\n1\t2\t5\t3\t0.2\t0.2\t0.6\t0.6\tb.png\n')
+    it = mx.io.ImageDetRecordIter(path_imgrec=prefix + '.rec', path_imglist=lst,
+                                  data_shape=(3, 6, 7), batch_size=2)
+    label = next(iter(it)).label[0].asnumpy()
+    np.testing.assert_allclose(label[:, 4:11], [[2, 5, 1, .1, .1, .4, .4],
+                                                [2, 5, 3, .2, .2, .6, .6]], rtol=1e-6)
+    with open(lst, 'w') as f:
+        f.write('0\t2\t5\t1\t0.1\t0.1\t0.4\t0.4\ta.png\nx1\tnot-a-number\tb.png\n')
+    with pytest.raises(MXNetError, match="line 2 of path_imglist"):
+        mx.io.ImageDetRecordIter(path_imgrec=prefix + '.rec', path_imglist=lst,
+                                 data_shape=(3, 6, 7), batch_size=2)
