@@ -566,8 +566,11 @@ class Symbol(object):
         if isinstance(arrays, dict):
             unknown = [k for k in arrays if k not in names]
             if unknown:
-                raise ValueError("%s: unknown name(s) %s; the symbol's %s are %s"
-                                 % (what, unknown, what, names))
+                # MXNet 1.9.1 ignores them (scripts pass one dict to several graphs): so do we,
+                # saying so, since a misspelt name is the other reason for an unknown key.
+                warnings.warn("bind: %s has name(s) %s that the symbol does not have (its %s are "
+                              "%s); they are ignored" % (what, unknown, what, names),
+                              stacklevel=3)
             ret = []
             for name in names:
                 if name in arrays:
