@@ -529,3 +529,251 @@ def test_calibrate_entropy_matches_mxnet_191(tmp_path):
         np.testing.assert_array_equal(ours['th%d' % k], ref['th%d' % k])
         # 1.9.1 sums in float32: the divergence agrees to about 1e-5.
         np.testing.assert_allclose(ours['div%d' % k], ref['div%d' % k], rtol=1e-4)
+
+
+# ---- quantized_rnn ------------------------------------------------------------------------------
+# MXNet 1.9.1 runs oneDNN's int8 LSTM. Its arithmetic, found by probing 1.9.1 on an AVX2 machine:
+# int8 weights with one scale 127 / max|w| per gate row shared by all layers and directions,
+# u8 x s8 products summed in int32 (its AVX2 kernels saturate each pair of products to int16
+# first, its VNNI ones do not; ours sums exactly, so the comparison keeps pairs below 2^15),
+# the data shift folded into the float bias, h re-quantized to uint8 at every step.  One-layer
+# networks match 1.9.1 bit for bit; with several bidirectional layers this CPU version may differ
+# by one quantum (1 / data_scale) in some elements (the exact per-row scale 1.9.1 uses there was
+# not pinned down).
+
+def _qrnn_nparams(L, D, I, H):
+    return sum(D * 4 * H * ((I if l == 0 else D * H) + H + 2) for l in range(L))
+
+
+def _qrnn_ref(xu, w, h0, c0, scale, shift, H, L, D):
+    """The LSTM above in NumPy float32 (exact integer parts), from the description."""
+    T, N, I = xu.shape
+    G = 4 * H
+    scale, shift = F32(scale), F32(shift)
+    sizes = [I if l == 0 else D * H for l in range(L)]
+    woff, off = {}, 0
+    for l in range(L):
+        for d in range(D):
+            woff[l, d] = off
+            off += G * (sizes[l] + H)
+    nw = off
+    # per-row scale; the h2h part read 4H*I_0 after each i2h block, as 1.9.1 does
+    m = np.zeros(G, F32)
+    for (l, d), o in woff.items():
+        m = np.maximum(m, np.abs(w[o:o + G * sizes[l]].reshape(G, -1)).max(1))
+        seg = w[o + G * I:o + G * I + G * H]
+        seg = np.concatenate([seg, np.zeros(G * H - seg.size, F32)]).reshape(G, H)
+        m = np.maximum(m, np.abs(seg).max(1))
+    ws = (F32(127) / m).astype(F32)
+    wd = (ws * scale).astype(F32)
+
+    def q8(v):
+        return np.clip(np.rint(v), 0, 255).astype(np.int64)
+
+    def satdot(u, q):  # exact
+        return u @ q.T
+
+    def sig(z):
+        return (F32(1) / (F32(1) + np.exp(-z))).astype(F32)
+
+    xin = xu.astype(np.int64)
+    hy, cy = [], []
+    for l in range(L):
+        outs = []
+        for d in range(D):
+            o = woff[l, d]
+            wx = w[o:o + G * sizes[l]].reshape(G, -1)
+            wh = w[o + G * sizes[l]:o + G * (sizes[l] + H)].reshape(G, H)
+            bo = nw + (l * D + d) * 2 * G
+            b = (w[bo:bo + G] + w[bo + G:bo + 2 * G]).astype(F32)
+            # (saturated: with several layers a row can exceed the max 1.9.1 read)
+            qx = np.clip(np.rint(wx * ws[:, None]), -128, 127).astype(np.int64)
+            qh = np.clip(np.rint(wh * ws[:, None]), -128, 127).astype(np.int64)
+            comp = (qx.sum(1) + qh.sum(1)).astype(F32)
+            bias = (b - (comp * shift / wd).astype(F32)).astype(F32)
+            deq = (F32(1) / wd).astype(F32)
+            hq = q8(h0[l * D + d] * scale + shift)
+            c = c0[l * D + d].astype(F32)
+            ys = [None] * T
+            for t in (range(T) if d == 0 else range(T - 1, -1, -1)):
+                acc = satdot(xin[t], qx) + satdot(hq, qh)
+                g = (acc.astype(F32) * deq + bias).astype(F32)
+                i, f, gg, og = g[:, :H], g[:, H:2 * H], g[:, 2 * H:3 * H], g[:, 3 * H:]
+                c = (sig(f) * c + sig(i) * np.tanh(gg)).astype(F32)
+                hq = q8((sig(og) * np.tanh(c)).astype(F32) * scale + shift)
+                ys[t] = hq
+            outs.append(np.stack(ys))
+            hy.append(hq)
+            cy.append(c)
+        xin = np.concatenate(outs, -1)
+    deqf = lambda u: ((u.astype(F32) - shift) / scale).astype(F32)  # noqa: E731
+    return deqf(xin), deqf(np.stack(hy)), np.stack(cy)
+
+
+def _qrnn_inputs(rng, T, N, I, H, L, D, wr=0.6, states=True):
+    xu = rng.randint(0, 256, (T, N, I)).astype(np.uint8)
+    w = rng.uniform(-wr, wr, _qrnn_nparams(L, D, I, H)).astype(F32)
+    h0 = rng.uniform(-1, 1, (L * D, N, H)).astype(F32) * states
+    c0 = rng.uniform(-2, 2, (L * D, N, H)).astype(F32) * states
+    return xu, w, h0.astype(F32), c0.astype(F32)
+
+
+def _qrnn_run(xu, w, h0, c0, scale, shift, H, L, D, **kw):
+    return outs(C.quantized_rnn(nd(xu), nd(w), nd(h0), nd(c0), R(scale), R(shift), state_size=H,
+                                num_layers=L, bidirectional=D == 2, mode="lstm",
+                                state_outputs=True, **kw))
+
+
+@pytest.mark.parametrize("T,N,I,H,L,D,scale,shift", [
+    (3, 2, 4, 5, 1, 1, 127.0, 128.0), (6, 3, 7, 8, 1, 1, 60.0, 100.0),
+    (5, 4, 6, 16, 1, 2, 200.0, 30.0), (4, 2, 5, 6, 2, 1, 90.0, 128.0),
+    (5, 3, 4, 7, 2, 2, 110.0, 120.0), (2, 2, 3, 4, 3, 1, 64.0, 128.0)])
+def test_quantized_rnn_matches_numpy(T, N, I, H, L, D, scale, shift):
+    rng = np.random.RandomState(T * 100 + H)
+    args = _qrnn_inputs(rng, T, N, I, H, L, D)
+    y, hy, cy = _qrnn_run(*args, scale, shift, H, L, D)
+    wy, why, wcy = _qrnn_ref(*args, scale, shift, H, L, D)
+    assert y.shape == (T, N, D * H) and hy.shape == cy.shape == (L * D, N, H)
+    assert y.dtype == hy.dtype == cy.dtype == np.float32
+    # NumPy's float32 exp/tanh are not libm's: a rare last-bit difference can move h across a
+    # rounding boundary, so allow a few elements one quantum off.
+    for g, want in ((y, wy), (hy, why)):
+        k = np.rint((g - want) * scale)
+        assert np.abs(k).max() <= 1
+        assert (k != 0).mean() <= 0.03
+    if (y == wy).all() and (hy == why).all():
+        np.testing.assert_allclose(cy, wcy, rtol=1e-5, atol=1e-6)
+    # outputs are dequantized uint8 values
+    u = y * F32(scale) + F32(shift)
+    np.testing.assert_allclose(u, np.rint(u), atol=1e-3)
+    assert u.min() > -0.5 and u.max() < 255.5
+
+
+def test_quantized_rnn_sums_products_exactly():
+    # x = 255 everywhere and w = +max: the i2h sum is exactly 4 * 255 * 127 (oneDNN's AVX2
+    # kernels would saturate each pair to 32767 and get half of it).
+    H, I = 2, 4
+    w = np.zeros(_qrnn_nparams(1, 1, I, H), F32)
+    G = 4 * H
+    w[:G * I] = 0.01
+    xu = np.full((1, 1, I), 255, np.uint8)
+    z = np.zeros((1, 1, H), F32)
+    _, _, cy = _qrnn_run(xu, w, z, z, 1.0, 0.0, H, 1, 1)
+    pre = 4 * 255 * 127 / (127 / 0.01) / 1.0         # exact i2h sum, dequantized
+    want = 1 / (1 + np.exp(-pre)) * np.tanh(pre)     # c = sigmoid(i) * tanh(g), c0 = 0
+    np.testing.assert_allclose(cy.ravel(), want, rtol=1e-5)
+    np.testing.assert_allclose(cy, _qrnn_ref(xu, w, z, z, 1.0, 0.0, H, 1, 1)[2], rtol=1e-6)
+
+
+def test_quantized_rnn_ignores_p_and_clipping_and_single_output():
+    rng = np.random.RandomState(3)
+    args = _qrnn_inputs(rng, 4, 2, 3, 5, 1, 1, wr=2.0)
+    base = _qrnn_run(*args, 127.0, 128.0, 5, 1, 1)
+    for kw in ({"p": 0.7}, {"lstm_state_clip_min": -0.1, "lstm_state_clip_max": 0.1}):
+        assert_same(_qrnn_run(*args, 127.0, 128.0, 5, 1, 1, **kw), base)
+    xu, w, h0, c0 = args
+    one = C.quantized_rnn(nd(xu), nd(w), nd(h0), nd(c0), R(127.0), R(128.0), state_size=5,
+                          num_layers=1, mode="lstm")
+    assert not isinstance(one, (list, tuple))
+    np.testing.assert_array_equal(one.asnumpy(), base[0])
+
+
+def test_quantized_rnn_symbol_inference():
+    v = mx.sym.var
+    s = mx.sym.contrib.quantized_rnn(v("data"), v("parameters"), v("state"), v("state_cell"),
+                                     min_data=v("sc"), max_data=v("sh"), state_size=5,
+                                     num_layers=2, bidirectional=True, mode="lstm",
+                                     state_outputs=True, name="q")
+    assert s.list_arguments() == ["data", "parameters", "state", "state_cell", "sc", "sh"]
+    assert s.list_outputs() == ["q_output", "q_state_output", "q_statecell_ouput"]
+    args, outs_, _ = s.infer_shape(data=(3, 2, 4))
+    assert args == [(3, 2, 4), (_qrnn_nparams(2, 2, 4, 5),), (4, 2, 5), (4, 2, 5), (1,), (1,)]
+    assert outs_ == [(3, 2, 10), (4, 2, 5), (4, 2, 5)]
+    at, ot, _ = s.infer_type(data="uint8")
+    assert at == [np.uint8] + [np.float32] * 5 and ot == [np.float32] * 3
+    s1 = mx.sym.contrib.quantized_rnn(data=v("data"), state_size=3, num_layers=1, mode="lstm",
+                                      name="r")
+    assert s1.list_arguments() == ["data", "r_parameters", "r_state", "r_state_cell",
+                                   "r_min_data", "r_max_data"]
+    assert s1.list_outputs() == ["r_output"]
+    for t in ("float32", "int8"):
+        with pytest.raises(mx.MXNetError, match="quantized_rnn"):
+            s.infer_type(data=t)
+
+
+@pytest.mark.parametrize("kw,msg", [
+    ({"mode": "gru"}, "lstm"), ({"mode": "rnn_tanh"}, "lstm"),
+    ({"projection_size": 3}, "projection_size"), ({"use_sequence_length": True},
+                                                  "use_sequence_length")])
+def test_quantized_rnn_rejects_unsupported_modes(kw, msg):
+    xu, w, h0, c0 = _qrnn_inputs(np.random.RandomState(0), 2, 2, 3, 4, 1, 1)
+    args = dict(state_size=4, num_layers=1, mode="lstm")
+    args.update(kw)
+    with pytest.raises(mx.MXNetError, match="quantized_rnn.*" + msg):
+        C.quantized_rnn(nd(xu), nd(w), nd(h0), nd(c0), R(1.0), R(0.0), **args).wait_to_read()
+
+
+def test_quantized_rnn_bad_inputs_raise():
+    xu, w, h0, c0 = _qrnn_inputs(np.random.RandomState(0), 2, 2, 3, 4, 1, 1)
+    kw = dict(state_size=4, num_layers=1, mode="lstm")
+    bad = [
+        (nd(xu.astype(np.int8)), nd(w), nd(h0), nd(c0), R(1.0), R(0.0)),        # data dtype
+        (nd(xu.astype(F32)), nd(w), nd(h0), nd(c0), R(1.0), R(0.0)),
+        (nd(xu), nd(w[:-1]), nd(h0), nd(c0), R(1.0), R(0.0)),                   # parameters
+        (nd(xu), nd(w), nd(h0[:, :1]), nd(c0), R(1.0), R(0.0)),                 # state
+        (nd(xu), nd(w), nd(h0), nd(c0[:, :, :2]), R(1.0), R(0.0)),              # state_cell
+        (nd(xu), nd(w), nd(h0), nd(c0), mx.nd.array([1.0, 2.0]), R(0.0)),       # scale shape
+        (nd(xu[0]), nd(w), nd(h0), nd(c0), R(1.0), R(0.0)),                     # 2-D data
+    ]
+    for a in bad:
+        with pytest.raises(mx.MXNetError, match="quantized_rnn"):
+            C.quantized_rnn(*a, **kw).wait_to_read()
+
+
+_QRNN_SCRIPT = r'''
+import sys
+import numpy as np
+import mxnet as mx
+rng = np.random.RandomState(11)
+res = {}
+def P(L, D, I, H):
+    return sum(D * 4 * H * ((I if l == 0 else D * H) + H + 2) for l in range(L))
+# Quantized values stay within [0, 128] (data, and h in [-1, 1] through scale + shift), so no pair
+# of products passes 2^15: 1.9.1's AVX2 kernels then sum exactly too.
+cases = [(3, 2, 4, 5, 1, 1, 64., 64., 0.5), (6, 3, 7, 8, 1, 1, 60., 64., 1.),
+         (5, 4, 6, 16, 1, 1, 30., 40., 0.3), (4, 2, 5, 6, 1, 2, 50., 70., 0.7),
+         (8, 5, 33, 40, 1, 1, 64., 64., 0.2), (3, 2, 4, 5, 1, 1, 3., 100., 0.5),
+         (4, 2, 5, 6, 2, 1, 50., 64., 0.7), (5, 3, 4, 7, 2, 2, 60., 64., 0.6),
+         (7, 3, 10, 12, 3, 2, 64., 64., 0.4)]
+for k, (T, N, I, H, L, D, sc, sh, wr) in enumerate(cases):
+    xu = rng.randint(0, 129, (T, N, I)).astype('uint8')
+    w = rng.uniform(-wr, wr, P(L, D, I, H)).astype('float32')
+    h0 = rng.uniform(-1, 1, (L * D, N, H)).astype('float32')
+    c0 = rng.uniform(-2, 2, (L * D, N, H)).astype('float32')
+    o = mx.nd.contrib.quantized_rnn(mx.nd.array(xu, dtype='uint8'), mx.nd.array(w),
+        mx.nd.array(h0), mx.nd.array(c0), mx.nd.array([sc]), mx.nd.array([sh]), state_size=H,
+        num_layers=L, bidirectional=D == 2, mode='lstm', state_outputs=True)
+    for j, a in enumerate(o):
+        res['c%d_L%d_D%d_sc%g_%d' % (k, L, D, sc, j)] = a.asnumpy()
+np.savez(sys.argv[1], **res)
+'''
+
+
+@pytest.mark.skipif(not mx191_oracle.HAVE_MX191, reason=mx191_oracle.SKIP_REASON)
+def test_quantized_rnn_matches_mxnet_191(tmp_path):
+    mx191_oracle.check_reference()
+    want, got = mx191_oracle.run_script_under_both(_QRNN_SCRIPT, str(tmp_path))
+    assert sorted(want.files) == sorted(got.files)
+    for key in want.files:
+        w, g = want[key], got[key]
+        assert w.dtype == g.dtype and w.shape == g.shape, key
+        sc = float(key.split("_sc")[1].split("_")[0])
+        multi_bi = "_L1_" not in key and "_D2_" in key
+        if key.endswith("_2"):     # the float32 cell state
+            if not multi_bi:
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=key)
+        elif not multi_bi:         # one layer, or unidirectional layers: bit for bit
+            np.testing.assert_array_equal(g, w, err_msg=key)
+        else:                      # stacked bidirectional layers: within one quantum
+            k = np.rint((g - w) * sc)
+            assert np.abs(k).max() <= 1, key

@@ -195,4 +195,7 @@ EXEMPT = {
     "_contrib_quantized_conv": _WHY,
     "_contrib_quantized_embedding": _WHY,
     "_contrib_quantized_batch_norm": _WHY,
+    "_contrib_quantized_rnn": "uint8 LSTM with float32 scale/shift scalars and a packed parameter "
+                              "vector; tested against a NumPy model and MXNet 1.9.1 in "
+                              "test_quantization_ops.py",
 }
