@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'adamw_update', 'mp_adamw_update', 'rand_zipfian', 'SparseEmbedding', 'AdaptiveAvgPooling2D', 'BatchNormWithReLU', 'BilinearResize2D', 'CTCLoss', 'DeformableConvolution', 'DeformablePSROIPooling', 'ModulatedDeformableConvolution', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'RROIAlign', 'SyncBatchNorm', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_hawkesll', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'calibrate_entropy', 'count_sketch', 'ctc_loss', 'dequantize', 'dgl_adjacency', 'dgl_csr_neighbor_non_uniform_sample', 'dgl_csr_neighbor_uniform_sample', 'dgl_graph_compact', 'dgl_subgraph', 'div_sqrt_dim', 'edge_id', 'fft', 'getnnz', 'gradientmultiplier', 'group_adagrad_update', 'hawkesll', 'ifft', 'index_array', 'index_copy', 'interleaved_matmul_encdec_qk', 'interleaved_matmul_encdec_valatt', 'interleaved_matmul_selfatt_qk', 'interleaved_matmul_selfatt_valatt', 'quadratic', 'quantize', 'quantize_asym', 'quantize_v2', 'quantized_act', 'quantized_batch_norm', 'quantized_concat', 'quantized_conv', 'quantized_elemwise_add', 'quantized_elemwise_mul', 'quantized_embedding', 'quantized_flatten', 'quantized_fully_connected', 'quantized_pooling', 'requantize', 'round_ste', 'sign_ste']
+__all__ = ['multi_adamw_update', 'multi_mp_adamw_update', 'multi_lamb_update', 'multi_mp_lamb_update', 'foreach', 'while_loop', 'cond', 'isinf', 'isfinite', 'isnan', 'adamw_update', 'mp_adamw_update', 'rand_zipfian', 'SparseEmbedding', 'AdaptiveAvgPooling2D', 'BatchNormWithReLU', 'BilinearResize2D', 'CTCLoss', 'DeformableConvolution', 'DeformablePSROIPooling', 'ModulatedDeformableConvolution', 'MultiBoxDetection', 'MultiBoxPrior', 'MultiBoxTarget', 'MultiProposal', 'PSROIPooling', 'Proposal', 'ROIAlign', 'RROIAlign', 'SyncBatchNorm', 'allclose', 'arange_like', 'backward_gradientmultiplier', 'backward_hawkesll', 'backward_index_copy', 'backward_quadratic', 'bipartite_matching', 'boolean_mask', 'box_decode', 'box_encode', 'box_iou', 'box_nms', 'box_non_maximum_suppression', 'calibrate_entropy', 'count_sketch', 'ctc_loss', 'dequantize', 'dgl_adjacency', 'dgl_csr_neighbor_non_uniform_sample', 'dgl_csr_neighbor_uniform_sample', 'dgl_graph_compact', 'dgl_subgraph', 'div_sqrt_dim', 'edge_id', 'fft', 'getnnz', 'gradientmultiplier', 'group_adagrad_update', 'hawkesll', 'ifft', 'index_array', 'index_copy', 'interleaved_matmul_encdec_qk', 'interleaved_matmul_encdec_valatt', 'interleaved_matmul_selfatt_qk', 'interleaved_matmul_selfatt_valatt', 'quadratic', 'quantize', 'quantize_asym', 'quantize_v2', 'quantized_act', 'quantized_batch_norm', 'quantized_concat', 'quantized_conv', 'quantized_elemwise_add', 'quantized_elemwise_mul', 'quantized_embedding', 'quantized_flatten', 'quantized_fully_connected', 'quantized_pooling', 'quantized_rnn', 'requantize', 'round_ste', 'sign_ste']
 
 
 def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=..., name=..., size=..., **kwargs) -> Any:
@@ -3133,6 +3133,84 @@ def quantized_pooling(data: Optional[NDArray] = ..., min_data: Optional[NDArray]
         Only used for AvgPool, specify whether to count padding elements for averagecalculation. For example, with a 5*5 kernel on a 3*3 corner of a image,the sum of the 9 valid elements will be divided by 25 if this is set to true,or it will be divided by 9 if this is set to false. Defaults to true.
     layout : {None, 'NCDHW', 'NCHW', 'NCW', 'NDHWC', 'NHWC', 'NWC'},optional, default='None'
         Set layout for input and output. Empty for default layout: NCW for 1d, NCHW for 2d and NCDHW for 3d.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def quantized_rnn(data: Optional[NDArray] = ..., parameters: Optional[NDArray] = ..., state: Optional[NDArray] = ..., state_cell: Optional[NDArray] = ..., data_scale: Optional[NDArray] = ..., data_shift: Optional[NDArray] = ..., state_size: Optional[int] = ..., num_layers: Optional[int] = ..., bidirectional: Optional[bool] = ..., mode: Optional[Literal['gru', 'lstm', 'rnn_relu', 'rnn_tanh']] = ..., p: Optional[float] = ..., state_outputs: Optional[bool] = ..., projection_size: Optional[int] = ..., lstm_state_clip_min: Optional[float] = ..., lstm_state_clip_max: Optional[float] = ..., lstm_state_clip_nan: Optional[bool] = ..., use_sequence_length: Optional[bool] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    RNN operator for input data type of uint8. The weight of each gates is converted
+    to int8, while bias is accumulated in type float32. The hidden state and cell state are in type
+    float32. For the input data, two more arguments of type float32 must be provided representing the
+    thresholds of quantizing argument from data type float32 to uint8. The final outputs contain the
+    recurrent result in float32. It only supports quantization for Vanilla LSTM network.
+
+    ``data`` holds ``u = x * data_scale + data_shift`` (uint8) in TNC layout; ``parameters``,
+    ``state`` and ``state_cell`` are laid out as for ``RNN`` (float32). The computation follows
+    MXNet 1.9.1's CPU (oneDNN int8 LSTM) arithmetic: one int8 scale ``127 / max|w|`` per gate row
+    shared by all layers and directions; u8 x s8 dot products summed exactly (1.9.1's AVX2 kernels
+    saturate pairs of products to int16, its VNNI ones do not); gates dequantized by
+    ``1 / (weight_scale * data_scale)`` with the data shift folded into the float32 bias; the hidden state (and every layer's output) re-quantized
+    to uint8 with the data scale and shift at each step; the cell state kept in float32. The output
+    and final hidden state are dequantized as ``(u - data_shift) / data_scale``.
+
+    One-layer networks (uni- or bidirectional) match 1.9.1 exactly (outputs bit for bit, final cell
+    state to float rounding); with several layers the result may differ from 1.9.1 by one
+    quantum (``1 / data_scale``) in some elements. Only ``mode='lstm'`` is supported;
+    ``projection_size`` and ``use_sequence_length`` are rejected; ``p`` and the LSTM state clipping
+    arguments are accepted and ignored, as in 1.9.1. The graph input names of the two scalars are
+    ``min_data`` and ``max_data`` (as in 1.9.1).
+
+    .. Note::
+        This operator only supports forward propagation. DO NOT use it in training.
+
+
+    Defined in src/operator/quantization/quantized_rnn.cc
+
+    Parameters
+    ----------
+    data : NDArray
+        Input data.
+    parameters : NDArray
+        weight.
+    state : NDArray
+        initial hidden state of the RNN
+    state_cell : NDArray
+        initial cell state for LSTM networks (only for LSTM)
+    data_scale : NDArray
+        quantization scale of data.
+    data_shift : NDArray
+        quantization shift of data.
+    state_size : int (non-negative), required
+        size of the state for each layer
+    num_layers : int (non-negative), required
+        number of stacked layers
+    bidirectional : boolean, optional, default=0
+        whether to use bidirectional recurrent layers
+    mode : {'gru', 'lstm', 'rnn_relu', 'rnn_tanh'}, required
+        the type of RNN to compute
+    p : float, optional, default=0
+        drop rate of the dropout on the outputs of each RNN layer, except the last layer.
+    state_outputs : boolean, optional, default=0
+        Whether to have the states as symbol outputs.
+    projection_size : int or None, optional, default='None'
+        size of project size
+    lstm_state_clip_min : double or None, optional, default=None
+        Minimum clip value of LSTM states. This option must be used together with lstm_state_clip_max.
+    lstm_state_clip_max : double or None, optional, default=None
+        Maximum clip value of LSTM states. This option must be used together with lstm_state_clip_min.
+    lstm_state_clip_nan : boolean, optional, default=0
+        Whether to stop NaN from propagating in state by clipping it to min/max. If clipping range is not specified, this option is ignored.
+    use_sequence_length : boolean, optional, default=0
+        If set to true, this layer takes in an extra input parameter `sequence_length` to specify variable length sequence
 
     out : NDArray, optional
         The output NDArray to hold the result.
