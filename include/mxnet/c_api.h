@@ -858,6 +858,12 @@ MXNET_DLL int MXSymbolGetOutput(SymbolHandle symbol, uint32_t index, SymbolHandl
  *  Ownership: *inputs TL array of NEW handles (MXSymbolFree each).
  *  \return 0 on success, -1 on failure (MXGetLastError). */
 MXNET_DLL int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
+/*! \brief Cut a control-flow body out of its tracing graph: edges into the nodes of the
+ *         subgraph named by the first output's __subgraph_name__ from nodes outside it are
+ *         replaced by new variables (named after the outer outputs); returns the outer outputs.
+ *  Ownership: sym borrowed (modified in place); *inputs TL array of NEW handles (MXSymbolFree each).
+ *  \return 0 on success, -1 on failure (MXGetLastError). */
+MXNET_DLL int MXSymbolCutSubgraph(SymbolHandle sym, SymbolHandle** inputs, int* input_size);
 /*! \brief The graph as MXNet's symbol JSON.
  *  Ownership: *out_json TL.
  *  \return 0 on success, -1 on failure (MXGetLastError). */

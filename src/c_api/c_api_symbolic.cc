@@ -10,6 +10,7 @@
 
 #include "c_api_common.h"
 #include "../executor/simple_bind.h"
+#include "../nnvm/subgraph_cut.h"
 #include "c_api_symbolic_util.h"
 
 using nnvm::Symbol;
@@ -315,6 +316,20 @@ int MXSymbolGetInputSymbols(SymbolHandle sym, SymbolHandle** inputs, int* input_
     Symbol* s = new Symbol();
     s->outputs.emplace_back(n, 0, 0);
     ret->ret_handles.push_back(s);
+  }
+  *input_size = static_cast<int>(ret->ret_handles.size());
+  *inputs = reinterpret_cast<SymbolHandle*>(ret->ret_handles.data());
+  API_END();
+}
+
+int MXSymbolCutSubgraph(SymbolHandle sym, SymbolHandle** inputs, int* input_size) {
+  API_BEGIN();
+  API_NOT_NULL(inputs);
+  API_NOT_NULL(input_size);
+  auto* ret = GetThreadLocalReturn();
+  ret->ret_handles.clear();
+  for (const Symbol& s : nnvm::CutSubgraphInputs(SymbolFromHandle(sym))) {
+    ret->ret_handles.push_back(new Symbol(s));
   }
   *input_size = static_cast<int>(ret->ret_handles.size());
   *inputs = reinterpret_cast<SymbolHandle*>(ret->ret_handles.data());

@@ -20,6 +20,7 @@ struct DeviceTables {
   const nnvm::OpMap<FCompute>& fcompute;
   const nnvm::OpMap<FComputeEx>& fcompute_ex;
   const nnvm::OpMap<FStatefulCompute>& fstateful;
+  const nnvm::OpMap<FStatefulComputeEx>& fstateful_ex;
   const char* device_name;
 };
 
@@ -27,11 +28,13 @@ const DeviceTables& TablesFor(int dev_mask) {
   static const DeviceTables cpu_tables{
       nnvm::Op::GetAttr<FCompute>("FCompute<cpu>"),
       nnvm::Op::GetAttr<FComputeEx>("FComputeEx<cpu>"),
-      nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>"), "CPU"};
+      nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<cpu>"),
+      nnvm::Op::GetAttr<FStatefulComputeEx>("FStatefulComputeEx<cpu>"), "CPU"};
   static const DeviceTables gpu_tables{
       nnvm::Op::GetAttr<FCompute>("FCompute<gpu>"),
       nnvm::Op::GetAttr<FComputeEx>("FComputeEx<gpu>"),
-      nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<gpu>"), "GPU"};
+      nnvm::Op::GetAttr<FStatefulCompute>("FStatefulCompute<gpu>"),
+      nnvm::Op::GetAttr<FStatefulComputeEx>("FStatefulComputeEx<gpu>"), "GPU"};
   return dev_mask == gpu::kDevMask ? gpu_tables : cpu_tables;
 }
 
@@ -65,6 +68,7 @@ const char* KernelKindName(KernelKind k) {
     case KernelKind::kFCompute: return "FCompute";
     case KernelKind::kFComputeEx: return "FComputeEx";
     case KernelKind::kStateful: return "FStatefulCompute";
+    case KernelKind::kSubgraph: return "FStatefulComputeEx (subgraph)";
   }
   return "unknown";
 }
@@ -75,7 +79,8 @@ std::string DeviceAttrName(const char* base, int dev_mask) {
 
 bool HasKernel(const nnvm::Op* op, int dev_mask) {
   const DeviceTables& t = TablesFor(dev_mask);
-  return t.fcompute.count(op) || t.fstateful.count(op) || t.fcompute_ex.count(op);
+  return t.fcompute.count(op) || t.fstateful.count(op) || t.fcompute_ex.count(op) ||
+         t.fstateful_ex.count(op);
 }
 
 DispatchMode InferDispatch(const nnvm::NodeAttrs& attrs, int dev_mask, std::vector<int>* in_stypes,
@@ -103,7 +108,12 @@ OpKernel SelectKernel(const nnvm::NodeAttrs& attrs, const Context& ctx, Dispatch
   const DeviceTables& t = TablesFor(dev_mask);
   OpKernel k;
   k.dev_mask = dev_mask;
-  if (mode == DispatchMode::kFComputeEx && t.fcompute_ex.count(op)) {
+  const bool runs_subgraph =
+      fexec_type.count(op) && fexec_type[op](attrs) == ExecType::kSubgraphExec;
+  if (runs_subgraph && t.fstateful_ex.count(op) && has_state) {
+    k.kind = KernelKind::kSubgraph;
+    k.fstateful_ex = t.fstateful_ex[op];
+  } else if (mode == DispatchMode::kFComputeEx && t.fcompute_ex.count(op)) {
     k.kind = KernelKind::kFComputeEx;
     k.fcompute_ex = t.fcompute_ex[op];
   } else if (t.fcompute.count(op)) {
@@ -112,7 +122,7 @@ OpKernel SelectKernel(const nnvm::NodeAttrs& attrs, const Context& ctx, Dispatch
   } else if (t.fstateful.count(op) && has_state) {
     k.kind = KernelKind::kStateful;
     k.fstateful = t.fstateful[op];
-  } else if (t.fstateful.count(op)) {
+  } else if (t.fstateful.count(op) || t.fstateful_ex.count(op)) {
     MX_THROW(NotImplementedError) << "Operator " << op->name << NodeName(attrs)
                                   << " is stateful on " << ctx
                                   << " but has no state to run with (no FCreateOpState)";

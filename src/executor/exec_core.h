@@ -33,6 +33,12 @@ enum class KernelKind {
   kFCompute,    // dense TBlobs (also the dense half of a storage fallback)
   kFComputeEx,  // NDArrays, sparse storage kept
   kStateful,    // FStatefulCompute on an OpStatePtr
+  /*!
+   * \brief FStatefulComputeEx of an op with FExecType kSubgraphExec (control flow): it runs
+   *        graphs itself, pushing their operators, so the front end calls it directly on the
+   *        calling thread (never inside an engine worker) with the NDArrays.
+   */
+  kSubgraph,
 };
 
 const char* KernelKindName(KernelKind k);
@@ -46,6 +52,7 @@ struct OpKernel {
   FCompute fcompute;
   FComputeEx fcompute_ex;
   FStatefulCompute fstateful;
+  FStatefulComputeEx fstateful_ex;
 
   /*! \brief Run a kFCompute or kStateful kernel on dense blobs. */
   void Run(const nnvm::NodeAttrs& attrs, const OpStatePtr& state, const OpContext& ctx,
@@ -56,6 +63,12 @@ struct OpKernel {
     } else {
       fstateful(state, ctx, inputs, req, outputs);
     }
+  }
+  /*! \brief Run a kSubgraph kernel on the calling thread. */
+  void RunSubgraph(const OpStatePtr& state, const OpContext& ctx,
+                   const std::vector<NDArray>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<NDArray>& outputs) const {
+    fstateful_ex(state, ctx, inputs, req, outputs);
   }
   /*! \brief Run a kFComputeEx kernel on NDArrays. */
   void RunEx(const nnvm::NodeAttrs& attrs, const OpContext& ctx,

@@ -448,7 +448,7 @@ void GraphExecutor::CreateOpNodes() {
       }
       opn->write_vars.push_back(a.var());
     }
-    if (mode == DispatchMode::kFComputeEx) {
+    if (mode == DispatchMode::kFComputeEx || opn->kernel.kind == KernelKind::kSubgraph) {
       opn->in_arrays = ins;
       opn->out_arrays = outs;
     }
@@ -466,7 +466,7 @@ void GraphExecutor::CreateOpNodes() {
       }
     }
     opn->opctx.need_grad = need_grad;
-    if (opn->kernel.kind == KernelKind::kStateful) {
+    if (opn->kernel.kind == KernelKind::kStateful || opn->kernel.kind == KernelKind::kSubgraph) {
       if (state_from_forward) {
         opn->state = op_nodes_[inode.control_deps[0]]->state;
       } else {
@@ -485,6 +485,11 @@ void GraphExecutor::CreateOpNodes() {
       opn->write_vars.push_back(opn->state.get_var());
     }
     Engine::DeduplicateVarHandle(&opn->read_vars, &opn->write_vars);
+    if (opn->kernel.kind == KernelKind::kSubgraph) {
+      // Runs its graphs itself on the calling thread (PushNodes): no engine operator.
+      op_nodes_[nid] = std::move(opn);
+      continue;
+    }
     std::shared_ptr<OpNode> p = opn;
     const int num_oprs = nid < num_forward_nodes_ ? 2 : 1;
     for (int k = 0; k < num_oprs; ++k) {
@@ -576,8 +581,10 @@ void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, b
   for (uint32_t nid = begin; nid < end; ++nid) {
     const OpNode* p = op_nodes_[nid].get();
     if (p == nullptr) continue;
-    if (p->kernel.is_async) {
-      close_segment();  // an asynchronous operator completes on its own: it runs alone
+    if (p->kernel.is_async || p->kernel.kind == KernelKind::kSubgraph) {
+      // An asynchronous operator completes on its own, a control-flow operator runs its
+      // graphs from the calling thread: either runs alone.
+      close_segment();
       continue;
     }
     members.push_back(nid);
@@ -602,8 +609,14 @@ void GraphExecutor::PushNodes(uint32_t begin, uint32_t end, int variant,
         continue;
       }
     }
-    const OpNode* p = op_nodes_[nid].get();
-    if (p != nullptr) {
+    OpNode* p = op_nodes_[nid].get();
+    if (p != nullptr && p->kernel.kind == KernelKind::kSubgraph) {
+      // Control flow: its kernel pushes the operators of its subgraphs (ordered after this
+      // pass's earlier nodes by the arrays' engine variables) and may wait for a condition.
+      p->opctx.is_train = variant == 0;
+      p->kernel.RunSubgraph(p->state, p->opctx, p->in_arrays, p->req, p->out_arrays);
+      if (monitor_callback_) RunMonitor(nid);
+    } else if (p != nullptr) {
       engine->Push(p->opr[variant], ctx_);
       if (monitor_callback_) RunMonitor(nid);
     }

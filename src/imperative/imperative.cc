@@ -372,6 +372,18 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     }
   }
 
+  if (kernel.kind == exec::KernelKind::kSubgraph) {
+    // Control flow (_foreach, _while_loop, _cond and their backward): the kernel runs its
+    // subgraphs from this thread, pushing their operators; it never runs inside a worker.
+    OpStatePtr state = backward_state != nullptr ? *backward_state
+                                                 : fcreate_state[op](attrs, ctx, in_shapes, in_types);
+    if (created_state != nullptr && backward_state == nullptr) *created_state = state;
+    OpContext opctx;
+    opctx.need_grad = is_recording_;
+    opctx.is_train = is_train;
+    kernel.RunSubgraph(state, opctx, in_arrays, req, out_arrays);
+    return;
+  }
   if (kernel.kind == exec::KernelKind::kFComputeEx) {
     FComputeEx fn = std::move(kernel.fcompute_ex);
     const nnvm::NodeAttrs* attrs_raw = &attrs;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "../common/utf8.h"
@@ -58,12 +59,45 @@ struct JEntry {
   }
 };
 
+struct JGraph;
+
 struct JNode {
   std::string op, name;
   std::map<std::string, std::string> attrs;
   std::vector<JEntry> inputs;
   std::vector<uint32_t> control_deps;
+  /*! \brief Subgraphs of a control-flow node (_foreach, _while_loop, _cond). */
+  std::vector<std::shared_ptr<JGraph>> subgraphs;
+  void Load(dmlc::JSONReader* reader);
+};
+
+/*! \brief One graph of a file: the top-level one or a node's subgraph. */
+struct JGraph {
+  std::vector<JNode> nodes;
+  std::vector<JEntry> heads;
+  std::vector<uint32_t> arg_nodes;
+  bool has_nodes{false}, has_heads{false}, has_arg_nodes{false};
   void Load(dmlc::JSONReader* reader) {
+    reader->BeginObject();
+    std::string key;
+    while (reader->NextObjectItem(&key)) {
+      if (key == "nodes") {
+        reader->Read(&nodes);
+        has_nodes = true;
+      } else if (key == "heads") {
+        reader->Read(&heads);
+        has_heads = true;
+      } else if (key == "arg_nodes") {
+        reader->Read(&arg_nodes);  // recomputed, but checked against the nodes
+        has_arg_nodes = true;
+      } else {
+        reader->SkipValue();  // node_row_ptr and attrs are recomputed
+      }
+    }
+  }
+};
+
+void JNode::Load(dmlc::JSONReader* reader) {
     reader->BeginObject();
     std::string key;
     while (reader->NextObjectItem(&key)) {
@@ -79,12 +113,18 @@ struct JNode {
         reader->Read(&inputs);
       } else if (key == "control_deps") {
         reader->Read(&control_deps);
+      } else if (key == "subgraphs") {
+        reader->BeginArray();
+        while (reader->NextArrayItem()) {
+          auto g = std::make_shared<JGraph>();
+          g->Load(reader);
+          subgraphs.push_back(std::move(g));
+        }
       } else {
-        reader->SkipValue();  // backward_source_id, subgraphs, ...
+        reader->SkipValue();  // backward_source_id, ...
       }
     }
-  }
-};
+}
 
 /*!
  * \brief dmlc's JSON layout, which MXNet's files have: arrays of more than 10 items and objects
@@ -130,7 +170,13 @@ void WriteAttrs(std::ostream& os, const std::unordered_map<std::string, std::str
 
 }  // namespace
 
-std::string SaveJSON(const Symbol& sym) {
+namespace {
+
+/*!
+ * \brief Write `sym`'s graph object; `base` is the indentation of its braces (0 at the top,
+ *        deeper for a node's subgraphs, which 1.9.1 writes inline under "subgraphs").
+ */
+void WriteGraph(std::ostream& os, const Symbol& sym, int base, bool top) {
   std::vector<ObjectPtr> nodes;
   std::unordered_map<const Node*, uint32_t> ids;
   DFSVisit(sym.outputs, [&](const ObjectPtr& n) {
@@ -140,46 +186,67 @@ std::string SaveJSON(const Symbol& sym) {
   auto triple = [&](const NodeEntry& e) {
     return std::array<uint32_t, 3>{ids.at(e.node.get()), e.index, e.version};
   };
-  std::ostringstream os;
-  os << "{\n  \"nodes\": [";
+  const std::string key_pad(base + 2, ' '), node_pad(base + 4, ' '), field_pad(base + 6, ' ');
+  os << "{\n" << key_pad << "\"nodes\": [";
   std::vector<uint32_t> arg_nodes, row_ptr{0};
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node* n = nodes[i].get();
     if (n->is_variable()) arg_nodes.push_back(static_cast<uint32_t>(i));
     row_ptr.push_back(row_ptr.back() + n->num_outputs());
-    os << (i ? ", \n" : "\n") << "    {\n      \"op\": ";
+    os << (i ? ", \n" : "\n") << node_pad << "{\n" << field_pad << "\"op\": ";
     WriteJSONString(os, n->is_variable() ? "null" : n->op()->name);
-    os << ", \n      \"name\": ";
+    os << ", \n" << field_pad << "\"name\": ";
     WriteJSONString(os, n->attrs.name);
     os << ", \n";
     if (!n->attrs.dict.empty()) {
-      os << "      \"attrs\": ";
-      WriteAttrs(os, n->attrs.dict, 6);
+      os << field_pad << "\"attrs\": ";
+      WriteAttrs(os, n->attrs.dict, base + 6);
       os << ", \n";
     }
     std::vector<std::array<uint32_t, 3>> inputs;
     for (const NodeEntry& e : n->inputs) inputs.push_back(triple(e));
-    os << "      \"inputs\": ";
-    WriteList(os, inputs, 6, WriteTriple);
+    os << field_pad << "\"inputs\": ";
+    WriteList(os, inputs, base + 6, WriteTriple);
     if (!n->control_deps.empty()) {
       std::vector<uint32_t> deps;
       for (const ObjectPtr& d : n->control_deps) deps.push_back(ids.at(d.get()));
-      os << ", \n      \"control_deps\": ";
-      WriteList(os, deps, 6, WriteUInt);
+      os << ", \n" << field_pad << "\"control_deps\": ";
+      WriteList(os, deps, base + 6, WriteUInt);
     }
-    os << "\n    }";
+    if (!n->attrs.subgraphs.empty()) {
+      os << ", \n" << field_pad << "\"subgraphs\": [";
+      const std::string sub_pad(base + 8, ' ');
+      for (size_t k = 0; k < n->attrs.subgraphs.size(); ++k) {
+        os << (k ? ", \n" : "\n") << sub_pad;
+        WriteGraph(os, *n->attrs.subgraphs[k], base + 8, false);
+      }
+      os << '\n' << field_pad << ']';
+    }
+    os << '\n' << node_pad << '}';
   }
-  os << "\n  ], \n  \"arg_nodes\": ";
-  WriteList(os, arg_nodes, 2, WriteUInt);
-  os << ", \n  \"node_row_ptr\": ";
-  WriteList(os, row_ptr, 2, WriteUInt);
+  os << '\n' << key_pad << "], \n" << key_pad << "\"arg_nodes\": ";
+  WriteList(os, arg_nodes, base + 2, WriteUInt);
+  os << ", \n" << key_pad << "\"node_row_ptr\": ";
+  WriteList(os, row_ptr, base + 2, WriteUInt);
   std::vector<std::array<uint32_t, 3>> heads;
   for (const NodeEntry& e : sym.outputs) heads.push_back(triple(e));
-  os << ", \n  \"heads\": ";
-  WriteList(os, heads, 2, WriteTriple);
-  os << ", \n  \"attrs\": {\"mxnet_version\": [\"int\", 10901]}\n}";
+  os << ", \n" << key_pad << "\"heads\": ";
+  WriteList(os, heads, base + 2, WriteTriple);
+  if (top) os << ", \n" << key_pad << "\"attrs\": {\"mxnet_version\": [\"int\", 10901]}";
+  os << '\n' << std::string(base, ' ') << '}';
+}
+
+}  // namespace
+
+std::string SaveJSON(const Symbol& sym) {
+  std::ostringstream os;
+  WriteGraph(os, sym, 0, true);
   return os.str();
 }
+
+namespace {
+Symbol BuildGraph(const JGraph& graph);
+}  // namespace
 
 Symbol LoadJSON(const std::string& json) {
   const size_t bad_byte = mxnet::common::FindInvalidUtf8(json);
@@ -189,50 +256,27 @@ Symbol LoadJSON(const std::string& json) {
   }
   std::istringstream is(json);
   dmlc::JSONReader reader(&is);
-  std::vector<JNode> jnodes;
-  std::vector<JEntry> heads;
-  std::vector<uint32_t> arg_nodes;
-  bool has_nodes = false, has_heads = false, has_arg_nodes = false;
+  JGraph graph;
   try {
-    reader.BeginObject();
-    std::string key;
-    while (reader.NextObjectItem(&key)) {
-      if (key == "nodes") {
-        reader.Read(&jnodes);
-        has_nodes = true;
-      } else if (key == "heads") {
-        reader.Read(&heads);
-        has_heads = true;
-      } else if (key == "arg_nodes") {
-        reader.Read(&arg_nodes);  // recomputed, but checked against the nodes
-        has_arg_nodes = true;
-      } else {
-        reader.SkipValue();  // node_row_ptr and attrs are recomputed
-      }
-    }
+    graph.Load(&reader);
   } catch (const dmlc::Error& e) {
     MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: " << e.what();
   }
-  if (!has_nodes || !has_heads) {
-    MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: no \"" << (has_nodes ? "heads" : "nodes")
-                               << "\" field (not a symbol file?)";
-  }
-  if (heads.empty()) MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: \"heads\" is empty";
-  if (has_arg_nodes) {
-    for (uint32_t a : arg_nodes) {
-      if (a >= jnodes.size() || !(jnodes[a].op.empty() || jnodes[a].op == "null")) {
-        MX_THROW(dmlc::ValueError)
-            << "Cannot load symbol JSON: arg_nodes lists " << a << ", which is "
-            << (a >= jnodes.size() ? "not a node (there are " + std::to_string(jnodes.size()) +
-                                         ")"
-                                   : "the operator node " + jnodes[a].name);
-      }
-    }
-  }
+  return BuildGraph(graph);
+}
+
+namespace {
+
+Symbol BuildGraph(const JGraph& graph) {
+  const std::vector<JNode>& jnodes = graph.nodes;
+  const std::vector<JEntry>& heads = graph.heads;
+  const std::vector<uint32_t>& arg_nodes = graph.arg_nodes;
+  const bool has_nodes = graph.has_nodes, has_heads = graph.has_heads;
+  const bool has_arg_nodes = graph.has_arg_nodes;
   const auto& hidden = HiddenKeys();
   std::vector<ObjectPtr> nodes(jnodes.size());
   for (size_t i = 0; i < jnodes.size(); ++i) {
-    JNode& jn = jnodes[i];
+    const JNode& jn = jnodes[i];
     ObjectPtr n = Node::Create();
     n->attrs.name = jn.name;
     for (auto& kv : jn.attrs) {
@@ -277,6 +321,9 @@ Symbol LoadJSON(const std::string& json) {
       }
       n->control_deps.push_back(nodes[d]);
     }
+    for (const auto& sub : jn.subgraphs) {
+      n->attrs.subgraphs.push_back(std::make_shared<Symbol>(BuildGraph(*sub)));
+    }
     if (n->op() != nullptr && n->op()->attr_parser) {
       try {
         n->op()->attr_parser(&n->attrs);
@@ -302,5 +349,7 @@ Symbol LoadJSON(const std::string& json) {
   }
   return s;
 }
+
+}  // namespace
 
 }  // namespace nnvm

@@ -5,9 +5,13 @@
 #include <nnvm/op_attr_types.h>
 #include <nnvm/symbolic.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <unordered_set>
+
+#include "./subgraph_cut.h"
 
 namespace nnvm {
 
@@ -203,9 +207,11 @@ std::vector<std::string> Symbol::ListOutputNames() const {
   return ret;
 }
 
-void Symbol::Compose(const std::vector<const Symbol*>& args,
-                     const std::unordered_map<std::string, const Symbol*>& kwargs,
-                     const std::string& name) {
+namespace {
+
+void ComposeInputs(Symbol* self, const std::vector<const Symbol*>& args,
+                   const std::unordered_map<std::string, const Symbol*>& kwargs,
+                   const std::string& name) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i]->outputs.size() != 1) {
       MX_THROW(dmlc::ValueError) << "Compose: argument " << i << " is a group of "
@@ -219,8 +225,8 @@ void Symbol::Compose(const std::vector<const Symbol*>& args,
                            << " outputs; a single output is required";
     }
   }
-  if (IsAtomic(outputs)) {
-    Node* n = outputs[0].node.get();
+  if (IsAtomic(self->outputs)) {
+    Node* n = self->outputs[0].node.get();
     if (!name.empty()) n->attrs.name = name;
     const uint32_t n_req = n->op()->get_num_inputs || n->op()->num_inputs != kVarg
                                ? n->num_inputs()
@@ -275,7 +281,7 @@ void Symbol::Compose(const std::vector<const Symbol*>& args,
     return;
   }
   // General composition: replace free variables.
-  std::vector<ObjectPtr> vars = ListInputs(kAll);
+  std::vector<ObjectPtr> vars = self->ListInputs(Symbol::kAll);
   std::unordered_map<const Node*, const NodeEntry*> replace;
   if (args.size() > vars.size()) {
     MX_THROW(dmlc::ValueError) << "Compose: " << args.size() << " positional arguments for a symbol with "
@@ -304,7 +310,7 @@ void Symbol::Compose(const std::vector<const Symbol*>& args,
   }
   if (replace.empty()) return;
   std::vector<ObjectPtr> nodes;
-  DFSVisit(outputs, [&](const ObjectPtr& n) { nodes.push_back(n); });
+  DFSVisit(self->outputs, [&](const ObjectPtr& n) { nodes.push_back(n); });
   for (const ObjectPtr& n : nodes) {
     bool changed = false;
     for (NodeEntry& e : n->inputs) {
@@ -316,10 +322,42 @@ void Symbol::Compose(const std::vector<const Symbol*>& args,
     }
     if (changed) UpdateNodeVersion(n.get());
   }
-  for (NodeEntry& e : outputs) {
+  for (NodeEntry& e : self->outputs) {
     auto it = replace.find(e.node.get());
     if (it != replace.end()) e = *it->second;
   }
+}
+
+}  // namespace
+
+void Symbol::Compose(const std::vector<const Symbol*>& args,
+                     const std::unordered_map<std::string, const Symbol*>& kwargs,
+                     const std::string& name) {
+  // Control-flow operators (FInputGraph) take some positional arguments as subgraphs: those
+  // become attrs.subgraphs (a group of outputs is allowed), the rest are the data inputs.
+  static auto& finput_graph = Op::GetAttr<FInputGraph>("FInputGraph");
+  if (IsAtomic(outputs) && finput_graph.count(outputs[0].node->op())) {
+    Node* n = outputs[0].node.get();
+    const std::vector<uint32_t> graph_pos = finput_graph[n->op()](n->attrs);
+    std::vector<const Symbol*> data_args;
+    n->attrs.subgraphs.clear();
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (std::find(graph_pos.begin(), graph_pos.end(), static_cast<uint32_t>(i)) !=
+          graph_pos.end()) {
+        n->attrs.subgraphs.push_back(std::make_shared<Symbol>(*args[i]));
+      } else {
+        data_args.push_back(args[i]);
+      }
+    }
+    if (n->attrs.subgraphs.size() != graph_pos.size()) {
+      MX_THROW(dmlc::ValueError) << "Operator " << n->op()->name << " expects "
+                                 << graph_pos.size() << " subgraph(s) as its first positional "
+                                 << "arguments, got " << n->attrs.subgraphs.size();
+    }
+    ComposeInputs(this, data_args, kwargs, name);
+    return;
+  }
+  ComposeInputs(this, args, kwargs, name);
 }
 
 Symbol Symbol::GetInternals() const {
@@ -381,6 +419,11 @@ bool Symbol::GetAttr(const std::string& key, std::string* out) const {
   }
   if (key == "name") {
     *out = node->attrs.name;
+    return true;
+  }
+  if (key == "_value_index") {  // which output of its node (MXNet's control-flow naming)
+    if (outputs.size() != 1) return false;
+    *out = std::to_string(outputs[0].index);
     return true;
   }
   if (key == "op_name") {
@@ -450,6 +493,44 @@ void Symbol::Print(std::ostream& os) const {
       }
     }
   });
+}
+
+}  // namespace nnvm
+
+namespace nnvm {
+
+std::vector<Symbol> CutSubgraphInputs(Symbol* sym) {
+  static const std::string kKey = "__subgraph_name__";
+  std::vector<Symbol> cut;
+  if (sym->outputs.empty()) return cut;
+  const auto& head_dict = sym->outputs[0].node->attrs.dict;
+  auto it = head_dict.find(kKey);
+  if (it == head_dict.end()) return cut;
+  const std::string subgraph_name = it->second;
+  auto inside = [&](const Node* n) {
+    auto a = n->attrs.dict.find(kKey);
+    return a != n->attrs.dict.end() && a->second == subgraph_name;
+  };
+  std::vector<ObjectPtr> nodes;
+  DFSVisit(sym->outputs, [&](const ObjectPtr& n) { nodes.push_back(n); });
+  std::map<std::pair<const Node*, uint32_t>, NodeEntry> replaced;
+  for (const ObjectPtr& n : nodes) {
+    if (!inside(n.get())) continue;
+    for (NodeEntry& e : n->inputs) {
+      if (inside(e.node.get())) continue;
+      const auto key = std::make_pair(static_cast<const Node*>(e.node.get()), e.index);
+      auto r = replaced.find(key);
+      if (r == replaced.end()) {
+        Symbol outer;
+        outer.outputs.push_back(e);
+        const std::string var_name = outer.ListOutputNames()[0];
+        cut.push_back(outer);
+        r = replaced.emplace(key, Symbol::CreateVariable(var_name).outputs[0]).first;
+      }
+      e = r->second;
+    }
+  }
+  return cut;
 }
 
 }  // namespace nnvm
