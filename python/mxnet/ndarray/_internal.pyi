@@ -7,7 +7,7 @@ import numpy as np
 from mxnet.context import Context
 from mxnet.ndarray.ndarray import NDArray
 
-__all__ = ['_CachedOp', '_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_BilinearSampler', '_backward_CachedOp', '_backward_Concat', '_backward_Convolution', '_backward_Correlation', '_backward_Crop', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_DeformableConvolution', '_backward_DeformablePSROIPooling', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_GridGenerator', '_backward_GroupNorm', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_ModulatedDeformableConvolution', '_backward_PSROIPooling', '_backward_Pad', '_backward_Pooling', '_backward_RNN', '_backward_ROIAlign', '_backward_ROIPooling', '_backward_SVMOutput', '_backward_SequenceLast', '_backward_SequenceMask', '_backward_SequenceReverse', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_SpatialTransformer', '_backward_UpSampling', '_backward__contrib_SyncBatchNorm', '_backward__contrib_count_sketch', '_backward__contrib_fft', '_backward__contrib_ifft', '_backward_abs', '_backward_add', '_backward_amp_cast', '_backward_amp_multicast', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_col2im', '_backward_contrib_AdaptiveAvgPooling2D', '_backward_contrib_BatchNormWithReLU', '_backward_contrib_BilinearResize2D', '_backward_contrib_boolean_mask', '_backward_contrib_box_nms', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_ctc_loss', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hard_sigmoid', '_backward_hypot', '_backward_hypot_scalar', '_backward_im2col', '_backward_image_crop', '_backward_image_normalize', '_backward_image_to_tensor', '_backward_interleaved_matmul_encdec_qk', '_backward_interleaved_matmul_encdec_valatt', '_backward_interleaved_matmul_selfatt_qk', '_backward_interleaved_matmul_selfatt_valatt', '_backward_linalg_det', '_backward_linalg_extractdiag', '_backward_linalg_extracttrian', '_backward_linalg_gelqf', '_backward_linalg_gemm', '_backward_linalg_gemm2', '_backward_linalg_inverse', '_backward_linalg_makediag', '_backward_linalg_maketrian', '_backward_linalg_potrf', '_backward_linalg_potri', '_backward_linalg_slogdet', '_backward_linalg_sumlogdiag', '_backward_linalg_syevd', '_backward_linalg_syrk', '_backward_linalg_trmm', '_backward_linalg_trsm', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_moments', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_np_cumsum', '_backward_np_max', '_backward_np_mean', '_backward_np_min', '_backward_np_prod', '_backward_np_sum', '_backward_pdf_dirichlet', '_backward_pdf_exponential', '_backward_pdf_gamma', '_backward_pdf_generalized_negative_binomial', '_backward_pdf_negative_binomial', '_backward_pdf_normal', '_backward_pdf_poisson', '_backward_pdf_uniform', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rnn_param_concat', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_broadcast_backward', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_cvcopyMakeBorder', '_cvimdecode', '_cvimread', '_cvimresize', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_histogram', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_multi_adamw_update', '_multi_lamb_update', '_multi_mp_adamw_update', '_multi_mp_lamb_update', '_not_equal', '_not_equal_scalar', '_onehot_encode', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_pdf_dirichlet', '_random_pdf_exponential', '_random_pdf_gamma', '_random_pdf_generalized_negative_binomial', '_random_pdf_negative_binomial', '_random_pdf_normal', '_random_pdf_poisson', '_random_pdf_uniform', '_random_poisson', '_random_randint', '_random_uniform', '_ravel_multi_index', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rnn_param_concat', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_unravel_index', '_zeros', '_zeros_without_dtype']
+__all__ = ['_CachedOp', '_CustomFunction', '_Div', '_DivScalar', '_Equal', '_EqualScalar', '_Greater', '_GreaterEqualScalar', '_GreaterScalar', '_Greater_Equal', '_Hypot', '_HypotScalar', '_Lesser', '_LesserEqualScalar', '_LesserScalar', '_Lesser_Equal', '_LogicalAndScalar', '_LogicalOrScalar', '_LogicalXorScalar', '_Logical_And', '_Logical_Or', '_Logical_Xor', '_Maximum', '_MaximumScalar', '_Minimum', '_MinimumScalar', '_Minus', '_MinusScalar', '_Mod', '_ModScalar', '_Mul', '_MulScalar', '_NotEqualScalar', '_Not_Equal', '_Plus', '_PlusScalar', '_Power', '_PowerScalar', '_RDivScalar', '_RMinusScalar', '_RModScalar', '_RPowerScalar', '_adamw_update', '_add', '_arange', '_backward_Activation', '_backward_BatchNorm', '_backward_BilinearSampler', '_backward_CachedOp', '_backward_Concat', '_backward_Convolution', '_backward_Correlation', '_backward_Crop', '_backward_Custom', '_backward_CustomFunction', '_backward_Deconvolution', '_backward_DeformableConvolution', '_backward_DeformablePSROIPooling', '_backward_Dropout', '_backward_Embedding', '_backward_FullyConnected', '_backward_GridGenerator', '_backward_GroupNorm', '_backward_IdentityAttachKLSparseReg', '_backward_InstanceNorm', '_backward_L2Normalization', '_backward_LRN', '_backward_LayerNorm', '_backward_LeakyReLU', '_backward_MakeLoss', '_backward_ModulatedDeformableConvolution', '_backward_PSROIPooling', '_backward_Pad', '_backward_Pooling', '_backward_RNN', '_backward_ROIAlign', '_backward_ROIPooling', '_backward_SVMOutput', '_backward_SequenceLast', '_backward_SequenceMask', '_backward_SequenceReverse', '_backward_SliceChannel', '_backward_SoftmaxActivation', '_backward_SoftmaxOutput', '_backward_SpatialTransformer', '_backward_UpSampling', '_backward__contrib_SyncBatchNorm', '_backward__contrib_count_sketch', '_backward__contrib_fft', '_backward__contrib_ifft', '_backward_abs', '_backward_add', '_backward_amp_cast', '_backward_amp_multicast', '_backward_arccos', '_backward_arccosh', '_backward_arcsin', '_backward_arcsinh', '_backward_arctan', '_backward_arctanh', '_backward_batch_dot', '_backward_broadcast_add', '_backward_broadcast_div', '_backward_broadcast_hypot', '_backward_broadcast_maximum', '_backward_broadcast_minimum', '_backward_broadcast_mod', '_backward_broadcast_mul', '_backward_broadcast_power', '_backward_broadcast_sub', '_backward_cast', '_backward_cbrt', '_backward_clip', '_backward_col2im', '_backward_cond', '_backward_contrib_AdaptiveAvgPooling2D', '_backward_contrib_BatchNormWithReLU', '_backward_contrib_BilinearResize2D', '_backward_contrib_boolean_mask', '_backward_contrib_box_nms', '_backward_copy', '_backward_cos', '_backward_cosh', '_backward_ctc_loss', '_backward_degrees', '_backward_diag', '_backward_div', '_backward_div_scalar', '_backward_dot', '_backward_erf', '_backward_erfinv', '_backward_expm1', '_backward_foreach', '_backward_gamma', '_backward_gammaln', '_backward_gather_nd', '_backward_hard_sigmoid', '_backward_hypot', '_backward_hypot_scalar', '_backward_im2col', '_backward_image_crop', '_backward_image_normalize', '_backward_image_to_tensor', '_backward_interleaved_matmul_encdec_qk', '_backward_interleaved_matmul_encdec_valatt', '_backward_interleaved_matmul_selfatt_qk', '_backward_interleaved_matmul_selfatt_valatt', '_backward_linalg_det', '_backward_linalg_extractdiag', '_backward_linalg_extracttrian', '_backward_linalg_gelqf', '_backward_linalg_gemm', '_backward_linalg_gemm2', '_backward_linalg_inverse', '_backward_linalg_makediag', '_backward_linalg_maketrian', '_backward_linalg_potrf', '_backward_linalg_potri', '_backward_linalg_slogdet', '_backward_linalg_sumlogdiag', '_backward_linalg_syevd', '_backward_linalg_syrk', '_backward_linalg_trmm', '_backward_linalg_trsm', '_backward_linear_reg_out', '_backward_log', '_backward_log10', '_backward_log1p', '_backward_log2', '_backward_log_softmax', '_backward_logistic_reg_out', '_backward_mae_reg_out', '_backward_max', '_backward_maximum', '_backward_maximum_scalar', '_backward_mean', '_backward_min', '_backward_minimum', '_backward_minimum_scalar', '_backward_mod', '_backward_mod_scalar', '_backward_moments', '_backward_mul', '_backward_mul_scalar', '_backward_nanprod', '_backward_nansum', '_backward_norm', '_backward_np_cumsum', '_backward_np_max', '_backward_np_mean', '_backward_np_min', '_backward_np_prod', '_backward_np_sum', '_backward_pdf_dirichlet', '_backward_pdf_exponential', '_backward_pdf_gamma', '_backward_pdf_generalized_negative_binomial', '_backward_pdf_negative_binomial', '_backward_pdf_normal', '_backward_pdf_poisson', '_backward_pdf_uniform', '_backward_pick', '_backward_power', '_backward_power_scalar', '_backward_prod', '_backward_radians', '_backward_rcbrt', '_backward_rdiv_scalar', '_backward_reciprocal', '_backward_relu', '_backward_repeat', '_backward_reshape', '_backward_rmod_scalar', '_backward_rnn_param_concat', '_backward_rpower_scalar', '_backward_rsqrt', '_backward_sample_multinomial', '_backward_sigmoid', '_backward_sign', '_backward_sin', '_backward_sinh', '_backward_slice', '_backward_slice_axis', '_backward_slice_like', '_backward_smooth_l1', '_backward_softmax', '_backward_softmax_cross_entropy', '_backward_softmin', '_backward_softsign', '_backward_sqrt', '_backward_square', '_backward_squeeze', '_backward_stack', '_backward_sub', '_backward_sum', '_backward_take', '_backward_tan', '_backward_tanh', '_backward_tile', '_backward_topk', '_backward_where', '_backward_while_loop', '_broadcast_backward', '_cond', '_copy', '_copyto', '_crop_assign', '_crop_assign_scalar', '_cvcopyMakeBorder', '_cvimdecode', '_cvimread', '_cvimresize', '_div', '_div_scalar', '_equal', '_equal_scalar', '_eye', '_foreach', '_full', '_grad_add', '_greater', '_greater_equal', '_greater_equal_scalar', '_greater_scalar', '_histogram', '_hypot', '_hypot_scalar', '_lesser', '_lesser_equal', '_lesser_equal_scalar', '_lesser_scalar', '_linspace', '_logical_and', '_logical_and_scalar', '_logical_or', '_logical_or_scalar', '_logical_xor', '_logical_xor_scalar', '_maximum', '_maximum_scalar', '_minimum', '_minimum_scalar', '_minus', '_minus_scalar', '_mod', '_mod_scalar', '_mp_adamw_update', '_mul', '_mul_scalar', '_multi_adamw_update', '_multi_lamb_update', '_multi_mp_adamw_update', '_multi_mp_lamb_update', '_not_equal', '_not_equal_scalar', '_onehot_encode', '_ones', '_plus', '_plus_scalar', '_power', '_power_scalar', '_random_exponential', '_random_gamma', '_random_generalized_negative_binomial', '_random_negative_binomial', '_random_normal', '_random_pdf_dirichlet', '_random_pdf_exponential', '_random_pdf_gamma', '_random_pdf_generalized_negative_binomial', '_random_pdf_negative_binomial', '_random_pdf_normal', '_random_pdf_poisson', '_random_pdf_uniform', '_random_poisson', '_random_randint', '_random_uniform', '_ravel_multi_index', '_rdiv_scalar', '_rminus_scalar', '_rmod_scalar', '_rnn_param_concat', '_rpower_scalar', '_sample_exponential', '_sample_gamma', '_sample_generalized_negative_binomial', '_sample_multinomial', '_sample_negative_binomial', '_sample_normal', '_sample_poisson', '_sample_uniform', '_scatter_set_nd', '_shuffle', '_slice_assign', '_slice_assign_scalar', '_split_v2', '_split_v2_backward', '_sub', '_unravel_index', '_while_loop', '_zeros', '_zeros_without_dtype']
 
 
 def _CachedOp(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
@@ -2957,6 +2957,27 @@ def _backward_col2im(out: Union[NDArray, Sequence[NDArray], None] = ..., name: O
     ...
 
 
+def _backward_cond(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _cond: backpropagates through the branch the forward took.
+
+    Defined in src/imperative/control_flow.cc
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _backward_contrib_AdaptiveAvgPooling2D(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
     Backward of _contrib_AdaptiveAvgPooling2D: (out_grad, data) -> data_grad.
@@ -3313,6 +3334,27 @@ def _backward_expm1(out_grad: Optional[NDArray] = ..., data: Optional[NDArray] =
         Gradient of the output
     data : NDArray
         The forward input (or output, for ops differentiated on the output)
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _backward_foreach(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _foreach: backpropagates through the steps in reverse order.
+
+    Defined in src/imperative/control_flow.cc
+
+    Parameters
+    ----------
+
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -5712,6 +5754,27 @@ def _backward_where(out_grad: Optional[NDArray] = ..., condition: Optional[NDArr
     ...
 
 
+def _backward_while_loop(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Backward of _while_loop: backpropagates through the steps in reverse order.
+
+    Defined in src/imperative/control_flow.cc
+
+    Parameters
+    ----------
+
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
 def _broadcast_backward(out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
     """
 
@@ -5719,6 +5782,46 @@ def _broadcast_backward(out: Union[NDArray, Sequence[NDArray], None] = ..., name
     Parameters
     ----------
 
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _cond(*data: NDArray, cond: Optional[NDArray] = ..., then_branch: Optional[NDArray] = ..., else_branch: Optional[NDArray] = ..., num_outputs: Optional[int] = ..., cond_input_locs: Optional[Tuple[int, ...]] = ..., then_input_locs: Optional[Tuple[int, ...]] = ..., else_input_locs: Optional[Tuple[int, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Run an if-then-else using user-defined condition and computation.
+
+    `subgraphs[0]` computes a one-element condition; `subgraphs[1]` (then) runs when it is non-zero,
+    `subgraphs[2]` (else) otherwise. Build it with ``mx.sym.contrib.cond``.
+
+
+    Defined in src/imperative/control_flow.cc
+
+    Parameters
+    ----------
+    cond : Symbol
+        Input graph for the condition.
+    then_branch : Symbol
+        Input graph for the then branch.
+    else_branch : Symbol
+        Input graph for the else branch.
+    data : NDArray[]
+        The input arrays that include data arrays and states.
+    num_outputs : int, required
+        The number of outputs of the subgraph.
+    cond_input_locs : tuple of <long>, required
+        The locations of cond's inputs in the given inputs.
+    then_input_locs : tuple of <long>, required
+        The locations of then's inputs in the given inputs.
+    else_input_locs : tuple of <long>, required
+        The locations of else's inputs in the given inputs.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -6101,6 +6204,45 @@ def _eye(N: Optional[int] = ..., M: Optional[int] = ..., k: Optional[int] = ...,
         Context of output, in format [cpu|gpu|cpu_pinned](n).Only used for imperative calls.
     dtype : {'float16', 'float32', 'float64', 'int32', 'int64', 'int8', 'uint8'},optional, default='float32'
         Target data type.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _foreach(*data: NDArray, fn: Optional[NDArray] = ..., num_outputs: Optional[int] = ..., num_out_data: Optional[int] = ..., in_state_locs: Optional[Tuple[int, ...]] = ..., in_data_locs: Optional[Tuple[int, ...]] = ..., remain_locs: Optional[Tuple[int, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Run a for loop over an NDArray with user-defined computation.
+
+    The body subgraph (attribute `subgraphs[0]`) runs once per row of the data inputs (axis 0),
+    carrying the loop states from step to step; the per-step outputs are stacked along axis 0 and
+    the last states are returned after them. Build it with ``mx.sym.contrib.foreach``.
+
+
+    Defined in src/imperative/control_flow.cc
+
+    Parameters
+    ----------
+    fn : Symbol
+        Input graph.
+    data : NDArray[]
+        The input arrays that include data arrays and states.
+    num_outputs : int, required
+        The number of outputs of the subgraph.
+    num_out_data : int, required
+        The number of output data of the subgraph.
+    in_state_locs : tuple of <long>, required
+        The locations of loop states among the inputs.
+    in_data_locs : tuple of <long>, required
+        The locations of input data among the inputs.
+    remain_locs : tuple of <long>, required
+        The locations of remaining data among the inputs.
 
     out : NDArray, optional
         The output NDArray to hold the result.
@@ -8725,6 +8867,51 @@ def _unravel_index(data: Optional[NDArray] = ..., shape: Optional[Union[int, Tup
         Array of flat indices
     shape : Shape(tuple), optional, default=None
         Shape of the array into which the multi-indices apply.
+
+    out : NDArray, optional
+        The output NDArray to hold the result.
+
+    Returns
+    -------
+    out : NDArray or list of NDArrays
+        The output of this function.
+    """
+    ...
+
+
+def _while_loop(*data: NDArray, cond: Optional[NDArray] = ..., func: Optional[NDArray] = ..., num_outputs: Optional[int] = ..., num_out_data: Optional[int] = ..., max_iterations: Optional[int] = ..., cond_input_locs: Optional[Tuple[int, ...]] = ..., func_input_locs: Optional[Tuple[int, ...]] = ..., func_var_locs: Optional[Tuple[int, ...]] = ..., out: Union[NDArray, Sequence[NDArray], None] = ..., name: Optional[str] = ..., **kwargs: Any) -> Union[NDArray, List[NDArray]]:
+    """
+    Run a while loop with user-defined condition and computation.
+
+    `subgraphs[0]` computes the condition from the loop variables (and other inputs); while it is
+    true and fewer than `max_iterations` steps ran, `subgraphs[1]` computes the step outputs and the
+    new loop variables. The step outputs are stacked along axis 0 into arrays of `max_iterations`
+    rows (rows after the last step are zeros; MXNet 1.9.1 leaves them uninitialized), followed by
+    the final loop variables. Build it with ``mx.sym.contrib.while_loop``.
+
+
+    Defined in src/imperative/control_flow.cc
+
+    Parameters
+    ----------
+    cond : Symbol
+        Input graph for the loop condition.
+    func : Symbol
+        Input graph for the loop body.
+    data : NDArray[]
+        The input arrays that include data arrays and states.
+    num_outputs : int, required
+        The number of outputs of the subgraph.
+    num_out_data : int, required
+        The number of outputs from the function body.
+    max_iterations : int, required
+        Maximum number of iterations.
+    cond_input_locs : tuple of <long>, required
+        The locations of cond's inputs in the given inputs.
+    func_input_locs : tuple of <long>, required
+        The locations of func's inputs in the given inputs.
+    func_var_locs : tuple of <long>, required
+        The locations of loop_vars among func's inputs.
 
     out : NDArray, optional
         The output NDArray to hold the result.
