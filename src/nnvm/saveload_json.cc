@@ -273,6 +273,22 @@ Symbol BuildGraph(const JGraph& graph) {
   const std::vector<uint32_t>& arg_nodes = graph.arg_nodes;
   const bool has_nodes = graph.has_nodes, has_heads = graph.has_heads;
   const bool has_arg_nodes = graph.has_arg_nodes;
+  if (!has_nodes || !has_heads) {
+    MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: no \"" << (has_nodes ? "heads" : "nodes")
+                               << "\" field (not a symbol file?)";
+  }
+  if (heads.empty()) MX_THROW(dmlc::ValueError) << "Cannot load symbol JSON: \"heads\" is empty";
+  if (has_arg_nodes) {
+    for (uint32_t a : arg_nodes) {
+      if (a >= jnodes.size() || !(jnodes[a].op.empty() || jnodes[a].op == "null")) {
+        MX_THROW(dmlc::ValueError)
+            << "Cannot load symbol JSON: arg_nodes lists " << a << ", which is "
+            << (a >= jnodes.size() ? "not a node (there are " + std::to_string(jnodes.size()) +
+                                         ")"
+                                   : "the operator node " + jnodes[a].name);
+      }
+    }
+  }
   const auto& hidden = HiddenKeys();
   std::vector<ObjectPtr> nodes(jnodes.size());
   for (size_t i = 0; i < jnodes.size(); ++i) {

@@ -20,16 +20,6 @@ def test_namespace_aliases():
         mx.contrib.nd.no_such_function  # pylint: disable=pointless-statement
 
 
-def test_symbolic_control_flow_is_not_implemented():
-    data = mx.sym.Variable("data")
-    for call in (lambda: mx.sym.contrib.foreach(lambda d, s: (d, s), data, [data]),
-                 lambda: mx.sym.contrib.while_loop(lambda i: i < 1, lambda i: (i, i), [data],
-                                                   max_iterations=2),
-                 lambda: mx.sym.contrib.cond(data, lambda: data, lambda: data)):
-        with pytest.raises(NotImplementedError, match="mx.nd.contrib"):
-            call()
-
-
 def test_foreach_values_and_gradients():
     rng = np.random.RandomState(0)
     xs = rng.randn(5, 3).astype(np.float32)
