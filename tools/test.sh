@@ -11,6 +11,10 @@ echo "== ctest =="
 # The tests that compare with the real MXNet 1.9.1 need its interpreter: made once from PyPI.
 echo "== reference interpreter (MXNet 1.9.1) =="
 if ref=$(tools/reference_python.sh); then export MXNET_REFERENCE_PYTHON="$ref"; echo "$ref"; fi
+# GluonCV and GluonNLP for tests/python/integration: from PyPI once, into a cached directory
+# (and into the reference interpreter); the tests read it from here and download nothing.
+echo "== client libraries (GluonCV, GluonNLP) =="
+if site=$(tools/client_libs.sh); then export MXNET_CLIENT_LIBS_SITE="$site"; echo "$site"; fi
 echo "== pytest =="
 PYTHONPATH="$PWD/python" "${PYTHON:-python3}" -m pytest -q tests/python 2>&1 | tail -n 40 || status=1
 # The CUDA variant is compiled too (no GPU needed), so GPU code cannot rot; on a machine

@@ -72,6 +72,21 @@ def test_repo_urls(monkeypatch):
     assert model_store.apache_repo_url.endswith('/')
 
 
+def test_model_store_registry_is_shared(tmp_path):
+    # GluonNLP registers its pretrained models by updating model_store._model_sha1 (1.9.1's
+    # name); short_hash and get_model_file must then know them.
+    from mxnet.gluon.model_zoo import model_store
+    sha1 = 'f' * 40
+    model_store._model_sha1['client_net_x'] = sha1
+    try:
+        assert model_store.short_hash('client_net_x') == 'ffffffff'
+        with pytest.raises(FileNotFoundError, match='client_net_x-ffffffff.params'):
+            model_store.get_model_file('client_net_x', root=str(tmp_path))
+    finally:
+        del model_store._model_sha1['client_net_x']
+    assert model_store._url_format.format(repo_url='R/', file_name='n') == 'R/gluon/models/n.zip'
+
+
 def test_replace_file_and_hook_handle(tmp_path):
     from mxnet.gluon import utils
     src, dst = tmp_path / 'a', tmp_path / 'b'

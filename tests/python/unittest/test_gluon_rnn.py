@@ -164,6 +164,19 @@ def test_layer_states_and_errors():
         rnn.BidirectionalCell(rnn.GRUCell(2), rnn.GRUCell(2))(x[0], [])
 
 
+def test_cast_layer_makes_states_of_the_new_type():
+    # As in 1.9.1: after cast('float64') begin_state and state_info follow the parameters, so
+    # a layer run with its own initial states works in float64 (GluonNLP's models rely on it).
+    layer = rnn.LSTM(4, input_size=3)
+    layer.initialize()
+    layer.cast("float64")
+    assert [info["dtype"] for info in layer.state_info(2)] == ["float64", "float64"]
+    states = layer.begin_state(2)
+    assert [s.dtype for s in states] == [np.float64, np.float64]
+    out, new_states = layer(mx.nd.ones((5, 2, 3), dtype="float64"), states)
+    assert out.dtype == np.float64 and new_states[1].dtype == np.float64
+
+
 def test_hybridized_layer_changes_length_and_nests():
     net = mx.gluon.nn.HybridSequential()
     with net.name_scope():

@@ -13,7 +13,9 @@ __all__ = ["get_model_file", "purge", "short_hash", "data_dir"]
 apache_repo_url = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
 
 # SHA-1 of each official 1.9.1 model-zoo weight file; files are named '<name>-<sha1[:8]>.params'.
-_MODEL_SHA1 = {
+# Named `_model_sha1` as in 1.9.1: client libraries (GluonNLP) register their own models by
+# updating this very dict, so every lookup below goes through it.
+_model_sha1 = {
     "alexnet": "44335d1f0046b328243b32a26a4fbd62d9057b45",
     "densenet121": "f27dbf2dbd5ce9a80b102d89c7483342cd33cb31",
     "densenet161": "b6c8a95717e3e761bd88d145f4d0a214aaa515dc",
@@ -49,8 +51,11 @@ _MODEL_SHA1 = {
     "vgg19": "ad2f660d101905472b83590b59708b71ea22b2e5",
     "vgg19_bn": "f360b758e856f1074a85abd5fd873ed1d98297c3",
 }
+_MODEL_SHA1 = _model_sha1  # the same dict, under this module's earlier name
 
 _REPO_URL = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
+# Where a model's archive lives in the repository (1.9.1's name and format).
+_url_format = '{repo_url}gluon/models/{file_name}.zip'
 
 
 def data_dir():
@@ -65,9 +70,9 @@ def default_root():
 
 def short_hash(name):
     """First 8 hex digits of the official weight file's SHA-1 (part of its file name)."""
-    if name not in _MODEL_SHA1:
+    if name not in _model_sha1:
         raise ValueError("Pretrained model for {name} is not available.".format(name=name))
-    return _MODEL_SHA1[name][:8]
+    return _model_sha1[name][:8]
 
 
 def _sha1_of(path):
@@ -90,12 +95,12 @@ def get_model_file(name, root=None):
     root = os.path.expanduser(root if root is not None else default_root())
     official_path = os.path.join(root, official)
     if os.path.exists(official_path):
-        if _sha1_of(official_path) != _MODEL_SHA1[name]:
+        if _sha1_of(official_path) != _model_sha1[name]:
             raise ValueError(
                 "Pretrained weights '%s' do not match the SHA-1 of the official %s file (%s); "
                 "the file is corrupt or from another release. This build cannot download a "
                 "fresh copy (no network access): replace the file by hand."
-                % (official_path, name, _MODEL_SHA1[name]))
+                % (official_path, name, _model_sha1[name]))
         return official_path
     local_path = os.path.join(root, name + ".params")
     if os.path.exists(local_path):
@@ -104,11 +109,11 @@ def get_model_file(name, root=None):
         "Pretrained weights for model '{name}' were not found in '{root}' (looked for "
         "'{official}' and '{name}.params'). This MXNet build has no network access and "
         "cannot download them from the model zoo. Fetch "
-        "{url}gluon/models/{stem}.zip on a connected machine, unzip '{official}' into "
+        "{url} on a connected machine, unzip '{official}' into "
         "'{root}' (or save your own weights there as '{name}.params' with "
         "save_parameters), or pass root=<directory holding the file>."
-        .format(name=name, root=root, official=official, url=_REPO_URL,
-                stem=official[:-len(".params")]))
+        .format(name=name, root=root, official=official,
+                url=_url_format.format(repo_url=_REPO_URL, file_name=official[:-len(".params")])))
 
 
 def purge(root=None):

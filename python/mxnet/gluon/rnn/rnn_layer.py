@@ -106,6 +106,12 @@ class _RNNLayer(HybridBlock):
             ret["%s_unfused.%s.%s%s" % (prefix, layer, cell, part)] = val
         return ret
 
+    def cast(self, dtype):
+        """Casts the parameters; begin_state then makes states of the new type too (as in
+        1.9.1, where GluonNLP's models cast to float64/float16 rely on it)."""
+        super(_RNNLayer, self).cast(dtype)
+        self._dtype = dtype
+
     def state_info(self, batch_size=0):
         raise NotImplementedError
 
