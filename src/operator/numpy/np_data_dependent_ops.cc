@@ -322,6 +322,7 @@ imperatively and in hybridized blocks, not in a bound executor. Not differentiab
 )code" ADD_FILELINE)
 .set_attr_parser(ParamParser<NpUniqueParam>)
 .set_num_inputs(1)
+.set_attr<bool>("TNonDifferentiable", true)
 .set_num_outputs(UniqueNumOutputs)
 .set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
   return std::vector<std::string>{"data"};
@@ -340,6 +341,7 @@ row i holds the coordinates of the i-th non-zero element in C order (the transpo
 nonzero). A 0-d input counts as shape (1,). Not differentiable.
 )code" ADD_FILELINE)
 .set_num_inputs(1)
+.set_attr<bool>("TNonDifferentiable", true)
 .set_num_outputs(1)
 .set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
   return std::vector<std::string>{"x"};
@@ -367,6 +369,7 @@ dtype for weighted sums. Not differentiable.
 .set_num_inputs([](const NodeAttrs& attrs) {
   return nnvm::get<NpBincountParam>(attrs.parsed).has_weights ? 2u : 1u;
 })
+.set_attr<bool>("TNonDifferentiable", true)
 .set_num_outputs(1)
 .set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
   return nnvm::get<NpBincountParam>(attrs.parsed).has_weights ?
@@ -385,6 +388,7 @@ NNVM_REGISTER_OP(_npi_share_memory)
 exact). In a bound graph its inputs are the arrays the executor holds.
 )code" ADD_FILELINE)
 .set_num_inputs(2)
+.set_attr<bool>("TNonDifferentiable", true)
 .set_num_outputs(1)
 .set_attr<nnvm::FListInputNames>("FListInputNames", [](const NodeAttrs& attrs) {
   return std::vector<std::string>{"a", "b"};
