@@ -15,6 +15,7 @@
 
 #include "../imperative/cached_op.h"
 #include "./c_api_common.h"
+#include "./c_api_invoke.h"
 
 namespace {
 
@@ -41,15 +42,8 @@ CachedOpPtr OpFromHandle(CachedOpHandle handle) {
   return *static_cast<CachedOpPtr*>(handle);
 }
 
-struct InvokeScratch {
-  std::vector<NDArray*> inputs, outputs;
-  std::vector<NDArray> hidden;
-  std::vector<void*> ret_handles;
-  std::vector<int> ret_stypes;
-};
-
-InvokeScratch* GetScratch() {
-  static thread_local InvokeScratch s;
+mxnet::c_api::InvokeScratch* GetScratch() {
+  static thread_local mxnet::c_api::InvokeScratch s;
   return &s;
 }
 
@@ -114,53 +108,15 @@ int MXInvokeCachedOpEx(CachedOpHandle handle, int num_inputs, NDArrayHandle* inp
                        int* num_outputs, NDArrayHandle** outputs, const int** out_stypes) {
   API_BEGIN();
   CachedOpPtr op = OpFromHandle(handle);
-  if (num_outputs == nullptr || outputs == nullptr) {
-    throw mxnet::ValueError(op->DisplayName() + ": num_outputs/outputs pointers are NULL");
-  }
-  if (num_inputs < 0 || (num_inputs > 0 && inputs == nullptr)) {
-    throw mxnet::ValueError(op->DisplayName() + ": invalid input array list");
-  }
-  InvokeScratch* s = GetScratch();
-  s->inputs.resize(num_inputs);
-  for (int i = 0; i < num_inputs; ++i) {
-    if (inputs[i] == nullptr) {
-      mxnet::c_api::ThrowNullHandle(op->DisplayName() + ": input " + std::to_string(i) +
-                                    " handle");
-    }
-    s->inputs[i] = static_cast<NDArray*>(inputs[i]);
-  }
+  API_NOT_NULL(num_outputs);
+  API_NOT_NULL(outputs);
+  mxnet::c_api::InvokeScratch* s = GetScratch();
+  mxnet::c_api::GatherInputs(op->DisplayName(), num_inputs, inputs, s);
   const uint32_t total = op->num_outputs();
-  s->outputs.resize(total);
-  s->hidden.assign(total, NDArray());
-  const bool allocate = *outputs == nullptr;
-  if (allocate) {
-    for (uint32_t i = 0; i < total; ++i) s->outputs[i] = &s->hidden[i];
-  } else {
-    if (*num_outputs != static_cast<int>(total)) {
-      throw mxnet::ValueError(op->DisplayName() + " has " + std::to_string(total) +
-                              " output(s), got " + std::to_string(*num_outputs) +
-                              " output arrays");
-    }
-    for (uint32_t i = 0; i < total; ++i) {
-      if ((*outputs)[i] == nullptr) {
-        mxnet::c_api::ThrowNullHandle(op->DisplayName() + ": output " + std::to_string(i) +
-                                      " handle");
-      }
-      s->outputs[i] = static_cast<NDArray*>((*outputs)[i]);
-    }
-  }
+  const bool allocate =
+      mxnet::c_api::PrepareOutputs(op->DisplayName(), total, total, num_outputs, *outputs, s);
   op->Forward(s->inputs, s->outputs);
-  if (allocate) {
-    s->ret_handles.resize(total);
-    for (uint32_t i = 0; i < total; ++i) s->ret_handles[i] = new NDArray(std::move(s->hidden[i]));
-    *num_outputs = static_cast<int>(total);
-    *outputs = s->ret_handles.data();
-  }
-  s->hidden.clear();
-  if (out_stypes != nullptr) {
-    s->ret_stypes.assign(*num_outputs, mxnet::kDefaultStorage);
-    *out_stypes = s->ret_stypes.data();
-  }
+  mxnet::c_api::ReturnOutputs(allocate, total, num_outputs, outputs, out_stypes, s);
   API_END();
 }
 

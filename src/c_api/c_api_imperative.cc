@@ -4,6 +4,7 @@
 #include <nnvm/op.h>
 
 #include "c_api_common.h"
+#include "c_api_invoke.h"
 #include "../executor/exec_core.h"
 
 using mxnet::Imperative;
@@ -16,17 +17,8 @@ const nnvm::Op* OpFromHandle(AtomicSymbolCreator creator) {
   return static_cast<const nnvm::Op*>(creator);
 }
 
-/*! \brief Per-thread scratch for one invoke: no heap traffic on the hot path after warm-up. */
-struct InvokeScratch {
-  std::vector<NDArray*> inputs;
-  std::vector<NDArray*> outputs;
-  std::vector<NDArray> hidden;  // placeholders for hidden outputs the caller did not pass
-  std::vector<void*> ret_handles;
-  std::vector<int> ret_stypes;
-};
-
-InvokeScratch* GetInvokeScratch() {
-  static thread_local InvokeScratch scratch;
+mxnet::c_api::InvokeScratch* GetInvokeScratch() {
+  static thread_local mxnet::c_api::InvokeScratch scratch;
   return &scratch;
 }
 
@@ -40,67 +32,19 @@ int MXImperativeInvokeEx(AtomicSymbolCreator creator, int num_inputs, NDArrayHan
   const nnvm::Op* op = OpFromHandle(creator);
   API_NOT_NULL(num_outputs);
   API_NOT_NULL(outputs);
-  if (num_inputs < 0 || num_params < 0) {
-    throw mxnet::ValueError("Operator " + op->name + ": negative num_inputs or num_params");
-  }
+  if (num_params < 0) throw mxnet::ValueError("Operator " + op->name + ": negative num_params");
   API_NO_NULL_IN(param_keys, static_cast<size_t>(num_params));
   API_NO_NULL_IN(param_vals, static_cast<size_t>(num_params));
-  if (num_inputs > 0 && inputs == nullptr) {
-    throw mxnet::ValueError("Operator " + op->name + ": the inputs array is NULL but " +
-                            std::to_string(num_inputs) + " input(s) are given");
-  }
+  const std::string who = "Operator " + op->name;
+  mxnet::c_api::InvokeScratch* s = GetInvokeScratch();
+  mxnet::c_api::GatherInputs(who, num_inputs, inputs, s);
   Imperative* imp = Imperative::Get();
   auto attrs = imp->ParseAttrs(op, num_inputs, num_params, param_keys, param_vals);
-  InvokeScratch* s = GetInvokeScratch();
-  s->inputs.resize(num_inputs);
-  for (int i = 0; i < num_inputs; ++i) {
-    if (inputs[i] == nullptr) {
-      mxnet::c_api::ThrowNullHandle("operator " + op->name + ": input " + std::to_string(i) +
-                                    " handle");
-    }
-    s->inputs[i] = static_cast<NDArray*>(inputs[i]);
-  }
-  const uint32_t total = Imperative::NumOutputs(*attrs);
   const uint32_t visible = Imperative::NumVisibleOutputs(*attrs);
-  s->outputs.resize(total);
-  s->hidden.assign(total, NDArray());
-  const bool allocate = *outputs == nullptr;
-  if (allocate) {
-    for (uint32_t i = 0; i < total; ++i) s->outputs[i] = &s->hidden[i];
-  } else {
-    if (*num_outputs != static_cast<int>(total) && *num_outputs != static_cast<int>(visible)) {
-      throw mxnet::ValueError("Operator " + op->name + " has " + std::to_string(visible) +
-                              " visible output(s) (" + std::to_string(total) +
-                              " in total), got " + std::to_string(*num_outputs) +
-                              " output arrays");
-    }
-    for (uint32_t i = 0; i < total; ++i) {
-      if (i < static_cast<uint32_t>(*num_outputs)) {
-        if ((*outputs)[i] == nullptr) {
-          mxnet::c_api::ThrowNullHandle("operator " + op->name + ": output " +
-                                        std::to_string(i) + " handle");
-        }
-        s->outputs[i] = static_cast<NDArray*>((*outputs)[i]);
-      } else {
-        s->outputs[i] = &s->hidden[i];
-      }
-    }
-  }
+  const bool allocate = mxnet::c_api::PrepareOutputs(who, Imperative::NumOutputs(*attrs), visible,
+                                                     num_outputs, *outputs, s);
   imp->Invoke(attrs, s->inputs, s->outputs);
-  if (allocate) {
-    s->ret_handles.resize(visible);
-    for (uint32_t i = 0; i < visible; ++i) s->ret_handles[i] = new NDArray(std::move(s->hidden[i]));
-    *num_outputs = static_cast<int>(visible);
-    *outputs = s->ret_handles.data();
-  }
-  s->hidden.clear();
-  if (out_stypes != nullptr) {
-    s->ret_stypes.resize(*num_outputs);
-    for (int i = 0; i < *num_outputs; ++i) {
-      s->ret_stypes[i] = static_cast<NDArray*>((*outputs)[i])->storage_type();
-    }
-    *out_stypes = s->ret_stypes.data();
-  }
+  mxnet::c_api::ReturnOutputs(allocate, visible, num_outputs, outputs, out_stypes, s);
   API_END();
 }
 
