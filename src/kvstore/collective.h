@@ -14,6 +14,7 @@
 #include <mxnet/kvstore.h>
 #include <mxnet/ndarray.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -57,12 +58,28 @@ class Collective {
 
   // ---- dist_async: the values live on the server processes, which apply each push as it
   //      arrives with the updater the workers' optimizer command set there.
-  /*! \brief The key's value on its server := rank 0's `value`; every worker returns after. */
+  /*!
+   * \brief The key's value on its server := rank 0's `value` (dense or row_sparse, CPU); every
+   *        worker returns after.
+   */
   virtual void ServerInit(const std::string& key, const NDArray& value) = 0;
-  /*! \brief Sends this worker's (dense) sum to the key's server; returns once it is applied. */
+  /*!
+   * \brief Sends this worker's sum (dense, or row_sparse: only its rows travel) to the key's
+   *        server; returns once it is applied.
+   */
   virtual void ServerPush(const std::string& key, const NDArray& merged) = 0;
-  /*! \brief dst (dense CPU, the key's shape and dtype) := the key's value on its server. */
+  /*!
+   * \brief dst (dense CPU, the key's shape and dtype) := the key's value on its server (a
+   *        row_sparse value densely, absent rows zero).
+   */
   virtual void ServerPull(const std::string& key, const NDArray& dst) = 0;
+  /*!
+   * \brief dst (dense CPU of shape (rows.size(), shape[1:]), the key's dtype) := the rows
+   *        `rows` (sorted, unique) of the key's value (of `shape`) on its server; rows the
+   *        value does not store are zero. row_sparse_pull of dist_async.
+   */
+  virtual void ServerPullRows(const std::string& key, const TShape& shape,
+                              const std::vector<int64_t>& rows, const NDArray& dst) = 0;
 
   /*! \brief Applies a received push to a server's stored value (the store's updater). */
   typedef std::function<void(const std::string&, const NDArray&, NDArray*)> ServerUpdater;

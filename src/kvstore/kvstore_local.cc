@@ -368,6 +368,13 @@ class KVStoreLocal : public KVStore {
                      << "row_sparse_pull, or pull with ignore_sparse=False)";
         continue;
       }
+      if (async_ && stored.storage_type() == kRowSparseStorage) {
+        // The server sends a row_sparse value densely; the output takes it as it is stored.
+        NDArray dense(stored.shape(), Context::CPU(), false, stored.dtype());
+        collective_->ServerPull(KeyName(keys[i]), dense);
+        CopyFromTo(dense, *out, priority);
+        continue;
+      }
       if (async_) collective_->ServerPull(KeyName(keys[i]), stored);
       CopyFromTo(stored, *out, priority);
     }
@@ -400,10 +407,6 @@ class KVStoreLocal : public KVStore {
                      const std::vector<std::pair<NDArray*, NDArray>>& outs_rows,
                      int priority) override {
     RequireStateful("row_sparse_pull");
-    if (async_) {
-      MX_THROW(dmlc::NotImplementedError) << "KVStore " << type_ << ": row_sparse_pull is not "
-                                          << "supported by the asynchronous store";
-    }
     CheckSizes("row_sparse_pull", keys.size(), outs_rows.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       NDArray& stored = Stored(keys[i], "row_sparse_pull");
@@ -433,6 +436,15 @@ class KVStoreLocal : public KVStore {
       }
       const std::vector<int64_t> rows = RequestedRows(keys[i], row_ids, stored.shape()[0]);
       NDArray src = stored, dst = *out;
+      if (async_) {
+        // The value lives on its server: fetch just these rows, then fill the output as below.
+        TShape rows_shape = stored.shape();
+        rows_shape[0] = static_cast<int64_t>(rows.size());
+        NDArray fetched(rows_shape, Context::CPU(), false, stored.dtype());
+        collective_->ServerPullRows(KeyName(keys[i]), stored.shape(), rows, fetched);
+        src = NDArray(kRowSparseStorage, stored.shape(), Context::CPU(), stored.dtype());
+        src.SetSparseParts(fetched, {Int64Array(rows)});
+      }
       std::vector<engine::VarHandle> reads;
       if (!src.SharesChunk(dst)) reads.push_back(src.var());
       Engine::Get()->PushSync([src, dst, rows](RunContext) { FillRowsFrom(src, rows, dst); },
