@@ -2724,6 +2724,13 @@ def quantized_batch_norm(data: Optional[NDArray] = ..., gamma: Optional[NDArray]
     the float32 data into int8. It normalizes with the moving statistics (inference) and needs
     min_calib_range/max_calib_range for the int8 output range.
 
+    The arithmetic is MXNet 1.9.1's (oneDNN) in float32, bit for bit: per channel
+    ``w = gamma / sqrt(var + eps) * max|data range| / max|calib range|`` and
+    ``b = (beta - mean * gamma / sqrt(var + eps)) * 127.5 / max|calib range|``, then
+    ``out = round(q * (w / sqrt(1 + eps)) + b)`` saturated to int8 (eps counts twice, as in 1.9.1;
+    NaN gives 0). uint8 data is first halved (``q >> 1``) onto the int8 scale. ``gamma`` is used
+    whatever ``fix_gamma`` says, as in 1.9.1.
+
     .. Note::
         This operator only supports forward propogation. DO NOT use it in training.
 
@@ -3162,9 +3169,11 @@ def quantized_rnn(data: Optional[NDArray] = ..., parameters: Optional[NDArray] =
     to uint8 with the data scale and shift at each step; the cell state kept in float32. The output
     and final hidden state are dequantized as ``(u - data_shift) / data_scale``.
 
-    One-layer networks (uni- or bidirectional) match 1.9.1 exactly (outputs bit for bit, final cell
-    state to float rounding); with several layers the result may differ from 1.9.1 by one
-    quantum (``1 / data_scale``) in some elements. Only ``mode='lstm'`` is supported;
+    The per-row weight scales come from the parts of ``parameters`` that 1.9.1 reads for them (all
+    of layer 0, and some blocks of the first direction of the layers above), so results match 1.9.1
+    (outputs bit for bit, final cell state to float rounding), except where 1.9.1 reads past the
+    end of ``parameters`` (a unidirectional network whose input size is well above ``state_size``).
+    Only ``mode='lstm'`` is supported;
     ``projection_size`` and ``use_sequence_length`` are rejected; ``p`` and the LSTM state clipping
     arguments are accepted and ignored, as in 1.9.1. The graph input names of the two scalars are
     ``min_data`` and ``max_data`` (as in 1.9.1).

@@ -37,48 +37,81 @@ namespace op {
 
 using namespace quant;  // NOLINT
 
-struct QuantizeParam : public dmlc::Parameter<QuantizeParam> {
-  int out_type;
-  DMLC_DECLARE_PARAMETER(QuantizeParam) {
-    DMLC_DECLARE_FIELD(out_type)
-        .add_enum("int8", kInt8)
-        .add_enum("uint8", kUint8)
-        .set_default(kUint8)
-        .describe("Output data type.");
+/*!
+ * \brief Declarations shared by the quantize-family parameter structs: out_type and the
+ *        calibrated range are declared here once, each op passing the enum set, default and
+ *        1.9.1 doc wording it documents.
+ */
+template <typename PType>
+struct QuantizeFamilyParam : public dmlc::Parameter<PType> {
+ protected:
+  using Manager = ::dmlc::parameter::ParamManagerSingleton<PType>;
+
+  /*! \brief out_type: {'int8', 'uint8'}, with 'auto' first where the op resolves it from
+   *         min_calib_range. */
+  void DeclareOutType(Manager* manager, int* field, bool with_auto, int default_type) {
+    auto& e = this->DECLARE(manager, "out_type", *field);
+    if (with_auto) e.add_enum("auto", kAuto);
+    e.add_enum("int8", kInt8).add_enum("uint8", kUint8).set_default(default_type);
+    e.describe(with_auto ? "Output data type. `auto` can be specified to automatically determine "
+                           "output type according to min_calib_range."
+                         : "Output data type.");
+  }
+
+  /*! \brief min/max_calib_range, optional floats documented as "The minimum scalar value in
+   *         the form of float32<origin>. If present, it will be used to <use>." */
+  void DeclareCalibRange(Manager* manager, dmlc::optional<float>* lo, dmlc::optional<float>* hi,
+                         const std::string& origin, const std::string& use) {
+    const std::string tail = origin + ". If present, it will be used to " + use + ".";
+    this->DECLARE(manager, "min_calib_range", *lo)
+        .set_default(dmlc::optional<float>())
+        .describe("The minimum scalar value in the form of float32" + tail);
+    this->DECLARE(manager, "max_calib_range", *hi)
+        .set_default(dmlc::optional<float>())
+        .describe("The maximum scalar value in the form of float32" + tail);
   }
 };
 
-struct QuantizeV2Param : public dmlc::Parameter<QuantizeV2Param> {
+/*! \brief out_type ('auto', int8 by default) plus the calibrated range: quantize_v2 and
+ *         requantize, which differ only in the wording of the range's docs. */
+template <typename PType>
+struct CalibratedOutParam : public QuantizeFamilyParam<PType> {
   int out_type;
   dmlc::optional<float> min_calib_range;
   dmlc::optional<float> max_calib_range;
-  DMLC_DECLARE_PARAMETER(QuantizeV2Param) {
-    DMLC_DECLARE_FIELD(out_type)
-        .add_enum("auto", kAuto)
-        .add_enum("int8", kInt8)
-        .add_enum("uint8", kUint8)
-        .set_default(kInt8)
-        .describe("Output data type. `auto` can be specified to automatically determine output "
-                  "type according to min_calib_range.");
-    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>())
-        .describe("The minimum scalar value in the form of float32. If present, it will be used "
-                  "to quantize the fp32 data into int8 or uint8.");
-    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>())
-        .describe("The maximum scalar value in the form of float32. If present, it will be used "
-                  "to quantize the fp32 data into int8 or uint8.");
+
+ protected:
+  void DeclareFields(typename QuantizeFamilyParam<PType>::Manager* manager,
+                     const std::string& origin, const std::string& use) {
+    this->DeclareOutType(manager, &out_type, true, kInt8);
+    this->DeclareCalibRange(manager, &min_calib_range, &max_calib_range, origin, use);
   }
 };
 
-struct QuantizeAsymParam : public dmlc::Parameter<QuantizeAsymParam> {
+struct QuantizeParam : public QuantizeFamilyParam<QuantizeParam> {
+  int out_type;
+  DMLC_DECLARE_PARAMETER(QuantizeParam) {
+    DeclareOutType(manager, &out_type, false, kUint8);
+  }
+};
+
+struct QuantizeV2Param : public CalibratedOutParam<QuantizeV2Param> {
+  DMLC_DECLARE_PARAMETER(QuantizeV2Param) {
+    DeclareFields(manager, "", "quantize the fp32 data into int8 or uint8");
+  }
+};
+
+struct RequantizeParam : public CalibratedOutParam<RequantizeParam> {
+  DMLC_DECLARE_PARAMETER(RequantizeParam) {
+    DeclareFields(manager, " obtained through calibration", "requantize the int32 data into int8");
+  }
+};
+
+struct QuantizeAsymParam : public QuantizeFamilyParam<QuantizeAsymParam> {
   dmlc::optional<float> min_calib_range;
   dmlc::optional<float> max_calib_range;
   DMLC_DECLARE_PARAMETER(QuantizeAsymParam) {
-    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>())
-        .describe("The minimum scalar value in the form of float32. If present, it will be used "
-                  "to quantize the fp32 data.");
-    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>())
-        .describe("The maximum scalar value in the form of float32. If present, it will be used "
-                  "to quantize the fp32 data.");
+    DeclareCalibRange(manager, &min_calib_range, &max_calib_range, "", "quantize the fp32 data");
   }
 };
 
@@ -89,27 +122,6 @@ struct DequantizeParam : public dmlc::Parameter<DequantizeParam> {
         .add_enum("float32", mshadow::kFloat32)
         .set_default(mshadow::kFloat32)
         .describe("Output data type.");
-  }
-};
-
-struct RequantizeParam : public dmlc::Parameter<RequantizeParam> {
-  int out_type;
-  dmlc::optional<float> min_calib_range;
-  dmlc::optional<float> max_calib_range;
-  DMLC_DECLARE_PARAMETER(RequantizeParam) {
-    DMLC_DECLARE_FIELD(out_type)
-        .add_enum("auto", kAuto)
-        .add_enum("int8", kInt8)
-        .add_enum("uint8", kUint8)
-        .set_default(kInt8)
-        .describe("Output data type. `auto` can be specified to automatically determine output "
-                  "type according to min_calib_range.");
-    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>())
-        .describe("The minimum scalar value in the form of float32 obtained through calibration. "
-                  "If present, it will be used to requantize the int32 data into int8.");
-    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>())
-        .describe("The maximum scalar value in the form of float32 obtained through calibration. "
-                  "If present, it will be used to requantize the int32 data into int8.");
   }
 };
 

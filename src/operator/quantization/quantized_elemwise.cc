@@ -19,9 +19,9 @@
  *    q_l q_r (m_l / R_l)(m_r / R_r); with calibration int8, truncated
  *    q_l q_r (m_l / R_l)(m_r / R_r) R / MaxAbs(calib) (1.9.1 wraps where this saturates).
  *  - batch_norm: y = gamma (x - mean) / sqrt(var + eps) + beta on x = q m / R, requantized to
- *    int8 with the calibrated range (required, as in 1.9.1): round(y * 127.5 / MaxAbs(calib)).
- *    1.9.1's oneDNN kernel agrees up to +-1 on most inputs but not always (its exact folding of
- *    eps and the scales was not reproduced).
+ *    int8 with the calibrated range (required, as in 1.9.1): round(y * 127.5 / MaxAbs(calib)),
+ *    in 1.9.1's float32 order, which divides by sqrt(1 + eps) once more (see BNQCompute); uint8
+ *    data is first halved to int8 as 1.9.1 does.
  * MXNet 1.9.1 differences, by design: quantized_act on uint8 data gives uint8 (1.9.1 labels it
  * int8); elemwise_add of uint8 + int8 adds both operands (1.9.1's CPU build drops the uint8
  * one); elemwise_mul runs imperatively (1.9.1 fails there and only runs in a bound symbol).
@@ -529,24 +529,40 @@ void BNQCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   for (int d = 0; d < axis; ++d) outer *= x.shape_[d];
   for (int d = axis + 1; d < x.ndim(); ++d) inner *= x.shape_[d];
   const float lo = p.min_calib_range.value(), hi = p.max_calib_range.value();
-  const float in_unit = MaxAbs(Scalar(inputs[5]), Scalar(inputs[6])) / OneDnnRange(x.type_flag_);
-  const float out_scale = kInt8Range / MaxAbs(lo, hi);
+  // MXNet 1.9.1 (oneDNN) arithmetic, matched bit for bit by probing it: the scales fold into
+  // float32 per-channel weights, w = gamma * invstd * m_in / m_out (invstd = 1 / sqrt(var + eps)
+  // in double, stored as float) and b = (beta - mean * gamma * invstd) * 127.5 / m_out, left to
+  // right; its batch-norm primitive then runs with mean 0 and variance 1 but the same eps, so
+  // eps is applied a second time: y = q * (w / sqrt(1 + eps)) + b, two float32 roundings.
+  const float m_in = MaxAbs(Scalar(inputs[5]), Scalar(inputs[6]));
+  const float m_out = MaxAbs(lo, hi);
+  const float eps_f = static_cast<float>(p.eps);
+  const float renorm = std::sqrt(1.0f + eps_f);
   const float* gamma = inputs[1].dptr<float>();
   const float* beta = inputs[2].dptr<float>();
   const float* mean = inputs[3].dptr<float>();
   const float* var = inputs[4].dptr<float>();
   std::vector<float> a(C), b(C);
   for (index_t c = 0; c < C; ++c) {
-    const float g = gamma[c] / std::sqrt(var[c] + static_cast<float>(p.eps));
-    a[c] = g * in_unit * out_scale;
-    b[c] = (beta[c] - g * mean[c]) * out_scale;
+    const float invstd =
+        static_cast<float>(1.0 / std::sqrt(static_cast<double>(var[c]) + p.eps));
+    const float w = gamma[c] * invstd * m_in / m_out;
+    b[c] = (beta[c] - mean[c] * gamma[c] * invstd) * kInt8Range / m_out;
+    a[c] = w / renorm;
   }
+  // uint8 data enters oneDNN's s8 kernel re-quantized to int8 with the same range; that reorder
+  // (scale 127.5 / 255.5, round to nearest) gives exactly q >> 1 for every q in [0, 255].
+  const bool u8 = x.type_flag_ == mshadow::kUint8;
   int8_t* y = outputs[0].dptr<int8_t>();
   for (index_t o = 0; o < outer; ++o) {
     for (index_t c = 0; c < C; ++c) {
       const index_t base = (o * C + c) * inner;
       for (index_t j = 0; j < inner; ++j) {
-        y[base + j] = SatRound<int8_t>(static_cast<float>(QAt(x, base + j)) * a[c] + b[c]);
+        const int q = static_cast<int>(QAt(x, base + j));
+        const float prod = static_cast<float>(u8 ? (q >> 1) : q) * a[c];
+        const float v = prod + b[c];
+        // NaN (a zero variance with eps = 0) converts to 0, as oneDNN's saturating cvt gives.
+        y[base + j] = std::isnan(v) ? int8_t(0) : SatRound<int8_t>(v);
       }
     }
   }
@@ -748,6 +764,13 @@ NNVM_REGISTER_OP(_contrib_quantized_batch_norm)
 The input and output data comes with min and max thresholds for quantizing
 the float32 data into int8. It normalizes with the moving statistics (inference) and needs
 min_calib_range/max_calib_range for the int8 output range.
+
+The arithmetic is MXNet 1.9.1's (oneDNN) in float32, bit for bit: per channel
+``w = gamma / sqrt(var + eps) * max|data range| / max|calib range|`` and
+``b = (beta - mean * gamma / sqrt(var + eps)) * 127.5 / max|calib range|``, then
+``out = round(q * (w / sqrt(1 + eps)) + b)`` saturated to int8 (eps counts twice, as in 1.9.1;
+NaN gives 0). uint8 data is first halved (``q >> 1``) onto the int8 scale. ``gamma`` is used
+whatever ``fix_gamma`` says, as in 1.9.1.
 
 .. Note::
     This operator only supports forward propogation. DO NOT use it in training.

@@ -11,12 +11,18 @@
  *
  * Arithmetic (reproduced from probing 1.9.1 on an AVX2 machine):
  *  - one int8 scale per gate row r (4H rows), shared by every layer and direction:
- *    ws_r = 127 / m_r, m_r the largest |w| of row r over the i2h weights of all layers and
- *    directions and over the h2h weights; for the h2h part 1.9.1 reads, for every layer l and
- *    direction d, the (4H, H) block that starts 4H * I_0 elements after that layer's i2h
- *    block (I_0 = input size of layer 0). For layer 0 (and any layer whose input size is I_0)
- *    that is the h2h matrix; for the layers above it is whatever lies there in the parameter
- *    vector (only elements inside the vector are used);
+ *    ws_r = 127 / m_r, m_r the largest |w| in row r of the (4H, n) blocks 1.9.1 reads from the
+ *    parameter vector (located by probing it one element at a time):
+ *      layer 0, each direction: its i2h (4H, I_0) and h2h (4H, H) matrices;
+ *      layer 1, direction 0: a (4H, H) block at the start of its i2h matrix and another 4H * I_0
+ *        elements further on (not its h2h matrix unless its input size is I_0);
+ *      layers 2.., direction 0, bidirectional only: (4H, H) blocks at the start of the i2h
+ *        matrix and 4H * H elements further on;
+ *      nothing else: not the reverse direction above layer 0, not the layers above 1 of a
+ *        unidirectional network, and no layer above 0 when I_0 = H and unidirectional (1.9.1
+ *        then runs all layers as one oneDNN primitive).
+ *    Blocks may reach into the biases; where they run past the end of the vector 1.9.1 reads
+ *    undefined memory and this version uses only the elements inside;
  *  - weights q = round_half_even(w * ws_r) (int8); the hidden state and every layer's output
  *    are uint8 u = round_half_even(h * s + z) (saturated to [0, 255]), the cell state float32;
  *  - gates: acc = sum_k u_k q_k for the input and for the hidden state, exactly in int32 (1.9.1's
@@ -147,21 +153,30 @@ void QRnnCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const float* w = inputs[kParams].dptr<float>();
   const index_t nparam = dims.ParamSize();
 
-  // Per-row weight scales, shared by every layer and direction (see the file comment).
+  // Per-row weight scales, shared by every layer and direction (see the file comment): the
+  // row maxima of the (4H, ncol) blocks that 1.9.1 reads, elements past the vector skipped.
   std::vector<float> wmax(G, 0.f);
-  for (index_t l = 0; l < L; ++l) {
-    const index_t Il = dims.InputSize(l);
-    for (index_t d = 0; d < D; ++d) {
-      const index_t xo = dims.WeightOffset(l, d);
-      const index_t ho = xo + G * dims.I;
-      for (index_t r = 0; r < G; ++r) {
-        float m = wmax[r];
-        for (index_t k = 0; k < Il; ++k) m = std::max(m, std::fabs(w[xo + r * Il + k]));
-        for (index_t k = 0; k < H; ++k) {
-          const index_t i = ho + r * H + k;
-          if (i < nparam) m = std::max(m, std::fabs(w[i]));
-        }
-        wmax[r] = m;
+  auto read_block = [&](index_t start, index_t ncol) {
+    for (index_t r = 0; r < G; ++r) {
+      for (index_t k = 0; k < ncol; ++k) {
+        const index_t i = start + r * ncol + k;
+        if (i < nparam) wmax[r] = std::max(wmax[r], std::fabs(w[i]));
+      }
+    }
+  };
+  const index_t I0 = dims.I;
+  for (index_t d = 0; d < D; ++d) {
+    read_block(dims.WeightOffset(0, d), I0);
+    read_block(dims.WeightOffset(0, d) + G * I0, H);
+  }
+  if (L > 1 && !(D == 1 && I0 == H)) {
+    const index_t o1 = dims.WeightOffset(1, 0);
+    read_block(o1, H);
+    read_block(o1 + G * I0, H);
+    if (D == 2) {
+      for (index_t l = 2; l < L; ++l) {
+        read_block(dims.WeightOffset(l, 0), H);
+        read_block(dims.WeightOffset(l, 0) + G * H, H);
       }
     }
   }
@@ -272,9 +287,11 @@ saturate pairs of products to int16, its VNNI ones do not); gates dequantized by
 to uint8 with the data scale and shift at each step; the cell state kept in float32. The output
 and final hidden state are dequantized as ``(u - data_shift) / data_scale``.
 
-One-layer networks (uni- or bidirectional) match 1.9.1 exactly (outputs bit for bit, final cell
-state to float rounding); with several layers the result may differ from 1.9.1 by one
-quantum (``1 / data_scale``) in some elements. Only ``mode='lstm'`` is supported;
+The per-row weight scales come from the parts of ``parameters`` that 1.9.1 reads for them (all
+of layer 0, and some blocks of the first direction of the layers above), so results match 1.9.1
+(outputs bit for bit, final cell state to float rounding), except where 1.9.1 reads past the
+end of ``parameters`` (a unidirectional network whose input size is well above ``state_size``).
+Only ``mode='lstm'`` is supported;
 ``projection_size`` and ``use_sequence_length`` are rejected; ``p`` and the LSTM state clipping
 arguments are accepted and ignored, as in 1.9.1. The graph input names of the two scalars are
 ``min_data`` and ``max_data`` (as in 1.9.1).
