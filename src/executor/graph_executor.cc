@@ -89,15 +89,17 @@ GraphExecutor::~GraphExecutor() {
   }
 }
 
-void GraphExecutor::Init(const nnvm::Symbol& symbol, const Context& ctx,
-                         const std::vector<NDArray>& in_args,
-                         const std::vector<NDArray>& arg_grads,
-                         const std::vector<OpReqType>& grad_reqs,
-                         const std::vector<NDArray>& aux_states, GraphExecutor* shared_exec) {
+void GraphExecutor::SetSymbol(const nnvm::Symbol& symbol, const Context& ctx) {
   ctx_ = ctx;
   symbol_ = symbol;
   arg_nodes_ = symbol.ListInputs(nnvm::Symbol::kReadOnlyArgs);
   aux_nodes_ = symbol.ListInputs(nnvm::Symbol::kAuxiliaryStates);
+}
+
+void GraphExecutor::SetArrays(const std::vector<NDArray>& in_args,
+                              const std::vector<NDArray>& arg_grads,
+                              const std::vector<OpReqType>& grad_reqs,
+                              const std::vector<NDArray>& aux_states) {
   if (in_args.size() != arg_nodes_.size()) {
     MX_THROW(ValueError) << "bind: the symbol has " << arg_nodes_.size() << " arguments "
                          << NameList(arg_nodes_) << ", got " << in_args.size() << " arrays";
@@ -129,8 +131,65 @@ void GraphExecutor::Init(const nnvm::Symbol& symbol, const Context& ctx,
   for (size_t i = 0; i < grad_reqs_.size(); ++i) {
     if (arg_grads_[i].is_none()) grad_reqs_[i] = kNullOp;
   }
+}
+
+void GraphExecutor::Init(const nnvm::Symbol& symbol, const Context& ctx,
+                         const std::vector<NDArray>& in_args,
+                         const std::vector<NDArray>& arg_grads,
+                         const std::vector<OpReqType>& grad_reqs,
+                         const std::vector<NDArray>& aux_states, GraphExecutor* shared_exec) {
+  SetSymbol(symbol, ctx);
+  SetArrays(in_args, arg_grads, grad_reqs, aux_states);
   BuildGraph();
-  InferAttrs();
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  shapes_.assign(idx.num_node_entries(), TShape());
+  dtypes_.assign(idx.num_node_entries(), -1);
+  for (size_t i = 0; i < arg_nodes_.size(); ++i) {
+    const uint32_t eid = idx.entry_id(idx.node_id(arg_nodes_[i].get()), 0);
+    shapes_[eid] = in_args_[i].shape();
+    dtypes_[eid] = in_args_[i].dtype();
+  }
+  for (size_t i = 0; i < aux_nodes_.size(); ++i) {
+    const uint32_t eid = idx.entry_id(idx.node_id(aux_nodes_[i].get()), 0);
+    shapes_[eid] = aux_states_[i].shape();
+    dtypes_[eid] = aux_states_[i].dtype();
+  }
+  InferShapesTypes(false);
+  InferStorage();
+  AllocateEntries(shared_exec);
+  CreateOpNodes();
+  CreateSegments();
+}
+
+void GraphExecutor::Plan(const nnvm::Symbol& symbol, const Context& ctx,
+                         const std::vector<OpReqType>& grad_reqs, const SeedFn& seed) {
+  SetSymbol(symbol, ctx);
+  grad_reqs_ = grad_reqs;
+  BuildGraph();
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  shapes_.assign(idx.num_node_entries(), TShape());
+  dtypes_.assign(idx.num_node_entries(), -1);
+  seed(idx, &shapes_, &dtypes_);
+  InferShapesTypes(true);
+}
+
+std::pair<TShape, int> GraphExecutor::EntryAttrs(const nnvm::ObjectPtr& var) const {
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
+  const uint32_t eid = idx.entry_id(idx.node_id(var.get()), 0);
+  return {shapes_[eid], dtypes_[eid]};
+}
+
+void GraphExecutor::Finish(const std::vector<NDArray>& in_args,
+                           const std::vector<NDArray>& arg_grads,
+                           const std::vector<NDArray>& aux_states,
+                           GraphExecutor* shared_exec) {
+  const std::vector<OpReqType> planned = grad_reqs_;
+  SetArrays(in_args, arg_grads, planned, aux_states);
+  if (grad_reqs_ != planned) {
+    MX_THROW(InternalError) << "simple_bind: a gradient array is missing for a gradient the "
+                               "graph computes (this is a bug)";
+  }
+  InferStorage();
   AllocateEntries(shared_exec);
   CreateOpNodes();
   CreateSegments();
@@ -213,23 +272,24 @@ std::vector<int> GraphExecutor::InferGradStorageTypes(const nnvm::Symbol& symbol
   return result;
 }
 
-void GraphExecutor::InferAttrs() {
+void GraphExecutor::InferShapesTypes(bool default_float32) {
   const nnvm::IndexedGraph& idx = graph_.indexed_graph();
-  shapes_.assign(idx.num_node_entries(), TShape());
-  dtypes_.assign(idx.num_node_entries(), -1);
-  for (size_t i = 0; i < arg_nodes_.size(); ++i) {
-    const uint32_t eid = idx.entry_id(idx.node_id(arg_nodes_[i].get()), 0);
-    shapes_[eid] = in_args_[i].shape();
-    dtypes_[eid] = in_args_[i].dtype();
-  }
-  for (size_t i = 0; i < aux_nodes_.size(); ++i) {
-    const uint32_t eid = idx.entry_id(idx.node_id(aux_nodes_[i].get()), 0);
-    shapes_[eid] = aux_states_[i].shape();
-    dtypes_[eid] = aux_states_[i].dtype();
-  }
-  // Forward outputs first, then the head gradients take their shapes, then everything.
   nnvm::pass::InferShape(idx, &shapes_);
   nnvm::pass::InferType(idx, &dtypes_);
+  if (default_float32) {
+    // MXNet's simple_bind passes float32 for every argument whose dtype nothing decides.
+    bool defaulted = false;
+    for (const auto* nodes : {&arg_nodes_, &aux_nodes_}) {
+      for (const nnvm::ObjectPtr& n : *nodes) {
+        int& dtype = dtypes_[idx.entry_id(idx.node_id(n.get()), 0)];
+        if (dtype < 0) {
+          dtype = mshadow::kFloat32;
+          defaulted = true;
+        }
+      }
+    }
+    if (defaulted) nnvm::pass::InferType(idx, &dtypes_);
+  }
   for (size_t i = 0; i < num_forward_outputs_; ++i) {
     if (!head_grad_nodes_[i] || !idx.exist(head_grad_nodes_[i].get())) continue;
     const uint32_t eid = idx.entry_id(idx.node_id(head_grad_nodes_[i].get()), 0);
@@ -237,8 +297,12 @@ void GraphExecutor::InferAttrs() {
     shapes_[eid] = shapes_[oid];
     dtypes_[eid] = dtypes_[oid];
   }
-  const size_t unknown_shapes = nnvm::pass::InferShape(idx, &shapes_);
-  const size_t unknown_types = nnvm::pass::InferType(idx, &dtypes_);
+  nnvm::pass::InferShape(idx, &shapes_);
+  nnvm::pass::InferType(idx, &dtypes_);
+}
+
+void GraphExecutor::InferStorage() {
+  const nnvm::IndexedGraph& idx = graph_.indexed_graph();
   // Storage types: the bound arrays' (arguments, aux states, gradients), then the pass.
   stypes_.assign(idx.num_node_entries(), kUndefinedStorage);
   for (size_t i = 0; i < arg_nodes_.size(); ++i) {
@@ -254,17 +318,15 @@ void GraphExecutor::InferAttrs() {
   }
   const std::vector<int> same_as = HeadGradStorageSources(idx, head_grad_nodes_);
   InferStorageTypes(idx, ctx_.dev_mask(), &stypes_, &dispatch_modes_, &same_as);
-  if (unknown_shapes || unknown_types) {
-    for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
-      const nnvm::Node* n = idx[nid].source;
-      for (uint32_t i = 0; i < n->num_outputs(); ++i) {
-        const uint32_t eid = idx.entry_id(nid, i);
-        if (!shape_is_known(shapes_[eid]) || dtypes_[eid] < 0) {
-          MX_THROW(ValueError) << "bind: cannot infer the " << (dtypes_[eid] < 0 && shape_is_known(shapes_[eid]) ? "dtype" : "shape")
-                               << " of output " << i << " of node " << n->attrs.name << " ("
-                               << (n->is_variable() ? "variable" : n->op()->name)
-                               << "), got " << shapes_[eid];
-        }
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    const nnvm::Node* n = idx[nid].source;
+    for (uint32_t i = 0; i < n->num_outputs(); ++i) {
+      const uint32_t eid = idx.entry_id(nid, i);
+      if (!shape_is_known(shapes_[eid]) || dtypes_[eid] < 0) {
+        MX_THROW(ValueError) << "bind: cannot infer the " << (dtypes_[eid] < 0 && shape_is_known(shapes_[eid]) ? "dtype" : "shape")
+                             << " of output " << i << " of node " << n->attrs.name << " ("
+                             << (n->is_variable() ? "variable" : n->op()->name)
+                             << "), got " << shapes_[eid];
       }
     }
   }
@@ -733,6 +795,18 @@ void GraphExecutor::Print(std::ostream& os) const {
   }
 }
 
+void CheckBindDevice(const Context& ctx, const std::map<std::string, Context>& group2ctx) {
+  // One executor runs on one device: a group placed elsewhere would silently run on ctx.
+  for (const auto& kv : group2ctx) {
+    if (kv.second.dev_mask() != ctx.dev_mask() || kv.second.real_dev_id() != ctx.real_dev_id()) {
+      MX_THROW(NotImplementedError) << "bind: group2ctx maps " << kv.first << " to "
+                                    << kv.second << " but the executor runs on " << ctx
+                                    << "; model parallelism across devices is not supported";
+    }
+  }
+  Context::CheckGPU(ctx, "bind");
+}
+
 }  // namespace exec
 
 std::vector<int> Executor::InferGradStorageTypes(const nnvm::Symbol& symbol,
@@ -747,15 +821,7 @@ Executor* Executor::Bind(const nnvm::Symbol& symbol, const Context& ctx,
                          const std::vector<NDArray>& arg_grads,
                          const std::vector<OpReqType>& grad_reqs,
                          const std::vector<NDArray>& aux_states, Executor* shared_exec) {
-  // One executor runs on one device: a group placed elsewhere would silently run on ctx.
-  for (const auto& kv : group2ctx) {
-    if (kv.second.dev_mask() != ctx.dev_mask() || kv.second.real_dev_id() != ctx.real_dev_id()) {
-      MX_THROW(NotImplementedError) << "bind: group2ctx maps " << kv.first << " to "
-                                    << kv.second << " but the executor runs on " << ctx
-                                    << "; model parallelism across devices is not supported";
-    }
-  }
-  Context::CheckGPU(ctx, "bind");
+  exec::CheckBindDevice(ctx, group2ctx);
   auto ex = std::make_unique<exec::GraphExecutor>();
   ex->Init(symbol, ctx, in_args, arg_grads, grad_reqs, aux_states,
            dynamic_cast<exec::GraphExecutor*>(shared_exec));

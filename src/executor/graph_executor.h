@@ -15,8 +15,11 @@
 
 #include "./exec_core.h"
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mxnet {
@@ -61,9 +64,30 @@ class GraphExecutor : public Executor {
   GraphExecutor() = default;
   ~GraphExecutor() override;
 
+  /*! \brief Bind: the arrays' shapes and dtypes seed the graph's inference. */
   void Init(const nnvm::Symbol& symbol, const Context& ctx, const std::vector<NDArray>& in_args,
             const std::vector<NDArray>& arg_grads, const std::vector<OpReqType>& grad_reqs,
             const std::vector<NDArray>& aux_states, GraphExecutor* shared_exec);
+
+  /*!
+   * \brief simple_bind's first half: the graph (gradients where grad_reqs is not null) and
+   *        its shapes and dtypes, inferred once from what `seed` fills in on its entries
+   *        (argument and aux dtypes still unknown after a first pass become float32). The
+   *        arguments' and aux states' results are then read with arg_attrs / aux_attrs.
+   */
+  using SeedFn =
+      std::function<void(const nnvm::IndexedGraph&, ShapeVector*, std::vector<int>*)>;
+  void Plan(const nnvm::Symbol& symbol, const Context& ctx,
+            const std::vector<OpReqType>& grad_reqs, const SeedFn& seed);
+  /*! \brief After Plan: (shape, dtype) of argument i / aux state i. */
+  std::pair<TShape, int> arg_attrs(size_t i) const { return EntryAttrs(arg_nodes_[i]); }
+  std::pair<TShape, int> aux_attrs(size_t i) const { return EntryAttrs(aux_nodes_[i]); }
+  /*!
+   * \brief simple_bind's second half: bind the arrays allocated from Plan's results (their
+   *        shapes and dtypes are not inferred again), then as Init.
+   */
+  void Finish(const std::vector<NDArray>& in_args, const std::vector<NDArray>& arg_grads,
+              const std::vector<NDArray>& aux_states, GraphExecutor* shared_exec);
 
   void Forward(bool is_train) override;
   void Backward(const std::vector<NDArray>& head_grads, bool is_train) override;
@@ -91,8 +115,22 @@ class GraphExecutor : public Executor {
   const std::vector<NDArray>& memory_pool() const { return pool_; }
 
  private:
+  /*! \brief The symbol and its argument / aux variable nodes. */
+  void SetSymbol(const nnvm::Symbol& symbol, const Context& ctx);
+  /*! \brief Checks and keeps the bound arrays (a req with no gradient array becomes null). */
+  void SetArrays(const std::vector<NDArray>& in_args, const std::vector<NDArray>& arg_grads,
+                 const std::vector<OpReqType>& grad_reqs,
+                 const std::vector<NDArray>& aux_states);
   void BuildGraph();
-  void InferAttrs();
+  /*!
+   * \brief shapes_/dtypes_ of every entry from those already set (forward outputs first, then
+   *        the head gradients take their shapes, then everything). default_float32: argument
+   *        and aux dtypes unknown after the first pass become float32 (simple_bind).
+   */
+  void InferShapesTypes(bool default_float32);
+  /*! \brief Storage types and dispatch modes; throws if a shape or dtype stayed unknown. */
+  void InferStorage();
+  std::pair<TShape, int> EntryAttrs(const nnvm::ObjectPtr& var) const;
   void AllocateEntries(GraphExecutor* shared_exec);
   void CreateOpNodes();
   /*! \brief Group nodes into bulk segments (MXNET_EXEC_BULK_EXEC_* settings). */
@@ -136,6 +174,9 @@ class GraphExecutor : public Executor {
   std::function<void(const char*, const NDArray&)> monitor_callback_;
   bool monitor_all_{false};  // indexed by node id (null for variables)
 };
+
+/*! \brief Throws unless the executor can run on ctx with group2ctx (one device only). */
+void CheckBindDevice(const Context& ctx, const std::map<std::string, Context>& group2ctx);
 
 }  // namespace exec
 }  // namespace mxnet

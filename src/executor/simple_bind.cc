@@ -1,15 +1,20 @@
 /*!
  * \file simple_bind.cc
- * \brief simple_bind's planning (simple_bind.h): inference of what the caller did not give,
- *        allocation with reuse of shared arrays, then Executor::Bind.
+ * \brief simple_bind's planning (simple_bind.h): one inference of what the caller did not
+ *        give (GraphExecutor::Plan), allocation with reuse of shared arrays, then
+ *        GraphExecutor::Finish.
  */
 #include "./simple_bind.h"
+
+#include "./graph_executor.h"
 
 #include <nnvm/graph_passes.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <sstream>
+#include <utility>
 
 namespace mxnet {
 namespace exec {
@@ -74,51 +79,43 @@ NDArray ReshapeOrCreate(const std::string& name, const TShape& shape, int dtype,
   return a;
 }
 
+/*! \brief The named shapes/dtypes and the variables' __shape__/__dtype__ on the graph. */
+void SeedNamedAttrs(const SimpleBindSpec& spec, const std::vector<nnvm::ObjectPtr>& vars,
+                    const nnvm::IndexedGraph& idx, ShapeVector* shapes,
+                    std::vector<int>* dtypes) {
+  for (const nnvm::ObjectPtr& n : vars) {
+    const uint32_t eid = idx.entry_id(idx.node_id(n.get()), 0);
+    auto it = spec.arg_shapes.find(n->attrs.name);
+    if (it != spec.arg_shapes.end()) (*shapes)[eid] = it->second;
+    auto jt = spec.arg_dtypes.find(n->attrs.name);
+    if (jt != spec.arg_dtypes.end()) (*dtypes)[eid] = jt->second;
+  }
+  ApplyVariableAttrs(idx, shapes, dtypes);
+}
+
 /*!
- * \brief Infer shapes/dtypes from named shapes/dtypes; allocate arguments, gradients and aux
- *        states (reusing shared_exec's arrays for shared_arg_names and the shared buffer).
+ * \brief Allocate arguments, gradients and aux states of the shapes/dtypes `ex` planned
+ *        (reusing shared_exec's arrays for shared_arg_names and the shared buffer).
  */
 void AllocateForBind(const nnvm::Symbol& sym, const Context& ctx, const SimpleBindSpec& spec,
-                     std::vector<NDArray>* in_args, std::vector<NDArray>* arg_grads,
-                     std::vector<NDArray>* aux_states) {
-  const auto& arg_shapes = spec.arg_shapes;
-  const auto& arg_dtypes = spec.arg_dtypes;
+                     const GraphExecutor& ex, std::vector<NDArray>* in_args,
+                     std::vector<NDArray>* arg_grads, std::vector<NDArray>* aux_states) {
   const auto& given_stypes = spec.arg_stypes;
   const auto& reqs = spec.grad_reqs;
   const auto& shared_arg_names = spec.shared_arg_names;
   Executor* shared_exec = spec.shared_exec;
   auto* shared_buffer = spec.shared_buffer;
-  nnvm::Graph g;
-  g.outputs = sym.outputs;
-  const nnvm::IndexedGraph& idx = g.indexed_graph();
   std::vector<nnvm::ObjectPtr> args = sym.ListInputs(nnvm::Symbol::kReadOnlyArgs);
   std::vector<nnvm::ObjectPtr> aux = sym.ListInputs(nnvm::Symbol::kAuxiliaryStates);
-  ShapeVector shapes(idx.num_node_entries());
-  std::vector<int> dtypes(idx.num_node_entries(), -1);
-  auto eid_of = [&](const nnvm::ObjectPtr& n) { return idx.entry_id(idx.node_id(n.get()), 0); };
-  for (const auto* list : {&args, &aux}) {
-    for (const nnvm::ObjectPtr& n : *list) {
-      auto it = arg_shapes.find(n->attrs.name);
-      if (it != arg_shapes.end()) shapes[eid_of(n)] = it->second;
-      auto jt = arg_dtypes.find(n->attrs.name);
-      if (jt != arg_dtypes.end()) dtypes[eid_of(n)] = jt->second;
-    }
-  }
-  ApplyVariableAttrs(idx, &shapes, &dtypes);
-  nnvm::pass::InferShape(idx, &shapes);
-  nnvm::pass::InferType(idx, &dtypes);
-  // Unknown dtypes default to float32 (MXNet's simple_bind passes float32 for every argument).
-  for (const auto* list : {&args, &aux}) {
-    for (const nnvm::ObjectPtr& n : *list) {
-      if (dtypes[eid_of(n)] < 0) dtypes[eid_of(n)] = mshadow::kFloat32;
-    }
-  }
-  nnvm::pass::InferType(idx, &dtypes);
-  for (const auto* list : {&args, &aux}) {
-    for (const nnvm::ObjectPtr& n : *list) {
-      if (!shape_is_known(shapes[eid_of(n)])) {
-        MX_THROW(dmlc::ValueError) << "simple_bind: cannot infer the shape of " << n->attrs.name
-                                   << " (got " << shapes[eid_of(n)]
+  std::vector<std::pair<TShape, int>> arg_attrs, aux_attrs;
+  for (size_t i = 0; i < args.size(); ++i) arg_attrs.push_back(ex.arg_attrs(i));
+  for (size_t i = 0; i < aux.size(); ++i) aux_attrs.push_back(ex.aux_attrs(i));
+  for (const auto& [list, attrs] : {std::make_pair(&args, &arg_attrs),
+                                    std::make_pair(&aux, &aux_attrs)}) {
+    for (size_t i = 0; i < list->size(); ++i) {
+      if (!shape_is_known((*attrs)[i].first)) {
+        MX_THROW(dmlc::ValueError) << "simple_bind: cannot infer the shape of "
+                                   << (*list)[i]->attrs.name << " (got " << (*attrs)[i].first
                                    << "); provide more input shapes";
       }
     }
@@ -167,8 +164,8 @@ void AllocateForBind(const nnvm::Symbol& sym, const Context& ctx, const SimpleBi
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i]->attrs.name;
-    const TShape& shape = shapes[eid_of(args[i])];
-    const int dtype = dtypes[eid_of(args[i])];
+    const TShape& shape = arg_attrs[i].first;
+    const int dtype = arg_attrs[i].second;
     NDArray arr, grad;
     const int stype = arg_stypes[i];
     const int gstype = grad_stypes[i] == kUndefinedStorage ? kDefaultStorage
@@ -214,18 +211,25 @@ void AllocateForBind(const nnvm::Symbol& sym, const Context& ctx, const SimpleBi
     in_args->push_back(arr);
     arg_grads->push_back(grad);
   }
-  for (const nnvm::ObjectPtr& n : aux) {
-    aux_states->push_back(Zeros(shapes[eid_of(n)], ctx, dtypes[eid_of(n)]));
-  }
+  for (const auto& [shape, dtype] : aux_attrs) aux_states->push_back(Zeros(shape, ctx, dtype));
 }
 
 }  // namespace
 
 Executor* SimpleBind(const nnvm::Symbol& symbol, const Context& ctx, const SimpleBindSpec& spec) {
+  // Shapes and dtypes are inferred once, on the graph the executor runs (with its gradient
+  // nodes); the arrays are allocated from that and bound without inferring again.
+  auto ex = std::make_unique<GraphExecutor>();
+  std::vector<nnvm::ObjectPtr> vars = symbol.ListInputs(nnvm::Symbol::kAll);
+  ex->Plan(symbol, ctx, spec.grad_reqs,
+           [&](const nnvm::IndexedGraph& idx, ShapeVector* shapes, std::vector<int>* dtypes) {
+             SeedNamedAttrs(spec, vars, idx, shapes, dtypes);
+           });
   std::vector<NDArray> args, grads, aux;
-  AllocateForBind(symbol, ctx, spec, &args, &grads, &aux);
-  return Executor::Bind(symbol, ctx, spec.group2ctx, args, grads, spec.grad_reqs, aux,
-                        spec.shared_exec);
+  AllocateForBind(symbol, ctx, spec, *ex, &args, &grads, &aux);
+  CheckBindDevice(ctx, spec.group2ctx);
+  ex->Finish(args, grads, aux, dynamic_cast<GraphExecutor*>(spec.shared_exec));
+  return ex.release();
 }
 
 }  // namespace exec

@@ -1126,7 +1126,7 @@ def _adamw_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
     the update is skipped.
 
 
-    Defined in src/operator/contrib/adamw.cc
+    Defined in src/operator/optimizer/adamw.cc
 
     Parameters
     ----------
@@ -7007,7 +7007,7 @@ def _mp_adamw_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = 
     float32 master copy ``weight32`` (updated in place) which is cast into ``weight``.
 
 
-    Defined in src/operator/contrib/adamw.cc
+    Defined in src/operator/optimizer/adamw.cc
 
     Parameters
     ----------
@@ -7125,7 +7125,7 @@ def _multi_adamw_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., 
     If rescale_grad is NaN, Inf, or 0, the update is skipped.
 
 
-    Defined in src/operator/contrib/adamw.cc
+    Defined in src/operator/optimizer/adamw.cc
 
     Parameters
     ----------
@@ -7164,7 +7164,7 @@ def _multi_lamb_update(*data: NDArray, learning_rates: Optional[Tuple[float, ...
     Compute the LAMB coefficients of multiple weights and grads"
 
 
-    Defined in src/operator/contrib/multi_lamb.cc
+    Defined in src/operator/optimizer/lamb.cc
 
     Parameters
     ----------
@@ -7214,7 +7214,7 @@ def _multi_mp_adamw_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..
     cast into ``weight_i``.
 
 
-    Defined in src/operator/contrib/adamw.cc
+    Defined in src/operator/optimizer/adamw.cc
 
     Parameters
     ----------
@@ -7253,7 +7253,7 @@ def _multi_mp_lamb_update(*data: NDArray, learning_rates: Optional[Tuple[float, 
     Compute the LAMB coefficients of multiple weights and grads with Mix Precision"
 
 
-    Defined in src/operator/contrib/multi_lamb.cc
+    Defined in src/operator/optimizer/lamb.cc
 
     Parameters
     ----------

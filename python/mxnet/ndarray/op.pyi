@@ -2843,7 +2843,7 @@ def adam_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/adam.cc
 
     Parameters
     ----------
@@ -2924,7 +2924,7 @@ def all_finite(data: Optional[NDArray] = ..., init_output: Optional[bool] = ...,
     Check if all the float numbers in the array are finite (used for AMP)
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc
+    Defined in src/operator/optimizer/helpers.cc
 
     Parameters
     ----------
@@ -5468,7 +5468,7 @@ def ftml_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``d``, ``v`` and ``z`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/adam.cc
 
     Parameters
     ----------
@@ -5526,7 +5526,7 @@ def ftrl_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``z`` and ``n`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/rmsprop_ftrl.cc
 
     Parameters
     ----------
@@ -5843,7 +5843,7 @@ def lamb_update_phase1(weight: Optional[NDArray] = ..., grad: Optional[NDArray] 
 
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/lamb.cc
 
     Parameters
     ----------
@@ -5908,7 +5908,7 @@ def lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] = .
 
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/lamb.cc
 
     Parameters
     ----------
@@ -7241,7 +7241,7 @@ def mp_lamb_update_phase1(weight: Optional[NDArray] = ..., grad: Optional[NDArra
     float32 direction ``g`` is returned.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/lamb.cc
 
     Parameters
     ----------
@@ -7289,7 +7289,7 @@ def mp_lamb_update_phase2(weight: Optional[NDArray] = ..., g: Optional[NDArray] 
     float32 master weight ``weight32`` (updated in place), cast into the returned weight.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/lamb.cc
 
     Parameters
     ----------
@@ -7326,7 +7326,7 @@ def mp_nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] =
     Update function for multi-precision Nesterov Accelerated Gradient( NAG) optimizer.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/nag_signum.cc
 
     Parameters
     ----------
@@ -7367,7 +7367,7 @@ def mp_sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] =
     ``weight``.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -7409,7 +7409,7 @@ def mp_sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
     ``weight32`` is updated (in place) and cast into ``weight``.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -7446,7 +7446,7 @@ def multi_all_finite(*data: NDArray, num_arrays: Optional[int] = ..., init_outpu
     Check if all the float numbers in all the arrays are finite (used for AMP)
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc
+    Defined in src/operator/optimizer/helpers.cc
 
     Parameters
     ----------
@@ -7477,7 +7477,7 @@ def multi_lars(lrs: Optional[NDArray] = ..., weights_sum_sq: Optional[NDArray] =
     or ``lr[i]`` when either norm is 0.
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc
+    Defined in src/operator/optimizer/helpers.cc
 
     Parameters
     ----------
@@ -7515,7 +7515,7 @@ def multi_mp_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = .
     are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -7553,7 +7553,7 @@ def multi_mp_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., 
     place and cast into the outputs.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -7593,7 +7593,7 @@ def multi_sgd_mom_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ...,
     Inputs are ``weight_i, grad_i, mom_i`` for each weight; the momenta are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -7636,7 +7636,7 @@ def multi_sgd_update(*data: NDArray, lrs: Optional[Tuple[float, ...]] = ..., wds
     ``out=[weight_0, weight_1, ...]``).
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -7669,7 +7669,7 @@ def multi_sum_sq(*data: NDArray, num_arrays: Optional[int] = ..., out: Union[NDA
     Compute the sums of squares of multiple arrays
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc
+    Defined in src/operator/optimizer/helpers.cc
 
     Parameters
     ----------
@@ -7710,7 +7710,7 @@ def nag_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     the output is not the weight array itself).
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/nag_signum.cc
 
     Parameters
     ----------
@@ -8189,7 +8189,7 @@ def preloaded_multi_mp_sgd_mom_update(*data: NDArray, momentum: Optional[float] 
     Inputs are ``weight_i, grad_i, mom_i, weight32_i`` for each weight, then ``lrs`` and ``wds``.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -8222,7 +8222,7 @@ def preloaded_multi_mp_sgd_update(*data: NDArray, rescale_grad: Optional[float] 
     Inputs are ``weight_i, grad_i, weight32_i`` for each weight, then ``lrs`` and ``wds``.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -8254,7 +8254,7 @@ def preloaded_multi_sgd_mom_update(*data: NDArray, momentum: Optional[float] = .
     are updated in place.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -8292,7 +8292,7 @@ def preloaded_multi_sgd_update(*data: NDArray, rescale_grad: Optional[float] = .
     of shape ``(num_weights,)``.
 
 
-    Defined in src/operator/contrib/preloaded_multi_sgd.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -9152,7 +9152,7 @@ def reset_arrays(*data: NDArray, num_arrays: Optional[int] = ..., out: Union[NDA
     Set to zero multiple arrays
 
 
-    Defined in src/operator/contrib/optimizer_helpers.cc
+    Defined in src/operator/optimizer/helpers.cc
 
     Parameters
     ----------
@@ -9412,7 +9412,7 @@ def rmsprop_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     :math:`\\eta` to be 0.001.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/rmsprop_ftrl.cc
 
     Parameters
     ----------
@@ -9474,7 +9474,7 @@ def rmspropalex_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] 
     to be 0.9 and the learning rate :math:`\\eta` to be 0.0001.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/rmsprop_ftrl.cc
 
     Parameters
     ----------
@@ -9996,7 +9996,7 @@ def sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     ``mom`` is updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -10042,7 +10042,7 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     Pass ``out=weight`` to update in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -10200,7 +10200,7 @@ def signsgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
        - sparse ndarray not supported for this optimizer yet.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/nag_signum.cc
 
     Parameters
     ----------
@@ -10248,7 +10248,7 @@ def signum_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ...
        - sparse ndarray not supported for this optimizer yet.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/nag_signum.cc
 
     Parameters
     ----------

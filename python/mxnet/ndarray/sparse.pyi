@@ -355,7 +355,7 @@ def adagrad_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
 
 
 
-    Defined in src/operator/sparse/sparse_optimizer.cc
+    Defined in src/operator/optimizer/sparse.cc
 
     Parameters
     ----------
@@ -413,7 +413,7 @@ def adam_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/adam.cc
 
     Parameters
     ----------
@@ -1509,7 +1509,7 @@ def ftrl_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., 
     ``z`` and ``n`` are updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/rmsprop_ftrl.cc
 
     Parameters
     ----------
@@ -2072,7 +2072,7 @@ def sgd_mom_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..
     ``mom`` is updated in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------
@@ -2118,7 +2118,7 @@ def sgd_update(weight: Optional[NDArray] = ..., grad: Optional[NDArray] = ..., l
     Pass ``out=weight`` to update in place.
 
 
-    Defined in src/operator/optimizer_op.cc
+    Defined in src/operator/optimizer/sgd.cc
 
     Parameters
     ----------

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../optimizer_op-inl.h"
+#include "../optimizer/optimizer_op-inl.h"
 #include "../sparse/sparse_ops-inl.h"
 
 namespace mxnet {

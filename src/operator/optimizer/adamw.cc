@@ -1,7 +1,7 @@
 /*!
  * \file adamw.cc
- * \brief _adamw_update and _mp_adamw_update: Adam with decoupled weight decay
- *        (Loshchilov & Hutter). rescale_grad is an input array (one element), so loss scaling
+ * \brief _adamw_update, _mp_adamw_update and _multi_(mp_)adamw_update: Adam with decoupled
+ *        weight decay (Loshchilov & Hutter). rescale_grad is an input array (one element), so loss scaling
  *        can change without re-parsing attributes; a non-finite rescale_grad (an overflow under
  *        AMP) skips the update and leaves weight and states unchanged.
  */
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../optimizer_op-inl.h"
+#include "./optimizer_op-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -230,18 +230,15 @@ void MultiAdamWCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
 }
 
+int NumWeights(const nnvm::NodeAttrs& attrs) {
+  return nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights;
+}
+
 template <bool mp>
 bool MultiAdamWShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                      mxnet::ShapeVector* out) {
   const MultiAdamWParam& p = CheckedMultiAdamW("_multi_adamw_update", attrs);
-  const int group = mp ? 5 : 4;
-  bool ok = true;
-  for (int i = 0; i < p.num_weights; ++i) {
-    // All arrays of one weight share its shape.
-    for (int j = 0; j < group; ++j) SHAPE_ASSIGN_CHECK(*out, i, (*in)[i * group + j]);
-    for (int j = 0; j < group; ++j) SHAPE_ASSIGN_CHECK(*in, i * group + j, (*out)[i]);
-    ok &= shape_is_known((*out)[i]);
-  }
+  const bool ok = GroupedUpdateShape(attrs, in, out, p.num_weights, mp ? 5 : 4);
   SHAPE_ASSIGN_CHECK(*in, in->size() - 1, mxnet::TShape(1, 1));
   return ok;
 }
@@ -249,62 +246,16 @@ bool MultiAdamWShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
 template <bool mp>
 bool MultiAdamWType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   const MultiAdamWParam& p = CheckedMultiAdamW("_multi_adamw_update", attrs);
-  const int group = mp ? 5 : 4;
-  bool ok = true;
-  for (int i = 0; i < p.num_weights; ++i) {
-    const int dtype = (*in)[i * group] >= 0 ? (*in)[i * group] : (*out)[i];
-    if (dtype < 0) {
-      ok = false;
-      continue;
-    }
-    for (int j = 0; j < group; ++j) {
-      TYPE_ASSIGN_CHECK(*in, i * group + j, (j < 2 || !mp) ? dtype : mshadow::kFloat32);
-    }
-    TYPE_ASSIGN_CHECK(*out, i, dtype);
-  }
+  const bool ok = GroupedUpdateType(in, out, p.num_weights, mp ? 5 : 4, mp);
   if (in->back() < 0) in->back() = mshadow::kFloat32;
   return ok;
 }
 
-/*! \brief The attributes shared by _multi_adamw_update and _multi_mp_adamw_update. */
-nnvm::Op& RegisterMultiAdamW(nnvm::Op& op, bool mp) {  // NOLINT(runtime/references)
-  const int group = mp ? 5 : 4;
-  return op.set_num_inputs([group](const NodeAttrs& attrs) {
-        return static_cast<uint32_t>(nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights * group + 1);
-      })
-      .set_num_outputs([](const NodeAttrs& attrs) {
-        return static_cast<uint32_t>(nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights);
-      })
-      .set_attr_parser(ParamParser<MultiAdamWParam>)
-      .set_attr<nnvm::FListInputNames>("FListInputNames", [group](const NodeAttrs& attrs) {
-        const char* names[5] = {"weight", "grad", "mean", "var", "weight32"};
-        std::vector<std::string> out;
-        for (int i = 0; i < nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights; ++i) {
-          for (int j = 0; j < group; ++j) out.push_back(names[j] + std::string("_") + std::to_string(i));
-        }
-        out.emplace_back("rescale_grad");
-        return out;
-      })
-      .set_attr<nnvm::FMutateInputs>("FMutateInputs", [group](const NodeAttrs& attrs) {
-        std::vector<uint32_t> idx;
-        for (int i = 0; i < nnvm::get<MultiAdamWParam>(attrs.parsed).num_weights; ++i) {
-          for (int j = 2; j < group; ++j) idx.push_back(i * group + j);
-        }
-        return idx;
-      })
-      .set_attr<mxnet::FInferShape>("FInferShape",
-                                    mp ? MultiAdamWShape<true> : MultiAdamWShape<false>)
-      .set_attr<nnvm::FInferType>("FInferType", mp ? MultiAdamWType<true> : MultiAdamWType<false>)
-      .set_attr<FCompute>("FCompute<cpu>",
-                          mp ? MultiAdamWCompute<true> : MultiAdamWCompute<false>)
-      .set_attr<bool>("TNonDifferentiable", true)
-      .add_argument("data", "NDArray-or-Symbol[]", "data")
-      .add_arguments(MultiAdamWParam::__FIELDS__());
-}
-
 }  // namespace
 
-NNVM_REGISTER_OP(_multi_adamw_update)
+MXNET_REGISTER_GROUPED_UPDATE(_multi_adamw_update, NumWeights,
+                              (std::vector<std::string>{"weight", "grad", "mean", "var"}),
+                              {"rescale_grad"})
 .describe(R"code(Update function for AdamW optimizer, for several weights at once.
 
 The inputs are ``weight_i, grad_i, mean_i, var_i`` for every weight, then one
@@ -317,21 +268,28 @@ weight. Each weight is updated as by _adamw_update::
 
 If rescale_grad is NaN, Inf, or 0, the update is skipped.
 )code" ADD_FILELINE)
-;
+.set_attr_parser(ParamParser<MultiAdamWParam>)
+.set_attr<mxnet::FInferShape>("FInferShape", MultiAdamWShape<false>)
+.set_attr<nnvm::FInferType>("FInferType", MultiAdamWType<false>)
+.set_attr<FCompute>("FCompute<cpu>", MultiAdamWCompute<false>)
+.add_argument("data", "NDArray-or-Symbol[]", "data")
+.add_arguments(MultiAdamWParam::__FIELDS__());
 
-NNVM_REGISTER_OP(_multi_mp_adamw_update)
+MXNET_REGISTER_GROUPED_UPDATE(_multi_mp_adamw_update, NumWeights,
+                              (std::vector<std::string>{"weight", "grad", "mean", "var",
+                                                        "weight32"}),
+                              {"rescale_grad"})
 .describe(R"code(Update function for multi-precision AdamW optimizer, for several weights at
 once: the inputs are ``weight_i, grad_i, mean_i, var_i, weight32_i`` for every weight, then
 one ``rescale_grad`` array; each float32 master copy ``weight32_i`` is updated in place and
 cast into ``weight_i``.
-)code" ADD_FILELINE);
-
-namespace {
-DMLC_ATTRIBUTE_UNUSED nnvm::Op& multi_adamw_op =
-    RegisterMultiAdamW(nnvm::Op::Register("_multi_adamw_update"), false);
-DMLC_ATTRIBUTE_UNUSED nnvm::Op& multi_mp_adamw_op =
-    RegisterMultiAdamW(nnvm::Op::Register("_multi_mp_adamw_update"), true);
-}  // namespace
+)code" ADD_FILELINE)
+.set_attr_parser(ParamParser<MultiAdamWParam>)
+.set_attr<mxnet::FInferShape>("FInferShape", MultiAdamWShape<true>)
+.set_attr<nnvm::FInferType>("FInferType", MultiAdamWType<true>)
+.set_attr<FCompute>("FCompute<cpu>", MultiAdamWCompute<true>)
+.add_argument("data", "NDArray-or-Symbol[]", "data")
+.add_arguments(MultiAdamWParam::__FIELDS__());
 
 }  // namespace op
 }  // namespace mxnet

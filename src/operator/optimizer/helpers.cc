@@ -1,5 +1,5 @@
 /*!
- * \file optimizer_helpers.cc
+ * \file helpers.cc
  * \brief Operators the Python optimizers, Gluon Trainer and AMP use around the updates:
  *        reset_arrays (zero many arrays in place), all_finite / multi_all_finite (overflow
  *        check for loss scaling), multi_sum_sq (squared L2 norm of each array) and multi_lars
