@@ -10,7 +10,8 @@
  *   1/sqrt(var + eps);
  * - the moving statistics are updated by the backward pass of a training step:
  *   moving = moving * momentum + batch * (1 - momentum);
- * - fix_gamma uses gamma = 1 and gives gamma a zero gradient.
+ * - fix_gamma uses gamma = 1, gives gamma a zero gradient, and the forward pass writes 1s
+ *   into gamma;
  * float16 data uses float32 gamma/beta/statistics (and float32 arithmetic).
  *
  * _backward_BatchNorm: (out_grad, mean, var, data, gamma, beta, moving_mean, moving_var) ->
@@ -294,6 +295,16 @@ void BatchNormCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
         param, training, d, inputs[0].dptr<DType>(), inputs[1].dptr<AType>(),
         inputs[2].dptr<AType>(), inputs[3].dptr<AType>(), inputs[4].dptr<AType>(),
         outputs[0].dptr<DType>(), req[0], outputs[1].dptr<AType>(), outputs[2].dptr<AType>());
+    if (param.fix_gamma) {
+      // As in MXNet 1.9.1, a fixed gamma reads back as ones after a forward pass. Safe under
+      // the read dependency the engine gives this op on gamma: no writer of gamma runs
+      // concurrently, and elements already 1 (every pass after the first) are not stored to,
+      // so concurrent readers see each element either unchanged or 1.
+      AType* gamma = inputs[batchnorm::kGamma].dptr<AType>();
+      for (index_t c = 0; c < d.C; ++c) {
+        if (gamma[c] != AType(1)) gamma[c] = AType(1);
+      }
+    }
   };
   switch (dtype) {
     case mshadow::kFloat32: run(float(), float()); break;

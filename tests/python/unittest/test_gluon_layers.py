@@ -40,10 +40,8 @@ def test_layer_matches_mxnet191(case, hybridize):
                 if k.split(":", 1)[0] == name}
     assert sorted(got) == sorted(expected)
     if name == "batchnorm_axis":
-        # MXNet 1.9.1's BatchNorm op writes 1 into gamma when fix_gamma (scale=False); ours
-        # leaves the (unused) parameter as it was.
-        np.testing.assert_array_equal(got.pop("after_gamma"), LAYERS_GAMMA_BEFORE[case])
-        expected.pop("after_gamma")
+        # BatchNorm with fix_gamma (scale=False) writes 1 into gamma, as in MXNet 1.9.1
+        assert not np.all(LAYERS_GAMMA_BEFORE[case] == 1)  # so the comparison below can fail
     if name == "selu":
         # MXNet 1.9.1's SELU gradient is off by up to 20% for some inputs; check ours against
         # the analytic derivative instead.

@@ -161,6 +161,26 @@ def _widest_cast(args, kwargs):
     return _map_inputs(args, kwargs, lambda v: replacement.get(id(v), v))
 
 
+def _symbol_with_cast_inputs(func, args, kwargs, target):
+    """The symbol func builds, with every input cast to `target` (auxiliary states aside),
+    the inputs it creates itself (weight, bias) included, as MXNet 1.9.1 does it."""
+    built = func(*args, **kwargs)
+    children = built.get_children()
+    if children is None or len(built.list_outputs()) != 1:
+        args, kwargs = _map_inputs(args, kwargs, lambda v: _cast_sym(v, target))
+        return func(*args, **kwargs)
+    aux = set(built.list_auxiliary_states())
+    inputs = []
+    for i in range(len(children.list_outputs())):
+        child = children[i]
+        is_aux = child.get_children() is None and child.name in aux
+        inputs.append(child if is_aux else _cast_sym(child, target))
+    params = {k: v for k, v in kwargs.items() if not isinstance(v, (Symbol, list, tuple))
+              or (isinstance(v, (list, tuple)) and not any(isinstance(e, Symbol) for e in v))}
+    params['name'] = built.name
+    return func(*inputs, **params)
+
+
 def _wrap(func, target, condition=None):
     """func with its array inputs cast to `target` ('widest': to their widest type); with a
     condition (param, values) only when kwargs[param] is one of the values."""
@@ -172,8 +192,9 @@ def _wrap(func, target, condition=None):
             args, kwargs = _widest_cast(args, kwargs)
         else:
             arrays = _arrays_of(args, kwargs)
-            cast = _cast_sym if arrays and isinstance(arrays[0], Symbol) else _cast_nd
-            args, kwargs = _map_inputs(args, kwargs, lambda v: cast(v, target))
+            if arrays and isinstance(arrays[0], Symbol):
+                return _symbol_with_cast_inputs(func, args, kwargs, target)
+            args, kwargs = _map_inputs(args, kwargs, lambda v: _cast_nd(v, target))
         return func(*args, **kwargs)
     amp_function._amp_original = getattr(func, '_amp_original', func)
     return amp_function
@@ -298,123 +319,298 @@ def _node_outputs(graph):
     return [ptr[i + 1] - ptr[i] for i in range(len(graph['nodes']))]
 
 
-def convert_symbol(sym, target_dtype='float16', target_dtype_ops=None, fp32_ops=None,
-                   conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
-                   cast_optional_params=False):
-    """A copy of `sym` with amp_cast / amp_multicast nodes inserted: the inputs of the
-    target-precision operators are cast to `target_dtype`, those of float32 operators (and of
-    the nodes named in `excluded_sym_names`) to float32, and those of widest-type operators
-    to their widest type. With `cast_optional_params`, parameters feeding only
-    target-precision operators are marked `target_dtype` (cast them with convert_model)
-    instead of being cast in the graph. `data_names` are the inputs that are data, not
-    parameters."""
-    _check_dtype(target_dtype)
-    name = _dtype_name(target_dtype)
+# Operators whose outputs have registered names ("fc_output"); cast nodes take their names
+# from the output they cast, "<node>_<output name>" for these and "<node>_<index>" for the
+# others, as MXNet 1.9.1 names them.
+_NAMED_OUTPUTS = frozenset([
+    'Activation', 'BatchNorm', 'BatchNorm_v1', 'BilinearSampler', 'Concat', 'Convolution',
+    'Correlation', 'Crop', 'Deconvolution', 'Dropout', 'FullyConnected', 'GroupNorm',
+    'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'LayerNorm', 'LeakyReLU',
+    'MakeLoss', 'Pooling', 'Pooling_v1', 'SVMOutput', 'SequenceLast', 'SequenceMask',
+    'SequenceReverse', 'Softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'SwapAxis', '_Plus',
+    '_add', '_plus', '_rnn_param_concat', 'concat', 'elemwise_add', 'make_loss', 'softmax',
+    'softmin', 'swapaxes', 'SliceChannel', 'split', 'RNN', 'LRN', '_contrib_BatchNormWithReLU'])
+
+_DTYPE_CODE = {'float32': 0, 'float16': 2, 'bfloat16': 12}
+
+
+def _output_names(node, num_outputs):
+    """The registered names of all `num_outputs` outputs of an operator node (hidden ones
+    included), read from a one-node graph having them all as heads."""
+    count = len(node['inputs'])
+    graph = {'nodes': [{'op': 'null', 'name': 'in%d' % k, 'inputs': []} for k in range(count)]
+                      + [dict(node, inputs=[[k, 0, 0] for k in range(count)])],
+             'arg_nodes': list(range(count)),
+             'heads': [[count, k, 0] for k in range(num_outputs)],
+             'attrs': {'mxnet_version': ['int', 10901]}}
+    try:
+        names = symbol.load_json(json.dumps(graph)).list_outputs()
+    except Exception:  # pylint: disable=broad-except
+        return []
+    return [n[len(node['name']) + 1:] if n.startswith(node['name'] + '_') else n for n in names]
+
+
+def _check_lists(target_dtype, target_dtype_ops, fp32_ops, conditional_fp32_ops):
+    for name, value in (('target_dtype_ops', target_dtype_ops), ('fp32_ops', fp32_ops),
+                        ('conditional_fp32_ops', conditional_fp32_ops)):
+        if value is not None and not isinstance(value, list):
+            raise TypeError('convert_symbol: %s should be a list, got %s' % (name, type(value)))
     lp16 = set(list_lp16_ops(target_dtype) if target_dtype_ops is None else target_dtype_ops)
     fp32 = set(list_fp32_ops(target_dtype) if fp32_ops is None else fp32_ops)
     conditional = list_conditional_fp32_ops(target_dtype) if conditional_fp32_ops is None \
         else conditional_fp32_ops
-    widest = set(list_widest_type_cast(target_dtype))
+    cond_names = {c[0] for c in conditional}
+    for a, b, what in ((lp16, fp32, 'target_dtype_ops and fp32_ops'),
+                       (lp16, cond_names, 'target_dtype_ops and conditional_fp32_ops'),
+                       (cond_names, fp32, 'fp32_ops and conditional_fp32_ops')):
+        if a & b:
+            raise ValueError('convert_symbol: ops cannot be in two lists; common ops in %s: %s'
+                             % (what, sorted(a & b)))
+    return lp16, fp32, conditional
+
+
+def convert_symbol(sym, target_dtype='float16', target_dtype_ops=None, fp32_ops=None,
+                   conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
+                   cast_optional_params=False):
+    """A copy of `sym` with amp_cast / amp_multicast nodes inserted, as MXNet 1.9.1's
+    ReducePrecision pass does it. Walking the graph in order: inputs of float32 operators (and
+    of the nodes named in `excluded_sym_names`) that come from operators not already float32
+    are cast to float32; inputs of target-precision operators not already in `target_dtype`
+    are cast to it (with `cast_optional_params`, parameters -- inputs not in `data_names` --
+    are instead marked `target_dtype` for convert_model to cast); widest-type operators read
+    their inputs as they are when all are in one precision and through amp_multicast
+    otherwise; other operators keep the precision of their (non-parameter) inputs. Outputs not
+    known to be float32 get a final cast to float32. Casts are shared and named after what
+    they cast ("fc_output_amp_cast_float32"). `data_names` defaults to the inputs without a
+    __dtype__ attribute; the other inputs get __dtype__ = their resulting type code."""
+    assert isinstance(sym, Symbol), 'First argument to convert_symbol should be Symbol'
+    _check_dtype(target_dtype)
+    name = _dtype_name(target_dtype)
+    lp16, fp32, conditional = _check_lists(target_dtype, target_dtype_ops, fp32_ops,
+                                           conditional_fp32_ops)
+    if excluded_sym_names is not None and not isinstance(excluded_sym_names, list):
+        raise TypeError('convert_symbol: excluded_sym_names should be a list of strs')
     excluded = set(excluded_sym_names or [])
-    data_names = set(data_names or [])
+    widest = set(list_widest_type_cast(target_dtype))
+    use_fp32_params = list_lp16_use_fp32_params(target_dtype) or {}
+    if data_names is None:
+        attrs = sym.attr_dict()
+        data_names = [n for n in sym.list_inputs() if '__dtype__' not in attrs.get(n, {})]
+    data_names = set(data_names)
     graph = json.loads(sym.tojson(remove_amp_cast=False))
     nodes = graph['nodes']
     counts = _node_outputs(graph)
-    consumers = {}
-    for node in nodes:
-        for entry in node['inputs']:
-            consumers.setdefault(entry[0], set()).add(node['op'])
 
-    def target_of(node):
-        if node['op'] == 'null':
-            return None
-        if node['name'] in excluded:
-            return 'float32'
-        if node['op'] in lp16:
-            return name
-        if node['op'] in fp32:
-            return 'float32'
-        attrs = node.get('attrs', {})
-        for op_name, param, values in conditional:
-            if node['op'] == op_name and attrs.get(param) in values:
-                return 'float32'
-        if node['op'] in widest:
-            return 'widest'
-        return None
-
-    offline = set()
-    if cast_optional_params:
-        offline = {i for i, node in enumerate(nodes)
-                   if node['op'] == 'null' and node['name'] not in data_names
-                   and consumers.get(i) and consumers[i] <= lp16}
-    new_nodes, new_counts, remap, casts = [], [], {}, {}
+    new_nodes, new_counts = [], []
+    mirror = {}                    # old node id -> new node id
+    fp32_map, lp_map = {}, {}      # (old id, index) -> new entry, known float32 / target
+    param_dtype = {}               # new id of a parameter -> its dtype name
+    names_cache = {}
 
     def add(node, outputs):
         new_nodes.append(node)
         new_counts.append(outputs)
         return len(new_nodes) - 1
 
-    def entry(e):
-        return [remap[e[0]], e[1], 0]
+    def suffix(e):
+        node = nodes[e[0]]
+        if node['op'] == 'null':
+            return ''
+        if node['op'] in _NAMED_OUTPUTS or counts[e[0]] > 1:
+            if e[0] not in names_cache:
+                names_cache[e[0]] = _output_names(node, counts[e[0]])
+            names = names_cache[e[0]]
+            if e[1] < len(names):
+                return '_' + names[e[1]]
+        return '_%d' % e[1]
+
+    def raw(e):
+        return [mirror[e[0]], e[1], e[2] if len(e) > 2 else 0]
+
+    def cast(e, dtype, table):
+        key = (e[0], e[1])
+        if key not in table:
+            node_id = add({'op': 'amp_cast', 'name': '%s%s_amp_cast_%s'
+                           % (nodes[e[0]]['name'], suffix(e), dtype),
+                           'attrs': {'dtype': dtype}, 'inputs': [raw(e)]}, 1)
+            table[key] = [node_id, 0, 0]
+        return table[key]
+
+    def is_param(e):
+        return nodes[e[0]]['op'] == 'null' and nodes[e[0]]['name'] not in data_names
+
+    def kind(node):
+        op = node['op']
+        if op in fp32 or node['name'] in excluded:
+            return 'fp32'
+        if op in lp16:
+            return 'lp16'
+        if op in widest:
+            return 'widest'
+        attrs = node.get('attrs', {})
+        for op_name, param, values in conditional:
+            if op == op_name and attrs.get(param) in values:
+                return 'fp32'
+        return 'other'
 
     for i, node in enumerate(nodes):
         node = dict(node)
-        inputs = [entry(e) for e in node['inputs']]
-        target = target_of(node)
-        if target == 'widest' and len(inputs) > 1:
-            key = ('multi', tuple(tuple(e) for e in inputs))
-            if key not in casts:
-                casts[key] = add({'op': 'amp_multicast', 'name': node['name'] + '_amp_multicast',
-                                  'attrs': {'num_outputs': str(len(inputs))},
-                                  'inputs': inputs}, len(inputs))
-            inputs = [[casts[key], k, 0] for k in range(len(inputs))]
-        elif target in (name, 'float32'):
-            casted = []
-            for e, original in zip(inputs, node['inputs']):
-                if original[0] in offline and target == name:
-                    casted.append(e)
-                    continue
-                key = (tuple(e), target)
-                if key not in casts:
-                    casts[key] = add({'op': 'amp_cast', 'name': '%s_amp_cast_%s_%d'
-                                      % (node['name'], target, len(casts)),
-                                      'attrs': {'dtype': target}, 'inputs': [e]}, 1)
-                casted.append([casts[key], 0, 0])
-            inputs = casted
+        old_inputs = node['inputs']
+        if node['op'] == 'null':
+            mirror[i] = add(node, 1)
+            continue
+        how = kind(node)
+        outputs = [(i, k) for k in range(counts[i])]
+        table, fp32_slots = None, []
+        if how == 'fp32':
+            inputs = []
+            for e in old_inputs:
+                key = (e[0], e[1])
+                if key in fp32_map:
+                    inputs.append(fp32_map[key])
+                elif nodes[e[0]]['op'] == 'null' and \
+                        param_dtype.get(mirror[e[0]], 'float32') == 'float32':
+                    inputs.append(raw(e))
+                else:
+                    # (MXNet 1.9.1 passes a parameter marked low precision by
+                    # cast_optional_params uncast to a float32 operator; we cast it back.)
+                    inputs.append(cast(e, 'float32', fp32_map))
+            table = fp32_map
+        elif how == 'lp16':
+            inputs = []
+            for e in old_inputs:
+                key = (e[0], e[1])
+                if key in lp_map:
+                    inputs.append(lp_map[key])
+                elif cast_optional_params and is_param(e):
+                    param_dtype[mirror[e[0]]] = name
+                    inputs.append(raw(e))
+                else:
+                    inputs.append(cast(e, name, lp_map))
+            table = lp_map
+        elif how == 'widest':
+            keys = [(e[0], e[1]) for e in old_inputs]
+            if keys and all(k in lp_map for k in keys):
+                inputs, table = [lp_map[k] for k in keys], lp_map
+            elif keys and all(k in fp32_map for k in keys):
+                inputs, table = [fp32_map[k] for k in keys], fp32_map
+            elif len(keys) > 1:
+                first = old_inputs[0]
+                multi = add({'op': 'amp_multicast', 'name': '%s%s_amp_multicast'
+                             % (nodes[first[0]]['name'], suffix(first)),
+                             'attrs': {'num_outputs': str(len(keys))},
+                             'inputs': [raw(e) for e in old_inputs]}, len(keys))
+                inputs = [[multi, k, 0] for k in range(len(keys))]
+            else:
+                inputs = [raw(e) for e in old_inputs]
+        else:
+            # keeps the precision of its inputs: in the target type when one of them
+            # (parameters that stay float32 aside) is, as 1.9.1 decides it
+            fp32_slots = use_fp32_params.get(node['op'], [])
+            data_inputs = [(e[0], e[1]) for k, e in enumerate(old_inputs)
+                           if not (k < len(fp32_slots) and fp32_slots[k])]
+            if any(k in lp_map for k in data_inputs):
+                table = lp_map
+                # (MXNet 1.9.1 reads the uncast input here while treating the output as low
+                # precision, a graph that does not bind; we read the cast one.)
+                inputs = [lp_map.get((e[0], e[1]), raw(e))
+                          if not (k < len(fp32_slots) and fp32_slots[k]) else raw(e)
+                          for k, e in enumerate(old_inputs)]
+            else:
+                inputs = [raw(e) for e in old_inputs]
         node['inputs'] = inputs
-        if i in offline:
-            node.setdefault('attrs', {})['__dtype__'] = str(
-                {'float16': 2, 'bfloat16': 12}[name])
-        remap[i] = add(node, counts[i])
-    graph['nodes'] = new_nodes
-    graph['arg_nodes'] = [i for i, n in enumerate(new_nodes) if n['op'] == 'null']
+        mirror[i] = add(node, counts[i])
+        if table is lp_map and how == 'other' and \
+                node['op'] in ('BatchNorm', 'BatchNormWithReLU', '_contrib_BatchNormWithReLU'):
+            outputs = outputs[:1]   # a normalisation's statistics outputs stay float32
+        if table is not None:
+            for k in outputs:
+                table[k] = [mirror[i], k[1], 0]
+
+    heads = []
+    for h in graph['heads']:
+        key = (h[0], h[1])
+        if key in fp32_map:
+            heads.append(fp32_map[key])
+        else:
+            heads.append(cast(h, 'float32', fp32_map))
+
+    # inputs that are parameters record their type
+    for i, node in enumerate(nodes):
+        if node['op'] == 'null' and node['name'] not in data_names:
+            new = new_nodes[mirror[i]]
+            new['attrs'] = dict(new.get('attrs', {}), __dtype__=str(
+                _DTYPE_CODE[param_dtype.get(mirror[i], 'float32')]))
+
+    # emit in depth-first post-order from the heads, as 1.9.1's graph is ordered
+    order, seen = [], set()
+
+    def visit(n):
+        stack = [(n, False)]
+        while stack:
+            cur, done = stack.pop()
+            if done:
+                order.append(cur)
+                continue
+            if cur in seen:
+                continue
+            seen.add(cur)
+            stack.append((cur, True))
+            for e in reversed(new_nodes[cur]['inputs']):
+                if e[0] not in seen:
+                    stack.append((e[0], False))
+    for h in heads:
+        visit(h[0])
+    position = {old: k for k, old in enumerate(order)}
+    out_nodes = []
+    for old in order:
+        node = dict(new_nodes[old])
+        node['inputs'] = [[position[e[0]], e[1], e[2]] for e in node['inputs']]
+        out_nodes.append(node)
+    graph['nodes'] = out_nodes
+    graph['arg_nodes'] = [k for k, n in enumerate(out_nodes) if n['op'] == 'null']
     ptr = [0]
-    for c in new_counts:
-        ptr.append(ptr[-1] + c)
+    for old in order:
+        ptr.append(ptr[-1] + new_counts[old])
     graph['node_row_ptr'] = ptr
-    graph['heads'] = [entry(h) for h in graph['heads']]
+    graph['heads'] = [[position[h[0]], h[1], h[2]] for h in heads]
     return symbol.load_json(json.dumps(graph))
+
+
+def _cast_params_as_marked(converted, params):
+    """`params` with each entry whose variable carries a __dtype__ cast to that type."""
+    attrs = converted.attr_dict()
+    codes = {v: k for k, v in _DTYPE_CODE.items()}
+    result = {}
+    for key, value in params.items():
+        code = attrs.get(key, {}).get('__dtype__')
+        if code is not None and int(code) in codes and \
+                np.dtype(value.dtype).name != codes[int(code)] and \
+                not (codes[int(code)] == 'bfloat16' and value.dtype == bfloat16):
+            value = value.astype(codes[int(code)])
+        result[key] = value
+    return result
 
 
 def convert_model(sym, arg_params, aux_params, target_dtype='float16', target_dtype_ops=None,
                   fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
                   cast_optional_params=False):
-    """convert_symbol for a trained model: returns (symbol, arg_params, aux_params), the
-    parameters cast to `target_dtype` where the graph now expects it."""
-    data_names = [n for n in sym.list_arguments() if n not in arg_params]
+    """convert_symbol for a trained model (its data names: the inputs that are not
+    parameters): returns (symbol, arg_params, aux_params), each parameter cast to the type
+    the converted graph marks it with."""
+    if excluded_sym_names is not None and not isinstance(excluded_sym_names, list):
+        raise ValueError('excluded_sym_names must be a list of strings representing the names '
+                         'of the symbols that should not be casted, while received type %s'
+                         % str(type(excluded_sym_names)))
+    assert isinstance(arg_params, dict) and isinstance(aux_params, dict), \
+        'convert_model: arg_params and aux_params should be dicts of name to NDArray'
+    params = set(arg_params) | set(aux_params)
+    data_names = [n for n in sym.list_inputs() if n not in params]
     converted = convert_symbol(sym, target_dtype, target_dtype_ops, fp32_ops,
                                conditional_fp32_ops, excluded_sym_names, data_names,
                                cast_optional_params)
-    lp16_params = set()
-    if cast_optional_params:
-        for node in json.loads(converted.tojson(remove_amp_cast=False))['nodes']:
-            if node['op'] == 'null' and '__dtype__' in node.get('attrs', {}):
-                lp16_params.add(node['name'])
-    dtype = _dtype_name(target_dtype)
-
-    def cast_params(params):
-        return {k: (v.astype(dtype) if k in lp16_params else v) for k, v in params.items()}
-    return converted, cast_params(arg_params), cast_params(aux_params)
+    return converted, _cast_params_as_marked(converted, arg_params), \
+        _cast_params_as_marked(converted, aux_params)
 
 
 def convert_hybrid_block(block, target_dtype='float16', target_dtype_ops=None, fp32_ops=None,
@@ -434,9 +630,11 @@ def convert_hybrid_block(block, target_dtype='float16', target_dtype_ops=None, f
     aux_names = set(sym.list_auxiliary_states())
     for name, param in block.collect_params().items():
         (aux_params if name in aux_names else arg_params)[name] = param.data()
-    converted, arg_params, aux_params = convert_model(
-        sym, arg_params, aux_params, target_dtype, target_dtype_ops, fp32_ops,
-        conditional_fp32_ops, excluded_sym_names, cast_optional_params)
+    converted = convert_symbol(sym, target_dtype, target_dtype_ops, fp32_ops,
+                               conditional_fp32_ops, excluded_sym_names, input_names,
+                               cast_optional_params)
+    arg_params = _cast_params_as_marked(converted, arg_params)
+    aux_params = _cast_params_as_marked(converted, aux_params)
     net = SymbolBlock(converted, [symbol.var(n) for n in input_names])
     params = net.collect_params()
     for name, value in list(arg_params.items()) + list(aux_params.items()):
