@@ -3,6 +3,8 @@
 #include <mxnet/imperative.h>
 #include <mxnet/ndarray.h>
 
+#include <memory>
+
 #include "c_api_common.h"
 
 using mxnet::NDArray;
@@ -63,8 +65,15 @@ int MXNDArrayFromDLPackEx(DLManagedTensorHandle dlpack, const bool transient_han
   }
   mxnet::TBlob blob(t);
   std::function<void()> deleter;
-  if (!transient_handle && managed->deleter != nullptr) {
-    deleter = [managed]() { managed->deleter(managed); };
+  if (managed->deleter != nullptr) {
+    if (transient_handle) {
+      // The caller's struct goes away after this call: the deleter gets a copy of it (what
+      // deleters read, manager_ctx, is in the copy), as in MXNet 1.x.
+      auto copy = std::make_shared<DLManagedTensor>(*managed);
+      deleter = [copy]() { copy->deleter(copy.get()); };
+    } else {
+      deleter = [managed]() { managed->deleter(managed); };
+    }
   }
   *out_handle = new NDArray(blob, t.device.device_id, std::move(deleter));
   API_END();

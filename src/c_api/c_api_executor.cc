@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "c_api_common.h"
+#include "../executor/reshape.h"
 #include "../executor/simple_bind.h"
 #include "c_api_symbolic_util.h"
 
@@ -378,67 +379,22 @@ int MXExecutorReshapeEx(int partial_shaping, int allow_up_sizing, int dev_type, 
                         ExecutorHandle shared_exec, ExecutorHandle* out) {
   API_BEGIN();
   Executor* old = ExecFromHandle(shared_exec);
-  const nnvm::Symbol& sym = old->symbol();
-  const mxnet::Context ctx = MakeContext(dev_type, dev_id);
-  std::unordered_map<std::string, mxnet::TShape> arg_shapes;
+  if (num_provided_arg_shapes > 0) {
+    API_NO_NULL_IN(provided_arg_shape_names, num_provided_arg_shapes);
+    API_NOT_NULL(provided_arg_shape_data);
+    API_NOT_NULL(provided_arg_shape_idx);
+  }
+  mxnet::exec::ReshapeSpec spec;
+  spec.ctx = MakeContext(dev_type, dev_id);
+  spec.group2ctx = Group2Ctx(num_map_keys, map_keys, map_dev_types, map_dev_ids);
   for (uint32_t i = 0; i < num_provided_arg_shapes; ++i) {
     mxnet::TShape s(provided_arg_shape_data + provided_arg_shape_idx[i],
                     provided_arg_shape_data + provided_arg_shape_idx[i + 1]);
-    arg_shapes[provided_arg_shape_names[i]] = mxnet::exec::LegacyToShape(s);
+    spec.arg_shapes[provided_arg_shape_names[i]] = mxnet::exec::LegacyToShape(s);
   }
-  std::vector<std::string> arg_names = sym.ListInputNames(nnvm::Symbol::kReadOnlyArgs);
-  std::vector<std::string> aux_names = sym.ListInputNames(nnvm::Symbol::kAuxiliaryStates);
-  // Shapes of arguments not given stay as they are unless inference says otherwise.
-  nnvm::Graph g;
-  g.outputs = sym.outputs;
-  const nnvm::IndexedGraph& idx = g.indexed_graph();
-  mxnet::ShapeVector shapes(idx.num_node_entries());
-  std::vector<int> dtypes(idx.num_node_entries(), -1);
-  std::vector<nnvm::ObjectPtr> arg_nodes = sym.ListInputs(nnvm::Symbol::kReadOnlyArgs);
-  std::vector<nnvm::ObjectPtr> aux_nodes = sym.ListInputs(nnvm::Symbol::kAuxiliaryStates);
-  auto eid_of = [&](const nnvm::ObjectPtr& n) { return idx.entry_id(idx.node_id(n.get()), 0); };
-  for (size_t i = 0; i < arg_nodes.size(); ++i) {
-    auto it = arg_shapes.find(arg_names[i]);
-    shapes[eid_of(arg_nodes[i])] = it != arg_shapes.end() ? it->second : mxnet::TShape();
-    dtypes[eid_of(arg_nodes[i])] = old->arg_arrays()[i].dtype();
-  }
-  for (size_t i = 0; i < aux_nodes.size(); ++i) dtypes[eid_of(aux_nodes[i])] = old->aux_arrays()[i].dtype();
-  nnvm::pass::InferShape(idx, &shapes);
-  nnvm::pass::InferType(idx, &dtypes);
-  auto reshape = [&](const NDArray& a, const mxnet::TShape& s, const std::string& name) {
-    if (a.is_none()) return a;
-    if (!mxnet::shape_is_known(s)) {
-      if (partial_shaping) return a;
-      MX_THROW(dmlc::ValueError) << "reshape: cannot infer the new shape of " << name;
-    }
-    if (a.shape() == s) return a;
-    // A sparse array cannot be viewed with another shape: a new (empty) one of the same type.
-    if (a.is_sparse()) return NDArray(a.storage_type(), s, ctx, a.dtype());
-    if (s.Size() <= a.shape().Size()) return a.AsArray(s, a.dtype());
-    if (!allow_up_sizing) {
-      MX_THROW(dmlc::ValueError) << "reshape: new shape of " << name << " " << s
-                                 << " is larger than the original " << a.shape()
-                                 << "; set allow_up_sizing=True to allow it";
-    }
-    return NDArray(s, ctx, false, a.dtype());
-  };
-  std::vector<NDArray> args, grads, aux;
-  for (size_t i = 0; i < arg_nodes.size(); ++i) {
-    const mxnet::TShape& s = shapes[eid_of(arg_nodes[i])];
-    if (!partial_shaping && !arg_shapes.count(arg_names[i]) && mxnet::shape_is_known(s) &&
-        s != old->arg_arrays()[i].shape()) {
-      MX_THROW(dmlc::ValueError) << "reshape: the shape of " << arg_names[i] << " changes from "
-                                 << old->arg_arrays()[i].shape() << " to " << s
-                                 << "; set partial_shaping=True to allow it";
-    }
-    args.push_back(reshape(old->arg_arrays()[i], s, arg_names[i]));
-    grads.push_back(reshape(old->grad_arrays()[i], s, "grad of " + arg_names[i]));
-  }
-  for (size_t i = 0; i < aux_nodes.size(); ++i) {
-    aux.push_back(reshape(old->aux_arrays()[i], shapes[eid_of(aux_nodes[i])], aux_names[i]));
-  }
-  Executor* ex = Executor::Bind(sym, ctx, Group2Ctx(num_map_keys, map_keys, map_dev_types, map_dev_ids),
-                                args, grads, old->grad_reqs(), aux, old);
+  spec.partial_shaping = partial_shaping != 0;
+  spec.allow_up_sizing = allow_up_sizing != 0;
+  Executor* ex = mxnet::exec::Reshape(old, spec);
   ReturnBind(ex, num_in_args, in_args, arg_grads, num_aux_states, aux_states);
   *out = ex;
   API_END();

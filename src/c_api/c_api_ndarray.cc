@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "c_api_common.h"
+#include "../common/file_replace.h"
 
 using mxnet::Context;
 using mxnet::NDArray;
@@ -328,11 +329,9 @@ int MXNDArraySave(const char* fname, uint32_t num_args, NDArrayHandle* args, con
     data.push_back(*ND(args[i]));
     if (keys != nullptr) names.emplace_back(keys[i]);
   }
-  std::ofstream out(fname, std::ios::binary);
-  if (!out) throw mxnet::ValueError(std::string("cannot open '") + fname + "' for writing");
-  NDArray::Save(&out, data, names);
-  out.close();
-  if (!out) throw dmlc::Error(std::string("failed writing '") + fname + "'");
+  mxnet::common::WriteFileReplacing(fname, [&](std::ostream* out) {
+    NDArray::Save(out, data, names);
+  });
   API_END();
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "c_api_common.h"
+#include "../common/file_replace.h"
 #include "../executor/simple_bind.h"
 #include "../nnvm/subgraph_cut.h"
 #include "c_api_symbolic_util.h"
@@ -354,15 +355,16 @@ int MXSymbolCreateFromJSON(const char* json, SymbolHandle* out) {
 
 int MXSymbolSaveToFile(SymbolHandle symbol, const char* fname) {
   API_BEGIN();
-  std::ofstream os(fname);
-  if (!os) MX_THROW(dmlc::ValueError) << "cannot open " << fname << " for writing";
-  os << nnvm::SaveJSON(*SymbolFromHandle(symbol));
-  if (!os) MX_THROW(dmlc::ValueError) << "cannot write " << fname;
+  API_NOT_NULL(fname);
+  const std::string json = nnvm::SaveJSON(*SymbolFromHandle(symbol));
+  mxnet::common::WriteFileReplacing(fname, [&](std::ostream* os) { *os << json; });
   API_END();
 }
 
 int MXSymbolCreateFromFile(const char* fname, SymbolHandle* out) {
   API_BEGIN();
+  API_NOT_NULL(fname);
+  API_NOT_NULL(out);
   std::ifstream is(fname);
   if (!is) MX_THROW(dmlc::ValueError) << "cannot open symbol file " << fname;
   std::stringstream ss;

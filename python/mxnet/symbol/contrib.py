@@ -13,6 +13,7 @@ from collections import defaultdict as _defaultdict  # noqa: E402
 
 from ..base import _LIB, check_call  # noqa: E402
 from ..attribute import AttrScope  # noqa: E402
+from .._nested import flatten_nested, regroup_nested  # noqa: E402
 
 # Per base name, how many control-flow subgraphs were made ("foreach0", "foreach1", ...).
 _SUBGRAPH_COUNTS = _defaultdict(int)
@@ -23,34 +24,22 @@ def _symbol_cls():
     return Symbol
 
 
+def _symbol_format(x):
+    """A Symbol counts as its number of outputs when it has several (flatten_nested's format)."""
+    if not isinstance(x, _symbol_cls()):
+        return None
+    n = len(x.list_outputs())
+    return int(n if n > 1 else 0)
+
+
 def _flatten(args, inout_str):
-    """(flat list of Symbols, format to rebuild the nesting); a multi-output Symbol counts as
-    its number of outputs."""
-    Symbol = _symbol_cls()
-    if isinstance(args, Symbol):
-        n = len(args.list_outputs())
-        return [args], int(n if n > 1 else 0)
-    if not isinstance(args, (list, tuple)):
-        raise TypeError("%s must be (nested) list of Symbol, but got %s of type %s"
-                        % (inout_str, str(args), str(type(args))))
-    flat, fmts = [], []
-    for item in args:
-        sub, fmt = _flatten(item, inout_str)
-        flat.extend(sub)
-        fmts.append(fmt)
-    return flat, fmts
+    """(flat list of Symbols, format to rebuild the nesting with _regroup)."""
+    return flatten_nested(args, _symbol_format, lambda bad: TypeError(
+        "%s must be (nested) list of Symbol, but got %s of type %s"
+        % (inout_str, str(bad), str(type(bad)))))
 
 
-def _regroup(args, fmt):
-    if isinstance(fmt, int):
-        if fmt == 0:
-            return args[0], args[1:]
-        return args[:fmt], args[fmt:]
-    ret = []
-    for item in fmt:
-        res, args = _regroup(args, item)
-        ret.append(res)
-    return ret, args
+_regroup = regroup_nested
 
 
 def _as_list(x):

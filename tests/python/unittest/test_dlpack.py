@@ -1,5 +1,7 @@
 """DLPack exchange: capsules, NumPy interop, from_numpy zero-copy, optional PyTorch."""
 import gc
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -79,6 +81,25 @@ def test_from_numpy_zero_copy_and_copy():
     assert b.asnumpy()[0] == 0
     with pytest.raises(ValueError):
         mx.nd.from_numpy(np.zeros((4, 4), dtype=np.float32)[:, ::2])
+
+
+def test_from_numpy_releases_the_numpy_array():
+    # The NDArray holds one reference on the NumPy array and gives it back when it dies (the
+    # DLPack deleter of a transient handle runs on a copy of the struct, as in MXNet 1.x).
+    src = np.arange(6, dtype=np.float32)
+    before = sys.getrefcount(src)
+    for _ in range(3):
+        a = mx.nd.from_numpy(src)
+        assert sys.getrefcount(src) == before + 1
+        (a * 2).wait_to_read()
+        del a
+        mx.nd.waitall()
+        gc.collect()
+        for _ in range(100):  # the chunk is freed by the engine, after its pending reads
+            if sys.getrefcount(src) == before:
+                break
+            time.sleep(0.01)
+        assert sys.getrefcount(src) == before
 
 
 def test_torch_interop():

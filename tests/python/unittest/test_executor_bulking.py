@@ -116,7 +116,12 @@ def test_monitor_sees_every_node_when_bulking_is_on():
     with bulk_env():
         ex = sym.simple_bind(mx.cpu(), **shapes)
     seen = []
-    ex.set_monitor_callback(lambda name, arr: seen.append(mx.base.py_str(name)))
+
+    def monitor(name, handle):
+        # The handle is a new array the callback owns (MXNet 1.x's protocol): wrap it to free it.
+        mx.nd.NDArray(mx.base.NDArrayHandle(handle))
+        seen.append(mx.base.py_str(name))
+    ex.set_monitor_callback(monitor)
     ex.forward(is_train=True)
     mx.nd.waitall()
     assert [n for n in seen if n.endswith('_output')] == \

@@ -25,6 +25,14 @@ CC = shutil.which("gcc") or shutil.which("cc")
 pytestmark = pytest.mark.skipif(CXX is None, reason="no C++ compiler to build extension libraries")
 
 
+# The compilers run without the sanitizer runtime tools/sanitize.sh preloads into Python.
+_COMPILER_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
+def _compile(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True, env=_COMPILER_ENV)
+
+
 def _include_dir():
     return mx.libinfo.find_include_path()
 
@@ -39,7 +47,7 @@ def build_library(out_dir, name, sources, compiler=None):
     out = os.path.join(str(out_dir), "lib%s.so" % name)
     cmd = [compiler or CXX, "-shared", "-fPIC", "-std=c++17"] + list(sources) + \
         [_lib_api_cc(), "-o", out, "-I", _include_dir()]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = _compile(cmd)
     assert proc.returncode == 0, "build failed: %s\n%s" % (" ".join(cmd), proc.stderr)
     return out
 
@@ -52,8 +60,8 @@ def _lib_api_object(out_dir):
     obj = _LIB_API_OBJECTS.get(str(out_dir))
     if obj is None:
         obj = os.path.join(str(out_dir), "lib_api.o")
-        proc = subprocess.run([CXX, "-c", "-fPIC", "-std=c++17", _lib_api_cc(), "-o", obj,
-                               "-I", _include_dir()], capture_output=True, text=True)
+        proc = _compile([CXX, "-c", "-fPIC", "-std=c++17", _lib_api_cc(), "-o", obj,
+                         "-I", _include_dir()])
         assert proc.returncode == 0, proc.stderr
         _LIB_API_OBJECTS[str(out_dir)] = obj
     return obj
@@ -68,12 +76,11 @@ def build_from_text(out_dir, name, text, c_only=False):
         out = os.path.join(str(out_dir), "lib%s.so" % name)
         cmd = [CXX, "-shared", "-fPIC", "-std=c++17", src, _lib_api_object(out_dir), "-o", out,
                "-I", _include_dir()]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = _compile(cmd)
         assert proc.returncode == 0, "build failed: %s\n%s" % (" ".join(cmd), proc.stderr)
         return out
     out = os.path.join(str(out_dir), "lib%s.so" % name)
-    proc = subprocess.run([CC, "-shared", "-fPIC", src, "-o", out, "-I", _include_dir()],
-                          capture_output=True, text=True)
+    proc = _compile([CC, "-shared", "-fPIC", src, "-o", out, "-I", _include_dir()])
     assert proc.returncode == 0, proc.stderr
     return out
 
