@@ -136,6 +136,12 @@ class Domain(object):
         self.handle = ProfileHandle()
         check_call(_LIB.MXProfileCreateDomain(c_str(self.name), ctypes.byref(self.handle)))
 
+    def __del__(self):
+        # Tasks, frames and counters copy the domain's name: they outlive it safely.
+        if self.handle is not None and _LIB is not None:
+            check_call(_LIB.MXProfileDestroyHandle(self.handle))
+            self.handle = None
+
     def __str__(self):
         return self.name
 
