@@ -6,7 +6,10 @@
  *          push  -> the per-worker sums are summed over the workers (Sum), then each worker
  *                   applies the same updater to the same stored value,
  *        so every worker holds what MXNet 1.x's servers would have held, and pulls are local.
- *        The processes, rendezvous and collectives are MPI's (mpi_collective.cc).
+ *        The processes, rendezvous and collectives are MPI's (mpi_job.cc, mpi_collective.cc;
+ *        dist_async's servers: mpi_server.cc). Every collective of the workers runs on one
+ *        communication thread, in the order the engine releases them (all write one engine
+ *        variable, so that order is program order: the same on every worker).
  */
 #ifndef MXNET_KVSTORE_COLLECTIVE_H_
 #define MXNET_KVSTORE_COLLECTIVE_H_
@@ -37,13 +40,16 @@ class Collective {
    *        modified): written into `into` when given (not none) and it fits (a dense CPU
    *        array of merged's shape and dtype, uncompressed push), else a new CPU array, or
    *        `merged` itself when there is one worker. Returns the array holding the sum.
+   *        A dense uncompressed sum is asynchronous: an engine operation that reads `merged`
+   *        and writes the result, which readers of the result wait for (its errors, e.g. the
+   *        workers disagreeing, raise there); row_sparse and compressed sums are synchronous.
    */
   virtual NDArray Sum(const std::string& key, const NDArray& merged,
                       const NDArray& into = NDArray()) = 0;
   /*!
    * \brief Writes the sum over the workers of each worker's dense `value` into `dst` (same
    *        shape and dtype; may be `value` itself). Uncompressed: the all-reduce of a
-   *        Horovod-style store.
+   *        Horovod-style store. Synchronous.
    */
   virtual void SumInto(const std::string& key, const NDArray& value, const NDArray& dst) = 0;
   /*! \brief dst := rank 0's dense `value` on every worker (dst may be `value`). */

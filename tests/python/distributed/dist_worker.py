@@ -474,6 +474,63 @@ def module_fit(batches, n):
     ok("module.fit", kv)
 
 
+# ---- asynchrony: a dist_sync push is an engine operation -------------------------------------
+
+def case_overlap():
+    """Worker 1 comes to its push DELAY seconds late. Worker 0's push must return at once (the
+    sum runs later, in the engine), its engine must stay free for other work meanwhile, and
+    only waiting on the pulled value takes the DELAY."""
+    delay = 2.0
+    kv = mx.kv.create('dist_sync')
+    r, n = kv.rank, kv.num_workers
+    shape = (1024, 1024)  # 4 MiB of float32
+    kv.init('big', mx.nd.zeros(shape))
+    grad = mx.nd.array(value(r, shape))
+    a = mx.nd.ones((64, 64))
+    mx.nd.waitall()
+    kv._barrier()  # both workers start the clock together
+    if r == 1:
+        time.sleep(delay)
+    start = time.time()
+    kv.push('big', grad)
+    pushed = time.time() - start
+    out = mx.nd.zeros(shape)
+    kv.pull('big', out=out)
+    other = mx.nd.dot(a, a)  # unrelated engine work, while the sum waits for worker 1
+    other.wait_to_read()
+    computed = time.time() - start
+    out.wait_to_read()
+    waited = time.time() - start
+    close(out, sum(value(q, shape) for q in range(n)), "overlap sum")
+    close(other, np.full((64, 64), 64.0), "overlap dot")
+    print("TIMES rank=%d push=%.4f compute=%.4f wait=%.4f" % (r, pushed, computed, waited),
+          flush=True)
+    if r == 0:
+        if not waited > 0.5 * delay:
+            raise AssertionError("the pull's wait took %.3f s; worker 1 was %.1f s late"
+                                 % (waited, delay))
+        if not pushed < 0.2 * delay:
+            raise AssertionError("push took %.3f s: it waited for worker 1 (%.1f s late)"
+                                 % (pushed, delay))
+        if not computed < 0.4 * delay:
+            raise AssertionError("unrelated engine work took %.3f s: the pending sum held the "
+                                 "engine" % computed)
+    ok("overlap.push_returns_early", kv)
+    # Trainer-style: several pushes in a row, then pulls; results as with synchronous sums.
+    for step in range(3):
+        for k in range(4):
+            if step == 0:
+                kv.init('g%d' % k, mx.nd.zeros((3, 5)))
+            kv.push('g%d' % k, mx.nd.array(value(r, (3, 5), salt=step + k)))
+        outs = [mx.nd.zeros((3, 5)) for _ in range(4)]
+        for k in range(4):
+            kv.pull('g%d' % k, out=outs[k])
+        for k in range(4):
+            exact(outs[k], sum(value(q, (3, 5), salt=step + k) for q in range(n)),
+                  "overlap step %d key %d" % (step, k))
+    ok("overlap.in_order", kv)
+
+
 # ---- failure modes: each must end the job non-zero, quickly, with a message ------------------
 
 def case_fail_raise():

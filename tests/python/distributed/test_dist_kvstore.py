@@ -38,6 +38,7 @@ JOBS = {
     'async_1server': ('async', 2, 1, 60),
     'async_2servers': ('async', 2, 2, 60),
     'train': ('train', 2, 0, 60),
+    'overlap': ('overlap', 2, 0, 60),
     'fail_raise': ('fail_raise', 2, 0, 60),
     'fail_kill': ('fail_kill', 2, 0, 60),
     'fail_uneven': ('fail_uneven', 2, 0, 60),
@@ -162,6 +163,14 @@ def test_dist_async(job_name, check):
 def test_training_matches_union(check):
     job = _assert_job_ok('train')
     assert _passed(job, check) == [0, 1], job['out'][-4000:]
+
+
+def test_dist_sync_push_is_asynchronous():
+    # Worker 1 is 2 s late to its push; worker 0's push returns at once, its engine stays free
+    # for other work, and waiting on the pulled value takes the delay (dist_worker.case_overlap).
+    job = _assert_job_ok('overlap')
+    for check in ('overlap.push_returns_early', 'overlap.in_order'):
+        assert _passed(job, check) == [0, 1], job['out'][-4000:]
 
 
 @pytest.mark.parametrize('name,message', [
