@@ -219,6 +219,15 @@ inline const char* dtype_string(int type) {
   }
 }
 
+/*!
+ * \brief Whether a dtype code is floating point, bfloat16 included: type inference accepts it
+ *        where floats go (bfloat16 data runs through the float32 fallback of the execution
+ *        core, so kernels never see it).
+ */
+inline bool IsFloatingType(int type) {
+  return type == kFloat32 || type == kFloat64 || type == kFloat16 || type == kBfloat16;
+}
+
 }  // namespace mshadow
 
 #define MSHADOW_TYPE_CASE_(flag, T, DType, ...) \

@@ -43,6 +43,29 @@ _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 _GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
 
 
+def is_bfloat16(dtype):
+    """Whether `dtype` names bfloat16 ('bfloat16' or 1.9.1's record dtype)."""
+    if isinstance(dtype, str):
+        return dtype == "bfloat16"
+    try:
+        return np.dtype(dtype) == bfloat16
+    except TypeError:
+        return False
+
+
+def to_bfloat16(values):
+    """A NumPy array of 1.9.1's bfloat16 record dtype from float values: float32 rounded to
+    nearest even, as the library rounds (a NaN stays a quiet NaN)."""
+    a = np.asarray(values)
+    if a.dtype == bfloat16:
+        return a
+    bits = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    nan = (bits & 0x7FFFFFFF) > 0x7F800000
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    out = np.where(nan, (bits >> 16) | 0x40, rounded).astype(np.uint16)
+    return out.view(bfloat16).reshape(a.shape)
+
+
 def dtype_to_mx(dtype):
     """MXNet dtype code of a NumPy dtype, type or name ('float32', np.int8, ...)."""
     if dtype is None:

@@ -102,6 +102,26 @@ DispatchMode InferDispatch(const nnvm::NodeAttrs& attrs, int dev_mask, std::vect
 OpKernel SelectKernel(const nnvm::NodeAttrs& attrs, const Context& ctx, DispatchMode mode,
                       bool has_state, const char* front_end);
 
+/*!
+ * \brief bfloat16 without bfloat16 kernels: when some input or output type is bfloat16 and the
+ *        op has no bfloat16 kernel of its own (attribute TBFloat16Native), wrap the dense or
+ *        stateful kernel of `k` so that it runs in float32 on temporary arrays: bfloat16 inputs
+ *        are widened (exactly), the float32 kernel runs, bfloat16 outputs (and inputs the op
+ *        mutates) are rounded back to nearest even; kAddTo adds in float32 before rounding.
+ *        Leaves `k` alone (and costs nothing) when no type is bfloat16. Throws TypeError for a
+ *        bfloat16 call on a GPU or to a sparse kernel. Both front ends call it once their
+ *        types are known.
+ */
+void ApplyBF16Fallback(const nnvm::NodeAttrs& attrs, const std::vector<int>& in_types,
+                       const std::vector<int>& out_types, OpKernel* k);
+
+/*! \brief Whether ApplyBF16Fallback would wrap a kernel of `attrs` for these types. */
+bool NeedsBF16Fallback(const nnvm::NodeAttrs& attrs, const std::vector<int>& in_types,
+                       const std::vector<int>& out_types);
+
+/*! \brief `types` with bfloat16 read as float32 (what a fallback op's state is created for). */
+std::vector<int> BF16AsFloat32(std::vector<int> types);
+
 }  // namespace exec
 }  // namespace mxnet
 

@@ -43,6 +43,10 @@ void FillOnes(const NDArray& a) {
   Engine::Get()->PushSync(
       [arr](RunContext) {
         TBlob b = arr.data();
+        if (b.type_flag_ == mshadow::kBfloat16) {  // raw bits: 1.0 is 0x3F80
+          std::fill_n(static_cast<uint16_t*>(b.dptr_), b.shape_.Size(), uint16_t{0x3F80});
+          return;
+        }
         MSHADOW_TYPE_SWITCH(b.type_flag_, DType, {
           DType* p = b.dptr<DType>();
           const size_t n = b.shape_.Size();
@@ -478,6 +482,10 @@ void GraphExecutor::CreateOpNodes() {
                                     op_nodes_[inode.control_deps[0]] != nullptr;
     opn->kernel = SelectKernel(n->attrs, ctx_, mode,
                                state_from_forward || fcreate_state.count(op), "executor");
+    std::vector<int> in_dtypes, out_dtypes;
+    for (const NDArray& a : ins) in_dtypes.push_back(a.dtype());
+    for (const NDArray& a : outs) out_dtypes.push_back(a.dtype());
+    ApplyBF16Fallback(n->attrs, in_dtypes, out_dtypes, &opn->kernel);
     for (const NDArray& a : ins) {
       if (mode == DispatchMode::kFComputeEx) {
         // the sparse kernel reads the arrays
@@ -538,6 +546,8 @@ void GraphExecutor::CreateOpNodes() {
           in_shapes.push_back(a.shape());
           in_types.push_back(a.dtype());
         }
+        // a bfloat16 fallback op's state serves its float32 kernel
+        if (NeedsBF16Fallback(n->attrs, in_dtypes, out_dtypes)) in_types = BF16AsFloat32(in_types);
         opn->state = fcreate_state[op](n->attrs, ctx_, in_shapes, in_types);
       }
       if (!opn->state) {

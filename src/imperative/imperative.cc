@@ -287,6 +287,15 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     MX_THROW(TypeError) << "Operator " << op->name << ": cannot infer output dtypes from input dtypes "
                         << TypeList(in_types) << " (got " << TypeList(out_types) << ")";
   }
+  // bfloat16 without a bfloat16 kernel runs the float32 one (exec_core.h); its state, if any,
+  // is created for float32.
+  std::vector<int> f32_types;
+  const std::vector<int>* state_types = &in_types;
+  if (exec::NeedsBF16Fallback(attrs, in_types, out_types)) {
+    exec::ApplyBF16Fallback(attrs, in_types, out_types, &kernel);
+    f32_types = exec::BF16AsFloat32(in_types);
+    state_types = &f32_types;
+  }
 
   for (uint32_t i = 0; i < num_outputs; ++i) {
     int64_t bytes = 0;
@@ -376,7 +385,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     // Control flow (_foreach, _while_loop, _cond and their backward): the kernel runs its
     // subgraphs from this thread, pushing their operators; it never runs inside a worker.
     OpStatePtr state = backward_state != nullptr ? *backward_state
-                                                 : fcreate_state[op](attrs, ctx, in_shapes, in_types);
+                                                 : fcreate_state[op](attrs, ctx, in_shapes, *state_types);
     if (created_state != nullptr && backward_state == nullptr) *created_state = state;
     OpContext opctx;
     opctx.need_grad = is_recording_;
@@ -430,7 +439,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   } else {
     // A forward op creates its state; a backward op runs on its forward node's state.
     OpStatePtr state = backward_state != nullptr ? *backward_state
-                                                 : fcreate_state[op](attrs, ctx, in_shapes, in_types);
+                                                 : fcreate_state[op](attrs, ctx, in_shapes, *state_types);
     if (created_state != nullptr && backward_state == nullptr) *created_state = state;
     FStatefulCompute fn = std::move(kernel.fstateful);
     write_vars.push_back(state.get_var());

@@ -23,6 +23,7 @@ from ._shape import infer_reshape, shape_size
 from .._enums import (mx_real_t, dtype_to_mx, _DTYPE_NP_TO_MX, _DTYPE_MX_TO_NP, _GRAD_REQ_MAP,
                       _STORAGE_TYPE_ID_TO_STR)
 # The shared vocabulary used to live here; user code still imports it from this module.
+from .._enums import (is_bfloat16 as _is_bfloat16, to_bfloat16 as _to_bfloat16)
 from .._enums import (_bfloat16, _STORAGE_TYPE_UNDEFINED, _STORAGE_TYPE_DEFAULT,  # noqa: F401
                       _STORAGE_TYPE_ROW_SPARSE, _STORAGE_TYPE_CSR, _STORAGE_TYPE_STR_TO_ID)
 # Names MXNet 1.9.1's module also exposes (it imports them).
@@ -252,6 +253,9 @@ class NDArray(NDArrayBase):
     def _sync_copyfrom(self, source_array):
         """Copy host data (broadcast to this array's shape) into the array."""
         dtype = self.dtype
+        if dtype == _bfloat16:  # NumPy cannot convert numbers to the record dtype: round here
+            source_array = _to_bfloat16(np.asarray(source_array, dtype=None if isinstance(
+                source_array, np.ndarray) and source_array.dtype == _bfloat16 else np.float32))
         if not isinstance(source_array, np.ndarray):
             try:
                 source_array = np.array(source_array, dtype=dtype)
@@ -283,7 +287,7 @@ class NDArray(NDArrayBase):
         """A copy converted to `dtype` (or self when copy=False and the dtype already matches)."""
         if dtype is None:
             dtype = mx_real_t
-        if not copy and np.dtype(dtype) == np.dtype(self.dtype):
+        if not copy and dtype_to_mx(dtype) == dtype_to_mx(self.dtype):
             return self
         res = empty(self.shape, ctx=self.context, dtype=dtype)
         self.copyto(res)
@@ -828,6 +832,10 @@ def array(source_array, ctx=None, dtype=None):
         dtype = source_array.dtype if dtype is None else dtype
     else:
         dtype = mx_real_t if dtype is None else dtype
+        if _is_bfloat16(dtype) and not (isinstance(source_array, np.ndarray)
+                                        and source_array.dtype == _bfloat16):
+            dtype = _bfloat16
+            source_array = np.array(source_array, dtype=np.float32)  # rounded on copy
         if not isinstance(source_array, np.ndarray):
             try:
                 source_array = np.array(source_array, dtype=dtype)

@@ -147,7 +147,7 @@ bool DeformConvType(const char* op, std::vector<int>* in, std::vector<int>* out)
     if (dtype < 0) dtype = t;
   }
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << op << ": only float16, float32 and float64 are supported, got "
                         << type_string(dtype);
   }

@@ -112,7 +112,7 @@ bool DPSROIType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<
     if (t == -1) t = v;
   }
   if (t == -1) return false;
-  if (t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(t)) {
     MX_THROW(TypeError) << kOp << ": only float16, float32 and float64 are supported, got "
                         << type_string(t);
   }

@@ -176,7 +176,7 @@ bool TransformShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
 bool RealType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   const int t = (*in)[0] >= 0 ? (*in)[0] : (*out)[0];
   if (t < 0) return false;
-  if (t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(t)) {
     MX_THROW(TypeError) << attrs.op->name << ": expected float16, float32 or float64 data, got "
                         << mshadow::dtype_string(t);
   }

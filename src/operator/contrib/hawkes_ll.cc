@@ -59,7 +59,7 @@ bool HawkesType(const nnvm::NodeAttrs&, std::vector<int>* in, std::vector<int>* 
   }
   if (t < 0) t = (*out)[kLoglik] >= 0 ? (*out)[kLoglik] : (*out)[kOutState];
   if (t < 0) return false;
-  if (t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(t)) {
     MX_THROW(TypeError) << kOpName << ": expected lda of a floating-point dtype, got "
                         << mshadow::dtype_string(t);
   }

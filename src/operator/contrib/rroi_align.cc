@@ -47,7 +47,7 @@ bool RROIAlignShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
 bool RROIAlignType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   const int t = (*in)[0] != -1 ? (*in)[0] : (*in)[1];
   if (t == -1) return false;
-  if (t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(t)) {
     MX_THROW(TypeError) << kOp << ": only float16, float32 and float64 are supported, got "
                         << type_string(t);
   }

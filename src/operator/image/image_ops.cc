@@ -262,7 +262,7 @@ void NormalizeLoop(const DType* xp, DType* yp, index_t planes, index_t c, index_
 
 bool NormalizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
   const int t = (*in)[0] != -1 ? (*in)[0] : (*out)[0];
-  if (t != -1 && t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+  if (t != -1 && !mshadow::IsFloatingType(t)) {
     MX_THROW(dmlc::TypeError) << "_image_normalize: input must be a floating-point tensor (use "
                               << "to_tensor first), got dtype " << mshadow::dtype_string(t);
   }

@@ -132,15 +132,17 @@ inline bool BatchNormShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_
   return shape_is_known(dshape);
 }
 
-/*! \brief Parameter/statistics dtype for a data dtype (float32 for float16 data). */
-inline int BNParamType(int dtype) { return dtype == mshadow::kFloat16 ? mshadow::kFloat32 : dtype; }
+/*! \brief Parameter/statistics dtype for a data dtype (float32 for float16 and bfloat16 data). */
+inline int BNParamType(int dtype) {
+  return dtype == mshadow::kFloat16 || dtype == mshadow::kBfloat16 ? mshadow::kFloat32 : dtype;
+}
 
 inline bool BatchNormType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
                           std::vector<int>* out_type) {
   int dtype = (*in_type)[batchnorm::kData];
   if (dtype < 0) dtype = (*out_type)[batchnorm::kOut];
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << "BatchNorm: data must be float16, float32 or float64, got "
                         << type_string(dtype);
   }

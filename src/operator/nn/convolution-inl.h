@@ -245,7 +245,7 @@ inline bool ConvLikeType(const char* op, std::vector<int>* in_type, std::vector<
     if (dtype < 0) dtype = t;
   }
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << op << ": only float16, float32 and float64 are supported, got "
                         << type_string(dtype);
   }

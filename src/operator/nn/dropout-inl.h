@@ -88,7 +88,7 @@ inline bool DropoutType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
                         std::vector<int>* out_type) {
   const int dtype = (*in_type)[0] >= 0 ? (*in_type)[0] : (*out_type)[0];
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << "Dropout: expected float16/float32/float64 data, got "
                         << mshadow::dtype_string(dtype);
   }

@@ -181,7 +181,7 @@ inline bool NormUniformType(const char* op, std::vector<int>* in_type,
     for (int t : *in_type) if (t >= 0) { dtype = t; break; }
   }
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << op << ": expected float16/float32/float64 data, got "
                         << mshadow::dtype_string(dtype);
   }

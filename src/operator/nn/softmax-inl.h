@@ -254,8 +254,7 @@ inline bool SoftmaxOpType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_att
                           std::vector<int>* out_attrs) {
   const SoftmaxParam& param = nnvm::get<SoftmaxParam>(attrs.parsed);
   const int dtype = (*in_attrs)[0];
-  if (dtype >= 0 && dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 &&
-      dtype != mshadow::kFloat16) {
+  if (dtype >= 0 && !mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << attrs.op->name << ": expected float16, float32 or float64 data, got "
                         << mshadow::dtype_string(dtype);
   }

@@ -148,7 +148,7 @@ inline bool UpSamplingType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_ty
                            std::vector<int>* out_type) {
   int dtype = (*in_type)[0];
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(dtype)) {
     MX_THROW(TypeError) << "UpSampling: expected float16/float32/float64 data, got "
                         << mshadow::dtype_string(dtype);
   }

@@ -308,7 +308,7 @@ inline bool ElemwiseFloatType(const nnvm::NodeAttrs& attrs, std::vector<int>* in
                               std::vector<int>* out_attrs) {
   if (!ElemwiseType<1, 1>(attrs, in_attrs, out_attrs)) return false;
   const int t = (*out_attrs)[0];
-  if (t != mshadow::kFloat32 && t != mshadow::kFloat64 && t != mshadow::kFloat16) {
+  if (!mshadow::IsFloatingType(t)) {
     MX_THROW(TypeError) << "Operator " << attrs.op->name
                         << ": expected a floating-point dtype for data, got "
                         << mshadow::dtype_string(t);
@@ -344,9 +344,9 @@ inline bool ElemwiseFloatType(const nnvm::NodeAttrs& attrs, std::vector<int>* in
       .add_enum("bool", mshadow::kBool)
 #endif
 
-/*! \brief Throws TypeError when `dtype` has no kernel in this build (bfloat16). */
+/*! \brief Throws TypeError when `dtype` has no kernel in this build (bfloat16 runs through the float32 fallback of the execution core). */
 inline void CheckComputableDType(const char* op, const char* what, int dtype) {
-  if (dtype == mshadow::kBfloat16 || mshadow::mshadow_sizeof(dtype) == 0 ||
+  if (mshadow::mshadow_sizeof(dtype) == 0 ||
       dtype == mshadow::kInt16 || dtype == mshadow::kUint16 || dtype == mshadow::kUint32 ||
       dtype == mshadow::kUint64) {
     MX_THROW(TypeError) << "Operator " << op << ": " << what << " dtype "

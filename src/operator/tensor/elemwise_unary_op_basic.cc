@@ -91,6 +91,7 @@ NNVM_REGISTER_OP(_copyto)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_copyto"})
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<FCompute>("FCompute<cpu>", CastCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true)  // converts bfloat16 itself (common/cast.h)
 .add_argument("data", "NDArray", "input data");
 
 MXNET_OPERATOR_REGISTER_UNARY(Cast)
@@ -111,6 +112,7 @@ Example::
 .set_attr_parser(ParamParser<CastParam>)
 .set_attr<nnvm::FInferType>("FInferType", CastType, 11)
 .set_attr<FCompute>("FCompute<cpu>", CastCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true)  // converts bfloat16 itself (common/cast.h)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_cast"})
 .add_arguments(CastParam::__FIELDS__());
 
@@ -126,6 +128,7 @@ NNVM_REGISTER_OP(_backward_cast)
     })
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", InplaceIn0Out0)
 .set_attr<FCompute>("FCompute<cpu>", CastCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true)  // converts bfloat16 itself (common/cast.h)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output");
 
 // ---------------------------------------------------------------------------- sign & rounding

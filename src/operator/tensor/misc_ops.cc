@@ -350,6 +350,7 @@ It casts only between low precision float/FP32 and does not do anything for othe
   return true;
 })
 .set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true)  // converts bfloat16 itself (common/cast.h)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_amp_cast"})
 .add_argument("data", "NDArray-or-Symbol", "The input.")
 .add_arguments(AMPCastParam::__FIELDS__());
@@ -360,7 +361,8 @@ NNVM_REGISTER_OP(_backward_amp_cast)
 .set_num_outputs(1)
 .set_attr_parser(ParamParser<AMPCastParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true);  // converts bfloat16 itself (common/cast.h)
 
 NNVM_REGISTER_OP(amp_multicast)
 .describe(R"code(Cast function used by AMP, that casts its inputs to the common widest type.
@@ -409,6 +411,7 @@ It casts only between low precision float/FP32 and does not do anything for othe
   return true;
 })
 .set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true)  // converts bfloat16 itself (common/cast.h)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_amp_multicast"})
 .add_argument("data", "NDArray-or-Symbol[]", "Weights")
 .add_arguments(AMPMultiCastParam::__FIELDS__());
@@ -423,7 +426,8 @@ NNVM_REGISTER_OP(_backward_amp_multicast)
 })
 .set_attr_parser(ParamParser<AMPMultiCastParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", CastEachCompute<cpu>)
+.set_attr<bool>("TBFloat16Native", true);  // converts bfloat16 itself (common/cast.h)
 
 // ---- straight-through and gradient-scaling ops ---------------------------------------------
 

@@ -4,9 +4,8 @@ amp_cast, the bfloat16 and float16 operator lists), the legacy Python operator i
 by the same script under MXNet 1.9.1 and under this checkout (mx191_oracle). Parameters and
 data come from NumPy seeds, never mx.random, so both sides compute the same thing.
 
-No bfloat16 values are compared between the two: this build has no bfloat16 kernels (casting
-to bfloat16 raises TypeError, test_bfloat16_amp_cast_ours is a strict xfail until it has), and
-1.9.1's oneDNN bfloat16 kernels need a CPU with bfloat16 instructions. float16 products are not
+bfloat16 is compared through amp_cast only (test_bfloat16_amp_cast_ours): 1.9.1's oneDNN
+bfloat16 operator kernels need a CPU with bfloat16 instructions. float16 products are not
 compared either: 1.9.1 has no float16 GEMM on CPUs."""
 import os
 import sys
@@ -224,17 +223,13 @@ def test_bfloat16_amp_cast_191_rounds_to_nearest_even():
         np.testing.assert_array_equal(ref['back'], _bf16_round(ref['x']))
 
 
-@pytest.mark.xfail(strict=True, raises=Exception,
-                   reason='this build has no bfloat16 kernels (Cast/amp_cast to bfloat16 raise '
-                          'TypeError), which 1.9.1 has on CPUs')
 def test_bfloat16_amp_cast_ours():
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, 'script.py')
-        with open(path, 'w') as f:
-            f.write(_BF16_CAST_SCRIPT)
-        mx191_oracle.run([path, os.path.join(tmp, 'ours.npz')], ours=True)
-        ours = np.load(os.path.join(tmp, 'ours.npz'))
-        np.testing.assert_array_equal(ours['back'], _bf16_round(ours['x']))
+    """Our float32 -> bfloat16 -> float32 amp_cast graph gives 1.9.1's values bit for bit (and
+    the NumPy model of round-to-nearest-even)."""
+    ref, ours = _both(_BF16_CAST_SCRIPT)
+    np.testing.assert_array_equal(ours['x'], ref['x'])
+    np.testing.assert_array_equal(ours['back'].view(np.uint32), ref['back'].view(np.uint32))
+    np.testing.assert_array_equal(ours['back'], _bf16_round(ours['x']))
 
 
 _LISTS_SCRIPT = r"""

@@ -144,10 +144,13 @@ def test_copyto_converts_dtype():
     np.testing.assert_allclose(h.asnumpy(), [1.7, -2.2, 3.0], rtol=1e-3)
 
 
-def test_cast_to_bfloat16_is_a_clear_error():
-    with pytest.raises(MXNetError) as info:
-        mx.nd.Cast(mx.nd.ones((2,)), dtype="bfloat16").wait_to_read()
-    assert "bfloat16" in str(info.value)
+def test_cast_to_bfloat16_rounds_to_nearest_even():
+    # 1 + 2^-8 lies halfway between bfloat16 1.0 and 1 + 2^-7: even (1.0) wins; 1 + 3*2^-8
+    # rounds up to the even 1 + 2^-6 (more cases in test_bfloat16.py)
+    x = mx.nd.array([1.00390625, 1.01171875, -2.0])
+    y = mx.nd.Cast(x, dtype="bfloat16")
+    np.testing.assert_array_equal(mx.nd.Cast(y, dtype="float32").asnumpy(),
+                                  [1.0, 1.015625, -2.0])
 
 
 def test_creation_dtypes_and_ranges():
