@@ -152,6 +152,28 @@ def _usable(name, taken):
             and name not in taken)
 
 
+def signature_names(spec, reserved=()):
+    """(inputs, params) of a generated function's signature: the usable names, each once,
+    without `reserved` (mx.sym keeps `attr` for itself) and the variadic op's count argument
+    (the library fills it in from the number of inputs)."""
+    taken = set(reserved)
+    sig_inputs = []
+    for n in spec.inputs:
+        if _usable(n, taken):
+            sig_inputs.append(n)
+            taken.add(n)
+    if spec.variadic is not None:
+        taken.add(spec.variadic)
+    sig_params = []
+    for n, _, _ in spec.params:
+        if spec.variadic is not None and n == spec.key_var_num_args:
+            continue
+        if _usable(n, taken):
+            sig_params.append(n)
+            taken.add(n)
+    return sig_inputs, sig_params
+
+
 _PARAM_CACHE = {}
 
 
@@ -315,21 +337,7 @@ def make_ndarray_function(handle, op_name, func_name):
     """The Python function for operator `op_name` (an alias or canonical name)."""
     info = op_info(handle)
     spec = OpSpec(op_name, func_name, handle, info)
-    taken = set()
-    sig_inputs = []
-    for n in spec.inputs:
-        if _usable(n, taken):
-            sig_inputs.append(n)
-            taken.add(n)
-    if spec.variadic is not None:
-        taken.add(spec.variadic)
-    sig_params = []
-    for n, _, _ in spec.params:
-        if spec.variadic is not None and n == spec.key_var_num_args:
-            continue        # filled in by the library from the number of inputs
-        if _usable(n, taken):
-            sig_params.append(n)
-            taken.add(n)
+    sig_inputs, sig_params = signature_names(spec)
     if spec.variadic is not None:
         function = _make_variadic(spec, sig_inputs)
     else:

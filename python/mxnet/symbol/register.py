@@ -16,7 +16,7 @@ from ..base import _Null, op_info, build_param_doc, _init_op_module
 from ..name import NameManager
 from .._enums import dtype_str
 from .symbol import Symbol, _create_atomic
-from ..ndarray.register import OpSpec, _usable, param_str, _signature as _nd_signature
+from ..ndarray.register import OpSpec, param_str, signature_names, _signature as _nd_signature
 # Names MXNet 1.9.1's module also exposes (it imports them).
 from ..base import mx_uint  # noqa: F401
 
@@ -115,21 +115,7 @@ def make_symbol_function(handle, op_name, func_name):
     """The Python function for operator `op_name` (an alias or canonical name)."""
     info = op_info(handle)
     spec = OpSpec(op_name, func_name, handle, info)
-    taken = set()
-    sig_inputs = []
-    for n in spec.inputs:
-        if _usable(n, taken) and n != "attr":
-            sig_inputs.append(n)
-            taken.add(n)
-    if spec.variadic is not None:
-        taken.add(spec.variadic)
-    sig_params = []
-    for n, _, _ in spec.params:
-        if spec.variadic is not None and n == spec.key_var_num_args:
-            continue
-        if _usable(n, taken) and n != "attr":
-            sig_params.append(n)
-            taken.add(n)
+    sig_inputs, sig_params = signature_names(spec, reserved=("attr",))
     function = _make_function(spec, sig_inputs, sig_params)
     function.__name__ = func_name
     function.__qualname__ = func_name
