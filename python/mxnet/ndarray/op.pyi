@@ -3038,7 +3038,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -3093,7 +3093,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -3147,7 +3147,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -4620,7 +4620,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -5152,7 +5152,7 @@ def erf(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], No
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -5180,7 +5180,7 @@ def erfinv(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray],
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -5569,7 +5569,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -5594,7 +5594,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -10320,7 +10320,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -11446,7 +11446,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------

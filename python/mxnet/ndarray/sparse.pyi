@@ -526,7 +526,7 @@ def arccosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -581,7 +581,7 @@ def arcsinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -635,7 +635,7 @@ def arctanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -1136,7 +1136,7 @@ def cosh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -1552,7 +1552,7 @@ def gamma(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], 
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -1577,7 +1577,7 @@ def gammaln(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray]
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -2241,7 +2241,7 @@ def sinh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------
@@ -2532,7 +2532,7 @@ def tanh(data: Optional[NDArray] = ..., out: Union[NDArray, Sequence[NDArray], N
 
 
 
-    Defined in src/operator/tensor/elemwise_unary_op_math.cc
+    Defined in src/operator/tensor/elemwise_unary_op_hyperbolic.cc
 
     Parameters
     ----------

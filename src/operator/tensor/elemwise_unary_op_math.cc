@@ -1,30 +1,16 @@
 /*!
  * \file elemwise_unary_op_math.cc
- * \brief Element-wise exponential, logarithmic, trigonometric, hyperbolic and special
- *        functions (exp, log*, sin..arctanh, degrees, radians, gamma, gammaln, erf, erfinv),
+ * \brief Element-wise exponential, logarithmic and trigonometric functions (exp, log*,
+ *        sin..arctan, degrees, radians; hyperbolic and special ones are in
+ *        elemwise_unary_op_hyperbolic.cc),
  *        each with its `_backward_<name>` op (dx = dy * f'(x), or f'(y) where noted).
  *
  * Integer inputs are accepted and computed in double, then cast back (MXNet 1.x behaviour).
  */
-#include "./elemwise_unary_op-inl.h"
-#include "./higher_order_grad-inl.h"
+#include "./elemwise_unary_math-inl.h"
 
 namespace mxnet {
 namespace op {
-
-/*! \brief A unary math op whose gradient op reads the forward input x. */
-#define MXNET_UNARY_MATH_USE_IN(name, functor, doc)                                     \
-  MXNET_OPERATOR_REGISTER_UNARY(name)                                                   \
-  .describe(doc ADD_FILELINE)                                                           \
-  .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, functor>)                  \
-  .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_" #name})
-
-/*! \brief A unary math op whose gradient op reads the forward output y. */
-#define MXNET_UNARY_MATH_USE_OUT(name, functor, doc)                                    \
-  MXNET_OPERATOR_REGISTER_UNARY(name)                                                   \
-  .describe(doc ADD_FILELINE)                                                           \
-  .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, functor>)                  \
-  .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_" #name})
 
 // ---------------------------------------------------------------------------- exp & log
 
@@ -212,122 +198,6 @@ MXNET_UNARY_MATH_USE_IN(radians, mshadow_op::radians, R"code(Converts each eleme
 MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_radians, unary_grad::radians)
 // d = pi/180 is constant: second order through ConstantFactorGrad (d' = 0).
 .set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{ConstantFactorGrad});
-
-// ---------------------------------------------------------------------------- hyperbolic
-
-MXNET_UNARY_MATH_USE_IN(sinh, mshadow_op::sinh, R"code(Returns the hyperbolic sine of the input array, computed element-wise.
-
-.. math::
-   sinh(x) = 0.5\times(exp(x) - exp(-x))
-
-)code")
-.add_alias("_sparse_sinh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sinh, unary_grad::sinh)
-// Second order: d = cosh(x): d' = sinh(x).
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Op("sinh", {c.v}));
-}});
-
-MXNET_UNARY_MATH_USE_IN(cosh, mshadow_op::cosh, R"code(Returns the hyperbolic cosine  of the input array, computed element-wise.
-
-.. math::
-   cosh(x) = 0.5\times(exp(x) + exp(-x))
-
-)code")
-.add_alias("_sparse_cosh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_cosh, unary_grad::cosh)
-// Second order: d = sinh(x): d' = cosh(x).
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Op("cosh", {c.v}));
-}});
-
-MXNET_UNARY_MATH_USE_OUT(tanh, mshadow_op::tanh, R"code(Returns the hyperbolic tangent of the input array, computed element-wise.
-
-.. math::
-   tanh(x) = sinh(x) / cosh(x)
-
-)code")
-.add_alias("_sparse_tanh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_tanh, unary_grad::tanh)
-// Second order: v = y, d = 1 - y^2: d' = -2y.
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Scale(c.v, -2));
-}});
-
-MXNET_UNARY_MATH_USE_IN(arcsinh, mshadow_op::arcsinh, R"code(Returns the element-wise inverse hyperbolic sine of the input array, \
-computed element-wise.
-
-)code")
-.add_alias("_sparse_arcsinh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arcsinh, unary_grad::arcsinh)
-// Second order: d = (x^2+1)^-1/2: d' = -x (x^2+1)^-3/2.
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -1), c.b.Pow(c.b.AddScalar(c.b.Square(c.v), 1), -1.5)));
-}});
-
-MXNET_UNARY_MATH_USE_IN(arccosh, mshadow_op::arccosh, R"code(Returns the element-wise inverse hyperbolic cosine of the input array, \
-computed element-wise.
-
-)code")
-.add_alias("_sparse_arccosh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arccosh, unary_grad::arccosh)
-// Second order: d = (x^2-1)^-1/2: d' = -x (x^2-1)^-3/2.
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -1), c.b.Pow(c.b.AddScalar(c.b.Square(c.v), -1), -1.5)));
-}});
-
-MXNET_UNARY_MATH_USE_IN(arctanh, mshadow_op::arctanh, R"code(Returns the element-wise inverse hyperbolic tangent of the input array, \
-computed element-wise.
-
-)code")
-.add_alias("_sparse_arctanh");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_arctanh, unary_grad::arctanh)
-// Second order: d = 1/(1-x^2): d' = 2x/(1-x^2)^2.
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, 2), c.b.Pow(c.b.AddScalar(c.b.Scale(c.b.Square(c.v), -1), 1), -2)));
-}});
-
-// ---------------------------------------------------------------------------- special functions
-
-MXNET_UNARY_MATH_USE_IN(gamma, mshadow_op::gamma, R"code(Returns the gamma function (extension of the factorial function \
-to the reals), computed element-wise on the input array.
-
-)code")
-.add_alias("_npx_gamma")
-.add_alias("_sparse_gamma");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_gamma, unary_grad::gamma);
-
-MXNET_UNARY_MATH_USE_IN(gammaln, mshadow_op::gammaln, R"code(Returns element-wise log of the absolute value of the gamma function \
-of the input.
-
-)code")
-.add_alias("_npx_gammaln")
-.add_alias("_sparse_gammaln");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_gammaln, unary_grad::gammaln);
-
-MXNET_UNARY_MATH_USE_IN(erf, mshadow_op::erf, R"code(Returns element-wise gauss error function of the input.
-
-Example::
-
-   erf([0, -1., 10.]) = [0., -0.8427, 1.]
-
-)code")
-.add_alias("_npx_erf");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_erf, unary_grad::erf)
-// Second order: d = 2/sqrt(pi) exp(-x^2): d' = -4x/sqrt(pi) exp(-x^2).
-.set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {
-  return c.b.Mul(c.g_ograd, c.b.Mul(c.b.Scale(c.v, -4 / std::sqrt(M_PI)), c.b.Op("exp", {c.b.Scale(c.b.Square(c.v), -1)})));
-}});
-
-MXNET_UNARY_MATH_USE_IN(erfinv, mshadow_op_ext::erfinv, R"code(Returns element-wise inverse gauss error function of the input.
-
-Example::
-
-   erfinv([0, 0.5., -1.]) = [0., 0.4769, -inf]
-
-)code")
-.add_alias("_npx_erfinv");
-MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_erfinv, unary_grad::erfinv);
 
 }  // namespace op
 }  // namespace mxnet
