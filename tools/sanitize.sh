@@ -3,6 +3,12 @@
 # UndefinedBehaviorSanitizer: ctest, then pytest with the sanitizer runtime preloaded into Python.
 #   tools/sanitize.sh                  # both suites
 #   tools/sanitize.sh ctest            # or: pytest [pytest args...]
+#   tools/sanitize.sh files [test files or folders...]
+#                                      # pytest once per file, each in its own interpreter
+#                                      # (default: every test file under tests/python), logs in
+#                                      # $SANITIZE_LOGS (build-san/pytest-logs), a summary line
+#                                      # per file; a file already passed there is skipped, so an
+#                                      # interrupted run resumes. Per-file limit: $SANITIZE_FILE_TIMEOUT.
 # Any report fails the run: UBSan halts on its first finding, ASan on any memory error, LSan at
 # exit on any leak not covered by tools/sanitizers/lsan.supp (the Python interpreter's own).
 set -euo pipefail
@@ -22,18 +28,35 @@ if [ "$what" = all ] || [ "$what" = ctest ]; then
   echo "== ctest (ASan+UBSan+LSan) =="
   (cd "$BUILD_DIR" && ctest --output-on-failure -j2 2>&1 | tail -n 60) || status=1
 fi
+# The interpreter itself, not a wrapper script (pyenv's shims are bash, which LSan would judge).
+py=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)')
+preload="$(clang++ -print-resource-dir)/lib/linux/libclang_rt.asan-x86_64.so"
+# PYTHONMALLOC=malloc: objects live in malloc'd blocks LeakSanitizer can see and scan, not in
+# pymalloc's mmap'd arenas (whose contents it would not scan, reporting false leaks).
+# The tests that compare with MXNet 1.9.1 skip: its library is not instrumented, and the
+# preloaded runtime would be inherited by the reference interpreter they start.
+pytest_cmd=(env MXNET_REFERENCE_PYTHON=/nonexistent/mx191-python LD_PRELOAD="$preload"
+            PYTHONMALLOC=malloc MXNET_LIBRARY_PATH="$root/$BUILD_DIR/libmxnet.so"
+            PYTHONPATH="$root/python" "$py" -m pytest -q -p no:cacheprovider)
+if [ "$what" = files ]; then
+  logs=${SANITIZE_LOGS:-$BUILD_DIR/pytest-logs}
+  mkdir -p "$logs"
+  mapfile -t files < <(find "${@:-tests/python}" -name 'test_*.py' | sort)
+  echo "== pytest file by file (ASan+UBSan+LSan): ${#files[@]} files, logs in $logs =="
+  for f in "${files[@]}"; do
+    log="$logs/$(echo "$f" | tr / _).log"
+    [ -f "$log.passed" ] && continue
+    start=$(date +%s)
+    rc=0
+    timeout "${SANITIZE_FILE_TIMEOUT:-1800}" "${pytest_cmd[@]}" "$f" > "$log" 2>&1 || rc=$?
+    # A sanitizer report after the last test (LSan runs at exit) fails the file too.
+    if [ $rc -eq 0 ] && ! grep -q "Sanitizer" "$log"; then touch "$log.passed"; else status=1; fi
+    echo "$f rc=$rc $(( $(date +%s) - start ))s: $(grep -E 'passed|failed|SUMMARY' "$log" | tail -n 1)"
+  done
+  exit $status
+fi
 if [ "$what" = all ] || [ "$what" = pytest ]; then
   echo "== pytest (ASan+UBSan+LSan, runtime preloaded) =="
-  # The interpreter itself, not a wrapper script (pyenv's shims are bash, which LSan would judge).
-  py=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)')
-  # PYTHONMALLOC=malloc: objects live in malloc'd blocks LeakSanitizer can see and scan, not in
-  # pymalloc's mmap'd arenas (whose contents it would not scan, reporting false leaks).
-  # The tests that compare with MXNet 1.9.1 skip: its library is not instrumented, and the
-  # preloaded runtime would be inherited by the reference interpreter they start.
-  MXNET_REFERENCE_PYTHON=/nonexistent/mx191-python \
-  LD_PRELOAD="$(clang++ -print-resource-dir)/lib/linux/libclang_rt.asan-x86_64.so" \
-    PYTHONMALLOC=malloc MXNET_LIBRARY_PATH="$root/$BUILD_DIR/libmxnet.so" \
-    PYTHONPATH="$root/python" "$py" -m pytest -q -p no:cacheprovider \
-    "${@:-tests/python}" 2>&1 | tail -n 60 || status=1
+  "${pytest_cmd[@]}" "${@:-tests/python}" 2>&1 | tail -n 60 || status=1
 fi
 exit $status

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+
+#include "./float_convert.h"
 #if MXNET_USE_OPENMP
 #include <omp.h>
 #endif
@@ -50,9 +52,9 @@ MSHADOW_XINLINE OType CastValue(IType v) {
   if constexpr (std::is_same<OType, bool>::value) {
     return static_cast<double>(v) != 0.0;
   } else if constexpr (std::is_same<IType, half_t>::value || std::is_same<OType, half_t>::value) {
-    return static_cast<OType>(static_cast<float>(v));
+    return FromFloat<OType>(static_cast<float>(v));
   } else {
-    return static_cast<OType>(v);
+    return FromFloat<OType>(v);  // float -> integer with defined results (float_convert.h)
   }
 }
 

@@ -27,10 +27,12 @@ struct NDArray::Chunk {
   std::function<void()> deleter;
 
   Chunk(size_t bytes, Context c, bool delay) : ctx(c), nbytes(bytes) {
-    var = Engine::Get()->NewVariable();
     shandle.ctx = c;
     shandle.size = bytes;
+    // Allocate before making the variable: a failed allocation (no such device, out of
+    // memory) throws out of the constructor, and no destructor would delete the variable.
     if (!delay) Alloc();
+    var = Engine::Get()->NewVariable();
   }
 
   Chunk(void* dptr, size_t bytes, Context c, std::function<void()> del)

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include "../common/float_convert.h"
+
 namespace mxnet {
 namespace op {
 namespace mshadow_op {
@@ -71,7 +73,7 @@ struct NativeType<half_t> {
     MSHADOW_XINLINE static DType Map(DType a_) {                \
       using A = typename AccType<DType>::type;                  \
       const A a = static_cast<A>(a_);                           \
-      return static_cast<DType>(expr);                          \
+      return common::FromFloat<DType>(A(expr));                 \
     }                                                           \
   };
 
@@ -82,7 +84,7 @@ struct NativeType<half_t> {
       using A = typename AccType<DType>::type;                  \
       const A a = static_cast<A>(a_);                           \
       const A b = static_cast<A>(b_);                           \
-      return static_cast<DType>(expr);                          \
+      return common::FromFloat<DType>(A(expr));                 \
     }                                                           \
   };
 

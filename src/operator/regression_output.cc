@@ -21,6 +21,14 @@ std::vector<nnvm::NodeEntry> RegressionGrad(const char* backward, const nnvm::Ob
 
 bool RegressionBackwardShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                              mxnet::ShapeVector* out) {
+  // The kernel reads one label per output element.
+  const mxnet::TShape& label = (*in)[0];
+  const mxnet::TShape& output = (*in)[1];
+  if (shape_is_known(label) && shape_is_known(output) &&
+      (label.ndim() == 0 || label.Size() != output.Size())) {
+    MX_THROW(ValueError) << attrs.op->name << ": expected a label with as many elements as the "
+                         << "output " << output << ", got " << label;
+  }
   SHAPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
   SHAPE_ASSIGN_CHECK(*out, 1, (*in)[0]);
   return shape_is_known((*out)[0]) && shape_is_known((*out)[1]);

@@ -131,7 +131,7 @@ void InstanceNormGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const InstanceNormParam& param = nnvm::get<InstanceNormParam>(attrs.parsed);
   if (inputs[1].Size() == 0) {
     for (int i = 1; i < 3; ++i) {
-      if (req[i] == kWriteTo || req[i] == kWriteInplace) {
+      if ((req[i] == kWriteTo || req[i] == kWriteInplace) && outputs[i].Size() > 0) {
         std::memset(outputs[i].dptr_, 0,
                     outputs[i].Size() * mshadow::mshadow_sizeof(outputs[i].type_flag_));
       }

@@ -173,6 +173,35 @@ inline bool LayerNormShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_
   return shape_is_known(dshape);
 }
 
+/*!
+ * \brief Shapes of a normalization's backward, (out_grad, data, gamma, mean, std|var) ->
+ *        (data_grad, gamma_grad, beta_grad), checked against what the forward `forward_shape`
+ *        gives for (data, gamma): the kernels index every input by the data's shape, so a
+ *        direct call with inconsistent inputs must be refused, not read out of bounds.
+ */
+template <typename ForwardShape>
+inline bool NormBackwardShape(const char* op, ForwardShape forward_shape,
+                              const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
+                              mxnet::ShapeVector* out) {
+  // Only the data goes in: every other input is then checked here, under this op's name.
+  mxnet::ShapeVector fin{(*in)[1], mxnet::TShape(), mxnet::TShape()};
+  mxnet::ShapeVector fout(3, mxnet::TShape());
+  if (!forward_shape(attrs, &fin, &fout)) return false;
+  static const char* const kNames[] = {"out_grad", "data", "gamma", "mean", "std/var"};
+  const mxnet::TShape expected[] = {fout[0], fin[0], fin[1], fout[1], fout[2]};
+  for (int i = 0; i < 5; ++i) {
+    if (ndim_is_known((*in)[i]) && (*in)[i] != expected[i]) {
+      MX_THROW(ValueError) << op << ": expected " << kNames[i] << " of shape " << expected[i]
+                           << " for data of shape " << fin[0] << ", got " << (*in)[i];
+    }
+    (*in)[i] = expected[i];
+  }
+  SHAPE_ASSIGN_CHECK(*out, 0, fin[0]);
+  SHAPE_ASSIGN_CHECK(*out, 1, fin[1]);
+  SHAPE_ASSIGN_CHECK(*out, 2, fin[1]);
+  return true;
+}
+
 /*! \brief All inputs and outputs share the data dtype (a float type). */
 inline bool NormUniformType(const char* op, std::vector<int>* in_type,
                             std::vector<int>* out_type) {
@@ -299,7 +328,7 @@ void LayerNormGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   if (inputs[1].Size() == 0) {
     // Empty data: the parameter gradients are zero sums.
     for (int i = 1; i < 3; ++i) {
-      if (req[i] == kWriteTo || req[i] == kWriteInplace) {
+      if ((req[i] == kWriteTo || req[i] == kWriteInplace) && outputs[i].Size() > 0) {
         std::memset(outputs[i].dptr_, 0,
                     outputs[i].Size() * mshadow::mshadow_sizeof(outputs[i].type_flag_));
       }

@@ -64,10 +64,7 @@ NNVM_REGISTER_OP(_backward_LayerNorm)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", [](const nnvm::NodeAttrs& attrs,
                                                  mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
-  SHAPE_ASSIGN_CHECK(*out, 0, (*in)[1]);
-  SHAPE_ASSIGN_CHECK(*out, 1, (*in)[2]);
-  SHAPE_ASSIGN_CHECK(*out, 2, (*in)[2]);
-  return shape_is_known((*out)[0]) && shape_is_known((*out)[1]);
+  return NormBackwardShape("_backward_LayerNorm", LayerNormShape, attrs, in, out);
 })
 .set_attr<nnvm::FInferType>("FInferType", [](const nnvm::NodeAttrs& attrs,
                                               std::vector<int>* in, std::vector<int>* out) {

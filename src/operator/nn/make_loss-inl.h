@@ -64,7 +64,7 @@ void LossIdentityCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     const index_t n = inputs[0].Size();
     if (rq == kAddTo) {
       for (index_t i = 0; i < n; ++i) y[i] += x[i];
-    } else {
+    } else if (n > 0) {  // zero-size arrays may have no memory: memcpy must not see null
       std::memcpy(y, x, n * sizeof(DType));
     }
   });

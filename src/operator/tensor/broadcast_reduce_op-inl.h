@@ -841,7 +841,7 @@ inline void ReduceBackwardUseInOutPlanned(mshadow::Stream<mshadow::cpu>*, const 
   const bool add = req == kAddTo;
   ForEachBroadcast(p, [&](index_t b, index_t s) {
     const A v = static_cast<A>(g[s]) * GradOp::Map(static_cast<A>(x[b]), static_cast<A>(y[s]));
-    o[b] = add ? static_cast<DType>(static_cast<A>(o[b]) + v) : static_cast<DType>(v);
+    o[b] = common::FromFloat<DType>(add ? static_cast<A>(o[b]) + v : v);
   });
 }
 template <typename GradOp, typename DType>

@@ -88,7 +88,7 @@ void JoinRows(const std::vector<const DType*>& ins, const std::vector<index_t>& 
       const DType* src = ins[k] + o * widths[k];
       if (req == kAddTo) {
         for (index_t i = 0; i < widths[k]; ++i) dst[i] += src[i];
-      } else {
+      } else if (widths[k] > 0) {  // a zero-size part may have no memory at all
         std::memcpy(dst, src, widths[k] * sizeof(DType));
       }
       dst += widths[k];
@@ -111,7 +111,7 @@ void SplitRows(const DType* in, index_t outer, const std::vector<DType*>& outs,
       DType* dst = outs[k] + o * widths[k];
       if (reqs[k] == kAddTo) {
         for (index_t i = 0; i < widths[k]; ++i) dst[i] += src[i];
-      } else if (reqs[k] != kNullOp) {
+      } else if (reqs[k] != kNullOp && widths[k] > 0) {
         std::memcpy(dst, src, widths[k] * sizeof(DType));
       }
       src += widths[k];

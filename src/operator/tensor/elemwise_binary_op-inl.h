@@ -81,7 +81,7 @@ using mshadow_op::AccType;
       const A b = static_cast<A>(b_);                         \
       (void)a;                                                \
       (void)b;                                                \
-      return static_cast<DType>(expr);                        \
+      return common::FromFloat<DType>(A(expr));               \
     }                                                         \
   };
 

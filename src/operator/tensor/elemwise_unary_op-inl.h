@@ -171,7 +171,7 @@ MSHADOW_XINLINE double erfinv_impl(double y) {
       using A = typename AccType<DType>::type;     \
       const A a = static_cast<A>(a_);              \
       (void)a;                                     \
-      return static_cast<DType>(expr);             \
+      return common::FromFloat<DType>(A(expr));    \
     }                                              \
   };
 

@@ -327,6 +327,11 @@ print('CHILD OK')
 #   so the pool may reach 2 workers at any point (observed at call ~1,200). It grows with the
 #   number of callbacks queued at once, not with the number of calls.
 RSS_BOUND_KIB = 1024
+# Under AddressSanitizer (tools/sanitize.sh preloads its runtime) freed memory waits in a
+# quarantine of up to 256 MiB before reuse, so resident memory grows by design; LeakSanitizer
+# judges leaks there instead, at exit. Descriptors and threads are still checked.
+if 'asan' in os.environ.get('LD_PRELOAD', ''):
+    RSS_BOUND_KIB = 512 * 1024
 THREAD_BOUND = 2
 
 FAILING_CALLS = {
@@ -523,7 +528,8 @@ pools(300)
 after = usage()
 grown = after[0] - before[0]
 print('RSS grew %d KiB over 300 pools' % grown)
-assert grown <= 3 * 1024, 'RSS grew by %d KiB over 300 pools' % grown
+bound = 512 * 1024 if 'asan' in os.environ.get('LD_PRELOAD', '') else 3 * 1024  # see RSS_BOUND_KIB
+assert grown <= bound, 'RSS grew by %d KiB over 300 pools' % grown
 check_still_works()
 print('CHILD OK')
 ''', timeout=300)
