@@ -177,7 +177,8 @@ bool RealType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<in
   const int t = (*in)[0] >= 0 ? (*in)[0] : (*out)[0];
   if (t < 0) return false;
   if (!mshadow::IsFloatingType(t)) {
-    MX_THROW(TypeError) << attrs.op->name << ": expected float16, float32 or float64 data, got "
+    MX_THROW(TypeError) << attrs.op->name << ": expected floating-point data "
+                           "(float16, bfloat16, float32 or float64), got "
                         << mshadow::dtype_string(t);
   }
   TYPE_ASSIGN_CHECK(*in, 0, t);

@@ -143,7 +143,8 @@ inline bool BatchNormType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_typ
   if (dtype < 0) dtype = (*out_type)[batchnorm::kOut];
   if (dtype < 0) return false;
   if (!mshadow::IsFloatingType(dtype)) {
-    MX_THROW(TypeError) << "BatchNorm: data must be float16, float32 or float64, got "
+    MX_THROW(TypeError) << "BatchNorm: data must be floating-point "
+                           "(float16, bfloat16, float32 or float64), got "
                         << type_string(dtype);
   }
   const int ptype = BNParamType(dtype);

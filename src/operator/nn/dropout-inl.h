@@ -89,7 +89,8 @@ inline bool DropoutType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
   const int dtype = (*in_type)[0] >= 0 ? (*in_type)[0] : (*out_type)[0];
   if (dtype < 0) return false;
   if (!mshadow::IsFloatingType(dtype)) {
-    MX_THROW(TypeError) << "Dropout: expected float16/float32/float64 data, got "
+    MX_THROW(TypeError) << "Dropout: expected floating-point data "
+                           "(float16, bfloat16, float32 or float64), got "
                         << mshadow::dtype_string(dtype);
   }
   TYPE_ASSIGN_CHECK(*in_type, 0, dtype);

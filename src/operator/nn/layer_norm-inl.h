@@ -211,7 +211,8 @@ inline bool NormUniformType(const char* op, std::vector<int>* in_type,
   }
   if (dtype < 0) return false;
   if (!mshadow::IsFloatingType(dtype)) {
-    MX_THROW(TypeError) << op << ": expected float16/float32/float64 data, got "
+    MX_THROW(TypeError) << op << ": expected floating-point data "
+                           "(float16, bfloat16, float32 or float64), got "
                         << mshadow::dtype_string(dtype);
   }
   for (size_t i = 0; i < in_type->size(); ++i) {

@@ -126,7 +126,8 @@ inline bool LeakyReLUType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_typ
   const int dtype = (*in_type)[0] >= 0 ? (*in_type)[0] : (*out_type)[0];
   if (dtype < 0) return false;
   if (!mshadow::IsFloatingType(dtype)) {
-    MX_THROW(TypeError) << "LeakyReLU: expected float16/float32/float64 data, got "
+    MX_THROW(TypeError) << "LeakyReLU: expected floating-point data "
+                           "(float16, bfloat16, float32 or float64), got "
                         << mshadow::dtype_string(dtype);
   }
   for (size_t i = 0; i < in_type->size(); ++i) TYPE_ASSIGN_CHECK(*in_type, i, dtype);

@@ -255,7 +255,8 @@ inline bool SoftmaxOpType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_att
   const SoftmaxParam& param = nnvm::get<SoftmaxParam>(attrs.parsed);
   const int dtype = (*in_attrs)[0];
   if (dtype >= 0 && !mshadow::IsFloatingType(dtype)) {
-    MX_THROW(TypeError) << attrs.op->name << ": expected float16, float32 or float64 data, got "
+    MX_THROW(TypeError) << attrs.op->name << ": expected floating-point data "
+                           "(float16, bfloat16, float32 or float64), got "
                         << mshadow::dtype_string(dtype);
   }
   if (param.UseLength() && (*in_attrs)[1] < 0) (*in_attrs)[1] = mshadow::kInt32;

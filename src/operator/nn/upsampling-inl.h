@@ -149,7 +149,8 @@ inline bool UpSamplingType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_ty
   int dtype = (*in_type)[0];
   if (dtype < 0) return false;
   if (!mshadow::IsFloatingType(dtype)) {
-    MX_THROW(TypeError) << "UpSampling: expected float16/float32/float64 data, got "
+    MX_THROW(TypeError) << "UpSampling: expected floating-point data "
+                           "(float16, bfloat16, float32 or float64), got "
                         << mshadow::dtype_string(dtype);
   }
   for (size_t i = 0; i < in_type->size(); ++i) TYPE_ASSIGN_CHECK(*in_type, i, dtype);

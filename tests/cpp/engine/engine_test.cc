@@ -14,6 +14,22 @@
 
 #include "./engine_test_util.h"
 
+// LeakSanitizer judges a death test's child at its exit; one that exits from inside an engine
+// function leaves by design what the engine still holds.
+#if defined(__SANITIZE_ADDRESS__)
+#define MXNET_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MXNET_TEST_ASAN 1
+#endif
+#endif
+#ifdef MXNET_TEST_ASAN
+#include <sanitizer/lsan_interface.h>
+#define MXNET_TEST_IGNORE_LEAKS_FROM_HERE() __lsan_disable()
+#else
+#define MXNET_TEST_IGNORE_LEAKS_FROM_HERE() (void)0
+#endif
+
 namespace mxnet {
 namespace test {
 namespace {
@@ -165,6 +181,7 @@ TEST_F(EngineSelection, NonDefaultChoiceIsLogged) {
 
 TEST_F(EngineSelection, ExitFromInsideAnEngineFunction) {
   auto body = []() {
+    MXNET_TEST_IGNORE_LEAKS_FROM_HERE();
     Engine* eng = Engine::Get();
     VarHandle v = eng->NewVariable();
     eng->PushSync([](RunContext) { std::fprintf(stderr, "pending function\n"); },

@@ -186,6 +186,9 @@ TEST_P(ThreadedEngineTest, ConcurrentPushersShareAVariable) {
     EXPECT_EQ(own_count[t], kOps / 2);
     EXPECT_EQ(own_bad[t], 0);
   }
+  for (VarHandle v : own) eng_->DeleteVariable([](RunContext) {}, Context::CPU(), v);
+  eng_->DeleteVariable([](RunContext) {}, Context::CPU(), shared);
+  eng_->WaitForAll();
 }
 
 // ------------------------------------------------------------------------------------------

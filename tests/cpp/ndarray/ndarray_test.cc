@@ -59,6 +59,17 @@ TEST(NDArray, BadViewsThrowTypedErrors) {
   EXPECT_THROW(a.SyncCopyToCPU(buf.data(), buf.size()), mxnet::ValueError);
 }
 
+// A failed allocation (here: a GPU that does not exist) throws out of the constructor; nothing
+// it made may be left behind (tools/sanitize.sh's LeakSanitizer checks the engine variable),
+// and the next array works.
+TEST(NDArray, FailedAllocationThrowsAndLeavesNothing) {
+  const Context missing = Context::GPU(Context::GetGPUCount());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_THROW(NDArray(TShape({2, 3}), missing, false, mshadow::kFloat32), dmlc::Error);
+  }
+  EXPECT_EQ(ToVector(Iota(TShape({2}))), (std::vector<float>{0, 1}));
+}
+
 TEST(NDArray, CopyConvertsDtype) {
   NDArray a = Iota(TShape({5}), mshadow::kInt32);
   NDArray h(TShape({5}), Context::CPU(), false, mshadow::kFloat16);

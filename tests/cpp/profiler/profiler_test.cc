@@ -150,6 +150,8 @@ TEST_F(ProfilerTest, PauseAndKinds) {
   eng->Push(op, Context::CPU());
   eng->WaitForAll();
   eng->DeleteOperator(op);
+  eng->DeleteVariable([](RunContext) {}, Context::CPU(), v);
+  eng->WaitForAll();
   Profiler::Get()->SetState(0);
   std::string trace = Profiler::Get()->TraceJSON();
   EXPECT_EQ(Spans(trace, "before_pause").size(), 1u);
