@@ -63,7 +63,7 @@ if [ "$what" = files ]; then
     timeout "${SANITIZE_FILE_TIMEOUT:-1800}" "${pytest_cmd[@]}" "$f" > "$log" 2>&1 || rc=$?
     # A sanitizer report after the last test (LSan runs at exit) fails the file too.
     if [ $rc -eq 0 ] && ! grep -q "Sanitizer" "$log"; then touch "$log.passed"; else status=1; fi
-    echo "$f rc=$rc $(( $(date +%s) - start ))s: $(grep -E 'passed|failed|SUMMARY' "$log" | tail -n 1)"
+    echo "$f rc=$rc $(( $(date +%s) - start ))s: $(grep -E 'passed|failed|skipped|SUMMARY' "$log" | tail -n 1)"
   done
   exit $status
 fi
