@@ -15,7 +15,9 @@ MXNet 1.x's ``tools/launch.py`` flags, on MPI (Open MPI's mpirun) instead of ps-
                          others before the job is aborted (default 300)
 
 Every process gets DMLC_ROLE, DMLC_NUM_WORKER and DMLC_NUM_SERVER as in 1.x. When a process
-fails, mpirun stops the others and this command exits with a non-zero status.
+fails, mpirun stops the others and this command exits with a non-zero status. Local jobs keep
+Open MPI's session files in a directory of their own, removed at the end, so that several jobs
+on one machine do not race on the shared /tmp/ompi.<host>.<uid> folder.
 """
 import argparse
 import os
@@ -23,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 __all__ = ["main", "build_command"]
 
@@ -124,13 +127,24 @@ def main(argv=None):
     """Run the job; returns mpirun's exit status."""
     args = _parser().parse_args(argv)
     cmd = build_command(args)
-    proc = subprocess.Popen(cmd)
+    env = dict(os.environ)
+    session_dir = None
+    # Concurrent mpiruns share /tmp/ompi.<host>.<uid>: one removing it as it ends can make
+    # another's start fail ("A call to mkdir was unable to create the desired directory").
+    if args.launcher == 'local' and 'OMPI_MCA_orte_tmpdir_base' not in env:
+        session_dir = tempfile.mkdtemp(prefix='mxnet-launch-')
+        env['OMPI_MCA_orte_tmpdir_base'] = session_dir
+    try:
+        proc = subprocess.Popen(cmd, env=env)
 
-    def forward(signum, _frame):
-        proc.send_signal(signum)
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, forward)
-    return proc.wait()
+        def forward(signum, _frame):
+            proc.send_signal(signum)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, forward)
+        return proc.wait()
+    finally:
+        if session_dir is not None:
+            shutil.rmtree(session_dir, ignore_errors=True)
 
 
 if __name__ == '__main__':

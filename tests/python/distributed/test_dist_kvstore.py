@@ -266,6 +266,33 @@ def test_launcher_rejects_bad_counts(args, message):
     assert message in proc.stdout.decode(), proc.stdout.decode()
 
 
+_SESSION_PROBE = (
+    "import glob, os\n"
+    "base = os.environ['OMPI_MCA_orte_tmpdir_base']\n"
+    "print('SESSION', base, len(glob.glob(os.path.join(base, 'ompi.*'))))\n")
+
+
+def test_local_jobs_keep_open_mpi_session_files_private():
+    # Six local jobs at once: sharing /tmp/ompi.<host>.<uid>, one mpirun ending could remove
+    # the folder another was starting in; each has its own, removed when the job ends.
+    env = dict(os.environ)
+    env.pop('OMPI_MCA_orte_tmpdir_base', None)
+    procs = [subprocess.Popen([sys.executable, LAUNCH, '-n', '2', '--launcher', 'local',
+                               sys.executable, '-c', _SESSION_PROBE], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+             for _ in range(6)]
+    bases = set()
+    for proc in procs:
+        out = proc.communicate(timeout=JOB_LIMIT_S)[0].decode('utf-8', 'replace')
+        assert proc.returncode == 0, out
+        lines = [l.split() for l in out.splitlines() if l.startswith('SESSION ')]
+        assert len(lines) == 2, out  # both ranks
+        assert len({l[1] for l in lines}) == 1 and all(int(l[2]) >= 1 for l in lines), out
+        bases.add(lines[0][1])
+    assert len(bases) == 6  # one folder per job
+    assert not any(os.path.exists(b) for b in bases)  # removed at the end
+
+
 def test_launcher_command_per_role():
     launch = _launch_module()
     args = launch._parser().parse_args(
