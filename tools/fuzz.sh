@@ -3,6 +3,7 @@
 # library) and runs each one for a bounded time, starting from its committed seed corpus.
 #   tools/fuzz.sh                      # every target, FUZZ_SECONDS (default 30) each
 #   FUZZ_SECONDS=600 tools/fuzz.sh fuzz_symbol_json
+#   FUZZ_BUILD_ONLY=1 tools/fuzz.sh    # build the targets, run nothing
 # A crash, a sanitizer report, a leak or a hang (FUZZ_TIMEOUT s on one input) fails the run; the
 # input that did it is left in $BUILD_DIR/fuzz-artifacts/ and the command to replay it is printed.
 # New interesting inputs go to $BUILD_DIR/fuzz-corpus/<target>/, never into the committed corpus.
@@ -17,6 +18,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   for src in tests/fuzz/fuzz_*.cc; do targets+=("$(basename "$src" .cc)"); done
 fi
 ninja -C "$BUILD_DIR" -j"${BUILD_JOBS:-2}" "${targets[@]}"
+[ "${FUZZ_BUILD_ONLY:-0}" = "1" ] && exit 0
 
 artifacts="$BUILD_DIR/fuzz-artifacts"
 mkdir -p "$artifacts"
