@@ -22,15 +22,31 @@ ninja -C "$BUILD_DIR" -j"${BUILD_JOBS:-2}" "${targets[@]}"
 
 artifacts="$BUILD_DIR/fuzz-artifacts"
 mkdir -p "$artifacts"
-status=0
-for target in "${targets[@]}"; do
-  work="$BUILD_DIR/fuzz-corpus/$target"
+# One target per core at a time (FUZZ_JOBS, default 2); the reports follow in target order.
+run_target() {
+  local target=$1 work="$BUILD_DIR/fuzz-corpus/$1"
   mkdir -p "$work"
-  echo "== $target: ${seconds} s from tests/fuzz/corpus/$target =="
-  if "$BUILD_DIR/$target" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-20}" \
+  "$BUILD_DIR/$target" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-20}" \
       -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$artifacts/$target-" "$work" "tests/fuzz/corpus/$target" \
-      > "$BUILD_DIR/$target.log" 2>&1; then
+      > "$BUILD_DIR/$target.log" 2>&1 && echo 0 > "$BUILD_DIR/$target.rc" ||
+    echo 1 > "$BUILD_DIR/$target.rc"
+}
+running=0
+for target in "${targets[@]}"; do
+  rm -f "$BUILD_DIR/$target.rc"
+  if [ "$running" -ge "${FUZZ_JOBS:-2}" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_target "$target" &
+  running=$((running + 1))
+done
+wait || true
+status=0
+for target in "${targets[@]}"; do
+  echo "== $target: ${seconds} s from tests/fuzz/corpus/$target =="
+  if [ "$(cat "$BUILD_DIR/$target.rc" 2>/dev/null)" = "0" ]; then
     grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$BUILD_DIR/$target.log" |
       tr '\n' ' '
     echo
