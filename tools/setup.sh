@@ -42,6 +42,12 @@ if [ "${MXNET_CUDA:-0}" = "1" ]; then
      ! "$PY" -c "import nvidia.cu13, os, sys; sys.exit(not os.path.exists(list(nvidia.cu13.__path__)[0] + '/include/cublas_v2.h'))" 2>/dev/null; then
     "$PY" -m pip install -q nvidia-cublas
   fi
+  # cuDNN likewise (Convolution/Deconvolution on the GPU), unless the system has it.
+  if [ ! -e "$(dirname "$NVCC")/../include/cudnn.h" ] &&
+     [ ! -e "/usr/include/$(gcc -print-multiarch 2>/dev/null)/cudnn.h" ] &&
+     ! "$PY" -c "import nvidia.cudnn" 2>/dev/null; then
+    "$PY" -m pip install -q nvidia-cudnn-cu13
+  fi
   CUDA_ARGS=(-DMXNET_USE_CUDA=ON "-DCMAKE_CUDA_COMPILER=$NVCC"
              "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-80;90}")
   BUILD_DIR=${BUILD_DIR:-build-cuda}

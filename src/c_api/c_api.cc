@@ -14,7 +14,11 @@ namespace {
 // Order as the MXNet 1.9.1 wheel lists them; Python asks for TVM_OP and INT64_TENSOR_SIZE.
 const LibFeature kFeatures[] = {
     {"CUDA", MXNET_USE_CUDA != 0},
+#if MXNET_USE_CUDA && MXNET_USE_CUDNN
+    {"CUDNN", true},
+#else
     {"CUDNN", false},
+#endif
     {"NCCL", false},
     {"CUDA_RTC", false},
     {"TENSORRT", false},

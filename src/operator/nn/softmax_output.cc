@@ -5,6 +5,8 @@
  */
 #include "./softmax_output-inl.h"
 
+#include <mxnet/resource.h>
+
 #include <cstring>
 
 namespace mxnet {
@@ -121,6 +123,10 @@ NNVM_REGISTER_OP(_backward_SoftmaxOutput)
   return (*out)[0] >= 0 && (*out)[1] >= 0;
 })
 .set_attr<FCompute>("FCompute<cpu>", SoftmaxOutputGradCompute<cpu>)
+// The GPU kernel counts the 'valid' labels into temp space (the CPU counts on the host).
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+})
 // Named ograd: `out_grad` is also a parameter of this op.
 .add_argument("ograd", "NDArray-or-Symbol",
               "Gradient of the output (used only with the out_grad=True parameter)")

@@ -1,0 +1,137 @@
+/*!
+ * \file dropout.cu
+ * \brief Dropout and its gradient on the GPU, with the CPU's semantics (dropout-inl.h): the
+ *        mask holds 0 or 1/(1-p) per element (ones when inactive), shared along `axes`; the
+ *        output and the gradient are the data times the broadcast mask. Mask element i draws
+ *        from its own Philox stream seeded by mx.random.seed, as the GPU samplers do.
+ */
+#include "./dropout-inl.h"
+
+#if MXNET_USE_CUDA
+#include <mxnet/random_generator.h>
+
+namespace mxnet {
+namespace op {
+namespace {
+
+/*! \brief Data index -> mask index for a mask with size-1 axes (stride 0 there). */
+struct MaskMap {
+  static constexpr int kMaxDim = 10;
+  int ndim = 0;
+  index_t shape[kMaxDim] = {};
+  index_t stride[kMaxDim] = {};
+  bool same = true;  // the mask has the data's shape
+
+  MSHADOW_XINLINE index_t Of(index_t i) const {
+    if (same) return i;
+    index_t idx = 0;
+    for (int d = ndim - 1; d >= 0 && i > 0; --d) {
+      idx += (i % shape[d]) * stride[d];
+      i /= shape[d];
+    }
+    return idx;
+  }
+};
+
+MaskMap MakeMaskMap(const mxnet::TShape& data, const mxnet::TShape& mask) {
+  MaskMap m;
+  m.same = data == mask;
+  if (m.same) return m;
+  if (data.ndim() > MaskMap::kMaxDim) {
+    MX_THROW(ValueError) << "Dropout: axes on data with " << data.ndim() << " dimensions "
+                         << data << " are not supported on the GPU (at most "
+                         << MaskMap::kMaxDim << ")";
+  }
+  const std::vector<index_t> stride = BroadcastStrides(mask);
+  m.ndim = data.ndim();
+  for (int d = 0; d < m.ndim; ++d) {
+    m.shape[d] = data[d];
+    m.stride[d] = stride[d];
+  }
+  return m;
+}
+
+struct dropout_mask_philox {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* mask, uint32_t seed, uint64_t call,
+                                  float keep_prob, DType kept) {
+    common::random::PhiloxStream<float> rng(seed, call, i);
+    mask[i] = rng.uniform() < keep_prob ? kept : DType(0.0f);
+  }
+};
+
+struct fill_one {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out) { out[i] = DType(1.0f); }
+};
+
+/*! \brief out[i] (req) a[i] * mask[map(i)]. */
+struct times_mask {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, int req, const DType* a,
+                                  const DType* mask, MaskMap map) {
+    KERNEL_ASSIGN(out[i], req, DType(a[i] * mask[map.Of(i)]));
+  }
+};
+
+struct copy_req {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, int req, const DType* a) {
+    KERNEL_ASSIGN(out[i], req, a[i]);
+  }
+};
+
+void DropoutComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  using mxnet_op::Kernel;
+  const DropoutParam& param = nnvm::get<DropoutParam>(attrs.parsed);
+  const TBlob& data = inputs[dropout::kData];
+  const TBlob& out = outputs[dropout::kOut];
+  const TBlob& mask = outputs[dropout::kMask];
+  mshadow::Stream<gpu>* s = ctx.get_stream<gpu>();
+  const bool active = (ctx.is_train || param.mode == dropout::kAlways) && param.p > 0;
+  MSHADOW_REAL_TYPE_SWITCH(data.type_flag_, DType, {
+    if (!active) {
+      Kernel<fill_one, gpu>::Launch(s, mask.Size(), mask.dptr<DType>());
+      const OpReqType r = req[dropout::kOut];
+      if (r != kNullOp && !(r == kWriteInplace && out.dptr_ == data.dptr_)) {
+        Kernel<copy_req, gpu>::Launch(s, data.Size(), out.dptr<DType>(), static_cast<int>(r),
+                                      data.dptr<DType>());
+      }
+      return;
+    }
+    const double pkeep = 1.0 - static_cast<double>(param.p);
+    const DType kept(static_cast<float>(pkeep > 0 ? 1.0 / pkeep : 0.0));
+    auto* gen = ctx.requested[0].get_parallel_random<gpu, float>();
+    Kernel<dropout_mask_philox, gpu>::Launch(s, mask.Size(), mask.dptr<DType>(), gen->seed(),
+                                             gen->NextCall(), static_cast<float>(pkeep), kept);
+    if (req[dropout::kOut] != kNullOp) {
+      Kernel<times_mask, gpu>::Launch(s, data.Size(), out.dptr<DType>(),
+                                      static_cast<int>(req[dropout::kOut]), data.dptr<DType>(),
+                                      mask.dptr<DType>(), MakeMaskMap(data.shape_, mask.shape_));
+    }
+  });
+}
+
+/*! \brief inputs: out_grad, mask; output: data_grad = out_grad * mask (broadcast). */
+void DropoutGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    mxnet_op::Kernel<times_mask, gpu>::Launch(
+        ctx.get_stream<gpu>(), inputs[0].Size(), outputs[0].dptr<DType>(),
+        static_cast<int>(req[0]), inputs[0].dptr<DType>(), inputs[1].dptr<DType>(),
+        MakeMaskMap(inputs[0].shape_, inputs[1].shape_));
+  });
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(Dropout).set_attr<FCompute>("FCompute<gpu>", DropoutComputeGPU);
+NNVM_REGISTER_OP(_backward_Dropout).set_attr<FCompute>("FCompute<gpu>", DropoutGradComputeGPU);
+
+}  // namespace op
+}  // namespace mxnet
+#endif  // MXNET_USE_CUDA
