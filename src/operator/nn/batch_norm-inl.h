@@ -283,6 +283,18 @@ void BatchNormBackwardImpl(const BatchNormParam& param, bool training, const BND
   }
 }
 
+/*! \brief Calls run(DType(), AType()) for BatchNorm's data types (float16 data computes with
+ *         float parameters); other dtypes raise TypeError naming `op`. CPU and GPU share it. */
+template <typename Run>
+void BNTypeSwitch(int dtype, const char* op, Run run) {
+  switch (dtype) {
+    case mshadow::kFloat32: run(float(), float()); break;
+    case mshadow::kFloat64: run(double(), double()); break;
+    case mshadow::kFloat16: run(mshadow::half::half_t(), float()); break;
+    default: MX_THROW(TypeError) << op << ": unsupported dtype " << type_string(dtype);
+  }
+}
+
 template <typename xpu>
 void BatchNormCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -291,7 +303,7 @@ void BatchNormCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const BNDims d = MakeBNDims(param, inputs[batchnorm::kData].shape_);
   const bool training = ctx.is_train && !param.use_global_stats;
   const int dtype = inputs[batchnorm::kData].type_flag_;
-  auto run = [&](auto dtag, auto atag) {
+  BNTypeSwitch(dtype, "BatchNorm", [&](auto dtag, auto atag) {
     using DType = decltype(dtag);
     using AType = decltype(atag);
     BatchNormForwardImpl<DType, AType>(
@@ -308,13 +320,7 @@ void BatchNormCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
         if (gamma[c] != AType(1)) gamma[c] = AType(1);
       }
     }
-  };
-  switch (dtype) {
-    case mshadow::kFloat32: run(float(), float()); break;
-    case mshadow::kFloat64: run(double(), double()); break;
-    case mshadow::kFloat16: run(mshadow::half::half_t(), float()); break;
-    default: MX_THROW(TypeError) << "BatchNorm: unsupported dtype " << type_string(dtype);
-  }
+  });
 }
 
 /*! \brief inputs: out_grad, mean, var(invstd), data, gamma, beta, moving_mean, moving_var. */
@@ -326,7 +332,7 @@ void BatchNormGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const BNDims d = MakeBNDims(param, inputs[3].shape_);
   const bool training = ctx.is_train && !param.use_global_stats;
   const int dtype = inputs[3].type_flag_;
-  auto run = [&](auto dtag, auto atag) {
+  BNTypeSwitch(dtype, "_backward_BatchNorm", [&](auto dtag, auto atag) {
     using DType = decltype(dtag);
     using AType = decltype(atag);
     BatchNormBackwardImpl<DType, AType>(
@@ -334,13 +340,7 @@ void BatchNormGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
         inputs[2].dptr<AType>(), inputs[3].dptr<DType>(), inputs[4].dptr<AType>(),
         inputs[6].dptr<AType>(), inputs[7].dptr<AType>(), outputs[0].dptr<DType>(), req[0],
         outputs[1].dptr<AType>(), req[1], outputs[2].dptr<AType>(), req[2]);
-  };
-  switch (dtype) {
-    case mshadow::kFloat32: run(float(), float()); break;
-    case mshadow::kFloat64: run(double(), double()); break;
-    case mshadow::kFloat16: run(mshadow::half::half_t(), float()); break;
-    default: MX_THROW(TypeError) << "_backward_BatchNorm: unsupported dtype " << type_string(dtype);
-  }
+  });
 }
 
 }  // namespace op

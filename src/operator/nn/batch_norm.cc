@@ -128,17 +128,6 @@ void BackwardWith(const BatchNormParam& param, bool training, const std::vector<
       outputs[2].dptr<AType>(), req[2]);
 }
 
-/*! \brief Calls run(DType(), AType()) for BatchNorm's data dtypes, or throws naming `op`. */
-template <typename F>
-void BNTypeSwitch(int dtype, const char* op, F run) {
-  switch (dtype) {
-    case mshadow::kFloat32: run(float(), float()); break;
-    case mshadow::kFloat64: run(double(), double()); break;
-    case mshadow::kFloat16: run(mshadow::half::half_t(), float()); break;
-    default: MX_THROW(TypeError) << op << ": unsupported dtype " << type_string(dtype);
-  }
-}
-
 void BatchNormReLUCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                           const std::vector<TBlob>& outputs) {

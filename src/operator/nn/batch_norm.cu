@@ -142,17 +142,6 @@ unsigned ChannelBlocks(index_t C) {
   return static_cast<unsigned>(std::min<index_t>(std::max<index_t>(C, 1), 65535));
 }
 
-/*! \brief Calls run(DType(), AType()) for BatchNorm's data types, as the CPU kernels do. */
-template <typename Run>
-void BNTypeSwitch(int dtype, const char* op, Run run) {
-  switch (dtype) {
-    case mshadow::kFloat32: run(float(), float()); break;
-    case mshadow::kFloat64: run(double(), double()); break;
-    case mshadow::kFloat16: run(mshadow::half::half_t(), float()); break;
-    default: MX_THROW(TypeError) << op << ": unsupported dtype " << type_string(dtype);
-  }
-}
-
 void BatchNormComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                          const std::vector<TBlob>& outputs) {

@@ -240,12 +240,13 @@ void CudnnConv::Forward(const OpContext& ctx, const void* x, const void* w, void
   TensorDesc xd(dtype_, x_dims_, op_), yd(dtype_, y_dims_, op_);
   FilterDesc wd(dtype_, w_dims_, op_);
   ConvDesc cd(pad_, stride_, dilate_, static_cast<int>(g_.G), dtype_, op_);
-  const std::string what = "the forward pass of " + Describe();
+  // Described only when needed: on a failure or an algorithm search, not on every call.
+  auto what = [this] { return "the forward pass of " + Describe(); };
   int dev = 0;
   CUDA_CALL(cudaGetDevice(&dev));
   const Choice c = CachedChoice(CacheKey(kForward, dev), [&] {
     int n = 0;
-    CUDNN_CALL(cudnnGetConvolutionForwardAlgorithmMaxCount(h, &n), op_, what);
+    CUDNN_CALL(cudnnGetConvolutionForwardAlgorithmMaxCount(h, &n), op_, what());
     return ChooseAlgo<cudnnConvolutionFwdAlgoPerf_t>(
         n, tune_, workspace_bytes_,
         [&](int req, int* got, cudnnConvolutionFwdAlgoPerf_t* p) {
@@ -256,19 +257,19 @@ void CudnnConv::Forward(const OpContext& ctx, const void* x, const void* w, void
           return cudnnGetConvolutionForwardAlgorithm_v7(h, xd.get(), wd.get(), cd.get(),
                                                         yd.get(), req, got, p);
         },
-        op_, what);
+        op_, what());
   });
   const auto algo = static_cast<cudnnConvolutionFwdAlgo_t>(c.algo);
-  CUDNN_CALL(cudnnSetConvolutionMathType(cd.get(), c.math), op_, what);
+  CUDNN_CALL(cudnnSetConvolutionMathType(cd.get(), c.math), op_, what());
   size_t ws = 0;
   CUDNN_CALL(cudnnGetConvolutionForwardWorkspaceSize(h, xd.get(), wd.get(), cd.get(), yd.get(),
                                                      algo, &ws),
-             op_, what);
+             op_, what());
   void* space = ws > 0 ? ctx.requested[0].get_space_internal(ws) : nullptr;
   CUDNN_CALL(cudnnConvolutionForward(h, Scale(dtype_, 1).ptr(), xd.get(), x, wd.get(), w,
                                      cd.get(), algo, space, ws, Scale(dtype_, beta).ptr(),
                                      yd.get(), y),
-             op_, what);
+             op_, what());
 }
 
 void CudnnConv::BackwardData(const OpContext& ctx, const void* w, const void* dy, void* dx,
@@ -282,12 +283,13 @@ void CudnnConv::BackwardData(const OpContext& ctx, const void* w, const void* dy
   TensorDesc dxd(dtype_, x_dims_, op_), dyd(dtype_, y_dims_, op_);
   FilterDesc wd(dtype_, w_dims_, op_);
   ConvDesc cd(pad_, stride_, dilate_, static_cast<int>(g_.G), dtype_, op_);
-  const std::string what = "the data gradient of " + Describe();
+  // Described only when needed: on a failure or an algorithm search, not on every call.
+  auto what = [this] { return "the data gradient of " + Describe(); };
   int dev = 0;
   CUDA_CALL(cudaGetDevice(&dev));
   const Choice c = CachedChoice(CacheKey(kBackwardData, dev), [&] {
     int n = 0;
-    CUDNN_CALL(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(h, &n), op_, what);
+    CUDNN_CALL(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(h, &n), op_, what());
     return ChooseAlgo<cudnnConvolutionBwdDataAlgoPerf_t>(
         n, tune_, workspace_bytes_,
         [&](int req, int* got, cudnnConvolutionBwdDataAlgoPerf_t* p) {
@@ -298,19 +300,19 @@ void CudnnConv::BackwardData(const OpContext& ctx, const void* w, const void* dy
           return cudnnGetConvolutionBackwardDataAlgorithm_v7(h, wd.get(), dyd.get(), cd.get(),
                                                              dxd.get(), req, got, p);
         },
-        op_, what);
+        op_, what());
   });
   const auto algo = static_cast<cudnnConvolutionBwdDataAlgo_t>(c.algo);
-  CUDNN_CALL(cudnnSetConvolutionMathType(cd.get(), c.math), op_, what);
+  CUDNN_CALL(cudnnSetConvolutionMathType(cd.get(), c.math), op_, what());
   size_t ws = 0;
   CUDNN_CALL(cudnnGetConvolutionBackwardDataWorkspaceSize(h, wd.get(), dyd.get(), cd.get(),
                                                           dxd.get(), algo, &ws),
-             op_, what);
+             op_, what());
   void* space = ws > 0 ? ctx.requested[0].get_space_internal(ws) : nullptr;
   CUDNN_CALL(cudnnConvolutionBackwardData(h, Scale(dtype_, 1).ptr(), wd.get(), w, dyd.get(), dy,
                                           cd.get(), algo, space, ws, Scale(dtype_, beta).ptr(),
                                           dxd.get(), dx),
-             op_, what);
+             op_, what());
 }
 
 void CudnnConv::BackwardFilter(const OpContext& ctx, const void* x, const void* dy, void* dw,
@@ -324,12 +326,13 @@ void CudnnConv::BackwardFilter(const OpContext& ctx, const void* x, const void* 
   TensorDesc xd(dtype_, x_dims_, op_), dyd(dtype_, y_dims_, op_);
   FilterDesc dwd(dtype_, w_dims_, op_);
   ConvDesc cd(pad_, stride_, dilate_, static_cast<int>(g_.G), dtype_, op_);
-  const std::string what = "the weight gradient of " + Describe();
+  // Described only when needed: on a failure or an algorithm search, not on every call.
+  auto what = [this] { return "the weight gradient of " + Describe(); };
   int dev = 0;
   CUDA_CALL(cudaGetDevice(&dev));
   const Choice c = CachedChoice(CacheKey(kBackwardFilter, dev), [&] {
     int n = 0;
-    CUDNN_CALL(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(h, &n), op_, what);
+    CUDNN_CALL(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(h, &n), op_, what());
     return ChooseAlgo<cudnnConvolutionBwdFilterAlgoPerf_t>(
         n, tune_, workspace_bytes_,
         [&](int req, int* got, cudnnConvolutionBwdFilterAlgoPerf_t* p) {
@@ -340,19 +343,19 @@ void CudnnConv::BackwardFilter(const OpContext& ctx, const void* x, const void* 
           return cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, xd.get(), dyd.get(), cd.get(),
                                                                dwd.get(), req, got, p);
         },
-        op_, what);
+        op_, what());
   });
   const auto algo = static_cast<cudnnConvolutionBwdFilterAlgo_t>(c.algo);
-  CUDNN_CALL(cudnnSetConvolutionMathType(cd.get(), c.math), op_, what);
+  CUDNN_CALL(cudnnSetConvolutionMathType(cd.get(), c.math), op_, what());
   size_t ws = 0;
   CUDNN_CALL(cudnnGetConvolutionBackwardFilterWorkspaceSize(h, xd.get(), dyd.get(), cd.get(),
                                                             dwd.get(), algo, &ws),
-             op_, what);
+             op_, what());
   void* space = ws > 0 ? ctx.requested[0].get_space_internal(ws) : nullptr;
   CUDNN_CALL(cudnnConvolutionBackwardFilter(h, Scale(dtype_, 1).ptr(), xd.get(), x, dyd.get(),
                                             dy, cd.get(), algo, space, ws,
                                             Scale(dtype_, beta).ptr(), dwd.get(), dw),
-             op_, what);
+             op_, what());
 }
 
 void CudnnAddBias(const OpContext& ctx, int dtype, index_t N, index_t channels, index_t spatial,
