@@ -8,8 +8,9 @@ process, so a crash is observed, not suffered:
     python3 tools/bad_input_campaign.py [--ops REGEX] [--per-op N] [--json report.json]
 
 Outcome of a probe: 'ok' (it ran), 'error' (a typed MXNetError or a Python TypeError /
-ValueError naming the problem), 'untyped' (another exception), 'crash' (the child died of a
-signal) or 'hang' (no answer within --timeout seconds). Exits 1 on any crash or hang.
+ValueError naming the operator), 'unnamed' (a typed error whose message does not name the
+operator), 'untyped' (another exception), 'crash' (the child died of a signal) or 'hang' (no
+answer within --timeout seconds). Exits 1 on any outcome but 'ok' and 'error'.
 """
 import argparse
 import json
@@ -43,6 +44,18 @@ def probes_for(info, per_op):
     return out
 
 
+# The namespace prefixes of registered names ('_contrib_box_nms' is mx.nd.contrib.box_nms).
+_PREFIX = re.compile(r'^_*(contrib_|npi_|npx_|np_|image_|random_|sample_|linalg_|sparse_)?')
+
+
+def names_operator(op, message):
+    """Whether an error message names operator `op` (registered or Python-side name; the
+    names bind gives an operator's unnamed inputs are its lower-cased name plus a number)."""
+    short = _PREFIX.sub('', op, count=1)
+    return (op in message or short in message or
+            re.search(re.escape(op.lower()) + r'\d+_', message.lower()) is not None)
+
+
 def run_probe(mx, info, case, param, value):
     """Runs one probe in this (child) process; returns its outcome."""
     import numpy as np
@@ -72,11 +85,16 @@ def run_probe(mx, info, case, param, value):
         make = getattr(sym_op, info.name, None) or getattr(sym_internal, info.name)
         args = [mx.sym.var('x%d' % i) for i in range(len(inputs))]
         sym = make(*args, **dict(zip(keys, vals)))
-        exe = sym.bind(mx.cpu(), {'x%d' % i: a for i, a in enumerate(inputs)})
+        given = {'x%d' % i: a for i, a in enumerate(inputs)}
+        aux = set(sym.list_auxiliary_states())
+        exe = sym.bind(mx.cpu(), {k: v for k, v in given.items() if k not in aux},
+                       aux_states={k: v for k, v in given.items() if k in aux})
         outs = exe.forward(is_train=False)
     else:
         handle = mx.base.op_handle(info.name)
-        outs = imperative_invoke(handle, inputs, keys, vals, None, output_is_list=True)
+        # The invoke layer takes the C strings as bytes, as the generated functions pass them.
+        outs = imperative_invoke(handle, inputs, [k.encode() for k in keys],
+                                 [v.encode() for v in vals], None, output_is_list=True)
     for o in outs:
         o.wait_to_read()
     mx.nd.waitall()
@@ -97,7 +115,8 @@ def child_main(bind):
             detail = ''
         except (mx.base.MXNetError, TypeError, ValueError, IndexError, NotImplementedError,
                 AttributeError, KeyError) as err:
-            outcome, detail = 'error', '%s: %s' % (type(err).__name__, str(err)[:200])
+            outcome = 'error' if names_operator(op, str(err)) else 'unnamed'
+            detail = '%s: %s' % (type(err).__name__, str(err)[:300])
         except Exception as err:  # pylint: disable=broad-except
             outcome, detail = 'untyped', '%s: %s' % (type(err).__name__, str(err)[:200])
         print('END ' + json.dumps([outcome, detail]), flush=True)
@@ -192,7 +211,7 @@ def main():
         counts[outcome] = counts.get(outcome, 0) + 1
         report.append({'op': probe[0], 'case': probe[1], 'param': probe[2], 'value': probe[3],
                        'outcome': outcome, 'detail': detail})
-        if outcome in ('crash', 'hang', 'untyped'):
+        if outcome in ('crash', 'hang', 'untyped', 'unnamed'):
             print('%-7s %s %s %s=%r: %s' % (outcome.upper(), probe[0], probe[1], probe[2],
                                               probe[3], detail), flush=True)
     child.close()
@@ -202,7 +221,7 @@ def main():
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(report, f, indent=1)
-    return 1 if counts.get('crash') or counts.get('hang') else 0
+    return 1 if set(counts) - {'ok', 'error'} else 0
 
 
 if __name__ == '__main__':

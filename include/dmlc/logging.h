@@ -55,6 +55,29 @@ DMLC_DEFINE_TYPED_ERROR(NotImplementedError)
 DMLC_DEFINE_TYPED_ERROR(InternalError)
 
 /*!
+ * \brief An error rethrown with more context (the operator it came from, say). It keeps the
+ *        Python type of the error it replaces, so callers still see ValueError, TypeError, ...
+ */
+class ContextError : public Error {
+ public:
+  ContextError(const std::string& msg, const char* type_name) : Error(msg), type_(type_name) {}
+  const char* type_name() const override { return type_; }
+
+ private:
+  const char* type_;  // type_name() of the original: a string literal
+};
+
+/*!
+ * \brief Rethrows `e` (the exception being handled) with "Operator <op>: " in front of its
+ *        message, unless the message already names `op`. Call it only from a catch block.
+ */
+[[noreturn]] inline void RethrowNamingOperator(const Error& e, const std::string& op) {
+  const std::string msg = e.what();
+  if (op.empty() || msg.find(op) != std::string::npos) throw;
+  throw ContextError("Operator " + op + ": " + msg, e.type_name());
+}
+
+/*!
  * \brief Collects a message with operator<< and throws ErrorT when destroyed.
  * Used by LOG(FATAL) and the CHECK macros; the throwing destructor is intended.
  */

@@ -86,13 +86,19 @@ def dtype_to_mx(dtype):
                                           if t is not None and t is not bfloat16))) from None
 
 
-def dtype_str(value):
-    """How a `dtype` operator param is sent: the NumPy name ('float32'), 'bfloat16' or 'None'."""
+def dtype_str(value, op=None):
+    """How a `dtype` operator param is sent: the NumPy name ('float32'), 'bfloat16' or 'None'.
+    A value NumPy does not know raises TypeError (as in MXNet 1.x) naming operator `op`."""
     if value is None:
         return "None"
     if isinstance(value, str) and value == "bfloat16":
         return value
-    dt = np.dtype(value)
+    try:
+        dt = np.dtype(value)
+    except (TypeError, ValueError) as err:
+        if op is None:
+            raise
+        raise TypeError("%s: argument 'dtype': %s" % (op, err)) from None
     if dt == bfloat16:
         return "bfloat16"
     return dt.name

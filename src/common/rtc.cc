@@ -245,6 +245,7 @@ CudaModule::CudaModule(const std::string&, const std::vector<std::string>&,
 std::shared_ptr<CudaModule::Kernel> CudaModule::GetKernel(const std::string&,
                                                           const std::vector<KernelParam>&) {
   MX_THROW(dmlc::NotImplementedError) << "mx.rtc: this libmxnet is CPU-only";
+  return nullptr;  // not reached: MX_THROW throws
 }
 
 void CudaModule::Kernel::Launch(int, const std::vector<const void*>&,

@@ -79,6 +79,37 @@ std::string NameList(const std::vector<nnvm::ObjectPtr>& nodes) {
   return os.str();
 }
 
+/*!
+ * \brief The largest entry planned into memory block `sid`, described by its node for errors:
+ *        "output 0 of node 'fc1' (FullyConnected), shape [..], float32".
+ */
+std::string DescribeBlockUser(const nnvm::IndexedGraph& idx, const nnvm::pass::MemoryPlan& plan,
+                              const mxnet::ShapeVector& shapes, const std::vector<int>& dtypes,
+                              int sid) {
+  uint32_t best_nid = 0, best_out = 0;
+  size_t best_size = 0;
+  bool found = false;
+  for (uint32_t nid = 0; nid < idx.num_nodes(); ++nid) {
+    for (uint32_t i = 0; i < idx[nid].source->num_outputs(); ++i) {
+      const uint32_t eid = idx.entry_id(nid, i);
+      if (plan.storage_id[eid] != sid) continue;
+      const size_t size = shapes[eid].ndim() >= 0 ? shapes[eid].Size() : 0;
+      if (!found || size > best_size) {
+        found = true;
+        best_nid = nid, best_out = i, best_size = size;
+      }
+    }
+  }
+  if (!found) return "memory block " + std::to_string(sid);
+  const nnvm::Node* n = idx[best_nid].source;
+  const uint32_t eid = idx.entry_id(best_nid, best_out);
+  std::ostringstream os;
+  os << "output " << best_out << " of node '" << n->attrs.name << "' ("
+     << (n->is_variable() ? std::string("variable") : n->op()->name) << "), shape "
+     << shapes[eid] << ", " << mshadow::dtype_string(dtypes[eid]);
+  return os.str();
+}
+
 }  // namespace
 
 GraphExecutor::~GraphExecutor() {
@@ -409,7 +440,13 @@ void GraphExecutor::AllocateEntries(GraphExecutor* shared_exec) {
       }
     }
     if (pool_[sid].is_none()) {
-      pool_[sid] = NDArray(TShape({static_cast<dim_t>(bytes)}), ctx_, false, mshadow::kUint8);
+      try {
+        pool_[sid] = NDArray(TShape({static_cast<dim_t>(bytes)}), ctx_, false, mshadow::kUint8);
+      } catch (const dmlc::Error& e) {
+        throw dmlc::ContextError(
+            "bind: " + DescribeBlockUser(idx, plan_, shapes_, dtypes_, sid) + ": " + e.what(),
+            e.type_name());
+      }
     }
   }
   for (uint32_t eid = 0; eid < num_entries; ++eid) {

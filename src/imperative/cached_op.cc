@@ -551,7 +551,14 @@ bool IsBackwardOp(const nnvm::Op* op) {
 namespace {
 
 const CachedOp& OpOf(const nnvm::NodeAttrs& attrs) {
-  return *nnvm::get<std::shared_ptr<CachedOp>>(attrs.parsed);
+  const auto* op = std::any_cast<std::shared_ptr<CachedOp>>(&attrs.parsed);
+  if (op == nullptr || *op == nullptr) {
+    // Only a CachedOp's own graph nodes carry it; a call by name has none.
+    MX_THROW(NotImplementedError) << "Operator " << (attrs.op ? attrs.op->name : "_CachedOp")
+                                  << " belongs to a CachedOp's recorded graph; it cannot be "
+                                     "called by name";
+  }
+  return **op;
 }
 
 std::vector<nnvm::NodeEntry> Gradient(const nnvm::ObjectPtr& n,

@@ -47,7 +47,14 @@ struct FunctionInfo {
 };
 
 const FunctionInfo& InfoOf(const nnvm::NodeAttrs& attrs) {
-  return nnvm::get<FunctionInfo>(attrs.parsed);
+  const FunctionInfo* info = std::any_cast<FunctionInfo>(&attrs.parsed);
+  if (info == nullptr) {
+    // Only MXCustomFunctionRecord fills the info in; a call by name has none.
+    MX_THROW(NotImplementedError) << "Operator " << (attrs.op ? attrs.op->name : "_CustomFunction")
+                                  << " is created by recording an mx.autograd.Function; it "
+                                     "cannot be called by name";
+  }
+  return *info;
 }
 
 std::vector<nnvm::NodeEntry> FunctionGradient(const nnvm::ObjectPtr& n,

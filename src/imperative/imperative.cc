@@ -63,7 +63,13 @@ std::shared_ptr<const nnvm::NodeAttrs> BuildAttrs(const nnvm::Op* op, int num_in
   if (!op->key_var_num_args.empty() && !attrs->dict.count(op->key_var_num_args)) {
     attrs->dict[op->key_var_num_args] = std::to_string(num_inputs);
   }
-  if (op->attr_parser) op->attr_parser(attrs.get());
+  if (op->attr_parser) {
+    try {
+      op->attr_parser(attrs.get());
+    } catch (const dmlc::Error& e) {
+      dmlc::RethrowNamingOperator(e, op->name);
+    }
+  }
   return attrs;
 }
 
@@ -264,7 +270,11 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       in->WaitToRead();
       in_blobs.push_back(in->data());
     }
-    fdata_shape[op](attrs, in_blobs, &out_shapes);
+    try {
+      fdata_shape[op](attrs, in_blobs, &out_shapes);
+    } catch (const dmlc::Error& e) {
+      dmlc::RethrowNamingOperator(e, op->name);
+    }
   }
   // A backward op run by autograd may have no inference functions: its outputs then come
   // allocated with the shapes/dtypes of its forward node's inputs.
@@ -273,16 +283,30 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   if (!finfer_shape.count(op) && !outputs_given) {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no FInferShape";
   }
-  if ((finfer_shape.count(op) && !finfer_shape[op](attrs, &in_shapes, &out_shapes)) ||
-      !std::all_of(out_shapes.begin(), out_shapes.end(),
-                   [](const TShape& s) { return shape_is_known(s); })) {
+  // Errors of an operator's inference functions name it; so does an inferred shape with a
+  // dimension below -1 (shape_is_known refuses it).
+  bool shapes_inferred = true, types_inferred = true;
+  try {
+    if (finfer_shape.count(op)) shapes_inferred = finfer_shape[op](attrs, &in_shapes, &out_shapes);
+    shapes_inferred = shapes_inferred &&
+                      std::all_of(out_shapes.begin(), out_shapes.end(),
+                                  [](const TShape& s) { return shape_is_known(s); });
+  } catch (const dmlc::Error& e) {
+    dmlc::RethrowNamingOperator(e, op->name);
+  }
+  if (!shapes_inferred) {
     MX_THROW(ValueError) << "Operator " << op->name << ": cannot infer output shapes from input shapes "
                          << ShapeList(in_shapes) << " (got " << ShapeList(out_shapes) << ")";
   }
   if (!finfer_type.count(op) && !outputs_given) {
     MX_THROW(NotImplementedError) << "Operator " << op->name << " has no FInferType";
   }
-  if ((finfer_type.count(op) && !finfer_type[op](attrs, &in_types, &out_types)) ||
+  try {
+    if (finfer_type.count(op)) types_inferred = finfer_type[op](attrs, &in_types, &out_types);
+  } catch (const dmlc::Error& e) {
+    dmlc::RethrowNamingOperator(e, op->name);
+  }
+  if (!types_inferred ||
       std::any_of(out_types.begin(), out_types.end(), [](int t) { return t < 0; })) {
     MX_THROW(TypeError) << "Operator " << op->name << ": cannot infer output dtypes from input dtypes "
                         << TypeList(in_types) << " (got " << TypeList(out_types) << ")";

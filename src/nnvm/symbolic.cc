@@ -109,7 +109,13 @@ Symbol Symbol::CreateFunctor(const Op* op, std::unordered_map<std::string, std::
   ObjectPtr n = Node::Create();
   n->attrs.op = op;
   n->attrs.dict = std::move(attrs);
-  if (op->attr_parser) op->attr_parser(&n->attrs);
+  if (op->attr_parser) {
+    try {
+      op->attr_parser(&n->attrs);
+    } catch (const dmlc::Error& e) {
+      dmlc::RethrowNamingOperator(e, op->name);
+    }
+  }
   Symbol s;
   const uint32_t nout = VisibleOutputs(n.get());
   for (uint32_t i = 0; i < nout; ++i) s.outputs.emplace_back(n, i, 0);
@@ -284,8 +290,11 @@ void ComposeInputs(Symbol* self, const std::vector<const Symbol*>& args,
   std::vector<ObjectPtr> vars = self->ListInputs(Symbol::kAll);
   std::unordered_map<const Node*, const NodeEntry*> replace;
   if (args.size() > vars.size()) {
-    MX_THROW(dmlc::ValueError) << "Compose: " << args.size() << " positional arguments for a symbol with "
-                         << vars.size() << " free variables";
+    const Node* head = self->outputs.size() == 1 ? self->outputs[0].node.get() : nullptr;
+    MX_THROW(dmlc::ValueError)
+        << (head != nullptr && !head->is_variable() ? "Operator " + head->op()->name : "Compose")
+        << ": " << args.size() << " positional arguments for a symbol with " << vars.size()
+        << " free variables";
   }
   for (size_t i = 0; i < args.size(); ++i) replace[vars[i].get()] = &args[i]->outputs[0];
   size_t nmatched = 0;

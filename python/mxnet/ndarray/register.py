@@ -57,9 +57,9 @@ def param_str(value):
     return str(value)
 
 
-def _encode(name, value):
+def _encode(name, value, op=None):
     if name == "dtype":
-        return dtype_str(value).encode()
+        return dtype_str(value, op).encode()
     return param_str(value).encode()
 
 
@@ -276,7 +276,7 @@ def _make_fixed(spec, sig_inputs, sig_params):
                 if kb is None:
                     kb = key_cache[k] = k.encode()
                 keys.append(kb)
-                vals.append(_encode(k, v))
+                vals.append(_encode(k, v, func_name))
         else:
             ins = args if nargs <= n_in else args[:n_in]
         ndargs = []
@@ -290,7 +290,8 @@ def _make_fixed(spec, sig_inputs, sig_params):
             if v is not null:
                 j = i - n_in
                 keys.append(pkeys[j])
-                vals.append(dtype_str(v).encode() if j == dtype_pos else param_str(v).encode())
+                vals.append(dtype_str(v, func_name).encode() if j == dtype_pos
+                            else param_str(v).encode())
         return invoke(handle, ndargs, keys, vals, out)
 
     return op_function
@@ -327,7 +328,7 @@ def _make_variadic(spec, sig_inputs):
             if kb is None:
                 kb = key_cache[k] = k.encode()
             keys.append(kb)
-            vals.append(_encode(k, v))
+            vals.append(_encode(k, v, func_name))
         return invoke(handle, ndargs, keys, vals, out)
 
     return op_function

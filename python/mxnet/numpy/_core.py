@@ -61,7 +61,7 @@ def _invoke(op_name, inputs, out=None, **params):
         if v is None:
             continue
         keys.append(k.encode())
-        vals.append((dtype_str(v) if k == 'dtype' else param_str(v)).encode())
+        vals.append((dtype_str(v, op_name) if k == 'dtype' else param_str(v)).encode())
     res = imperative_invoke(handle, list(inputs), keys, vals, out)
     if out is not None:
         return out

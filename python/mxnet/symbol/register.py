@@ -43,8 +43,8 @@ def _signature(spec, sig_inputs, sig_params):
     return _nd_signature(spec, sig_inputs, sig_params, trailing=("name", "attr", "out"))
 
 
-def _encode(key, value):
-    return dtype_str(value) if key == "dtype" else param_str(value)
+def _encode(key, value, op=None):
+    return dtype_str(value, op) if key == "dtype" else param_str(value)
 
 
 def _make_function(spec, sig_inputs, sig_params):
@@ -94,7 +94,7 @@ def _make_function(spec, sig_inputs, sig_params):
                 continue
             else:
                 keys.append(k)
-                vals.append(_encode(k, v))
+                vals.append(_encode(k, v, func_name))
         for k, v in scope_attr.items():
             keys.append(k)
             vals.append(str(v))

@@ -23,7 +23,7 @@ namespace op {
 struct ResetArraysParam : public dmlc::Parameter<ResetArraysParam> {
   int num_arrays;
   DMLC_DECLARE_PARAMETER(ResetArraysParam) {
-    DMLC_DECLARE_FIELD(num_arrays).describe("number of input arrays.");
+    DMLC_DECLARE_FIELD(num_arrays).set_lower_bound(1).describe("number of input arrays.");
   }
 };
 
@@ -38,7 +38,7 @@ struct MultiAllFiniteParam : public dmlc::Parameter<MultiAllFiniteParam> {
   int num_arrays;
   bool init_output;
   DMLC_DECLARE_PARAMETER(MultiAllFiniteParam) {
-    DMLC_DECLARE_FIELD(num_arrays).set_default(1).describe("Number of arrays.");
+    DMLC_DECLARE_FIELD(num_arrays).set_default(1).set_lower_bound(1).describe("Number of arrays.");
     DMLC_DECLARE_FIELD(init_output).set_default(true).describe("Initialize output to 1.");
   }
 };
@@ -46,7 +46,7 @@ struct MultiAllFiniteParam : public dmlc::Parameter<MultiAllFiniteParam> {
 struct MultiSumSqParam : public dmlc::Parameter<MultiSumSqParam> {
   int num_arrays;
   DMLC_DECLARE_PARAMETER(MultiSumSqParam) {
-    DMLC_DECLARE_FIELD(num_arrays).describe("number of input arrays.");
+    DMLC_DECLARE_FIELD(num_arrays).set_lower_bound(1).describe("number of input arrays.");
   }
 };
 

@@ -87,6 +87,18 @@ CASES = [
      "keys = (ctypes.c_char_p * 1)(None); vals = (ctypes.c_char_p * 1)(b'(2,)'); "
      "mx.base.check_call(mx.base._LIB.MXImperativeInvoke(h, 0, None, ctypes.byref(n), "
      "ctypes.byref(o), 1, keys, vals))", 'param_keys[0] is NULL'),
+    # errors of shared inference and parsing helpers name the operator they were called for
+    ("mx.nd._internal._backward_abs(mx.nd.ones((2, 3)), mx.nd.ones((4, 5)))",
+     'Operator _backward_abs: '),
+    ("mx.nd.sample_normal(mx.nd.ones((2,)), mx.nd.ones((2,)), shape=(-3, -3))",
+     'Operator _sample_normal: '),
+    ("mx.nd._internal._backward_CachedOp(mx.nd.ones((2,)))",
+     '_backward_CachedOp belongs to a CachedOp'),
+    ("mx.nd._internal._backward_CustomFunction(mx.nd.ones((2,)))",
+     '_backward_CustomFunction is created by recording'),
+    # bind names the node whose memory could not be had
+    ("mx.sym.random.uniform(shape=(10**12, 3), name='big').bind(mx.cpu(), {}).forward()",
+     "bind: output 0 of node 'big' (_random_uniform), shape [1000000000000,3]"),
 ]
 
 
@@ -152,3 +164,15 @@ def test_malformed_recordio_index_lines_are_an_error(tmp_path):
         f.write('garbage line\n')
     with pytest.raises(ValueError, match='line 4 is malformed'):
         mx.recordio.MXIndexedRecordIO(idx, rec, 'r')
+
+
+def test_unknown_dtype_is_a_type_error_naming_the_operator():
+    """As in MXNet 1.9.1 a dtype NumPy does not know is a TypeError; it also names the operator
+    and the argument."""
+    import mxnet as mx
+    with pytest.raises(TypeError, match=r"Cast: argument 'dtype': data type 'nonsense'"):
+        mx.nd.Cast(mx.nd.ones((2,)), dtype='nonsense')
+    with pytest.raises(TypeError, match=r"_zeros: argument 'dtype'"):
+        mx.nd.zeros((2,), dtype='foo')
+    with pytest.raises(TypeError, match=r"Cast: argument 'dtype'"):
+        mx.sym.Cast(mx.sym.var('x'), dtype=-1)
