@@ -2,7 +2,7 @@
 """The bad-input campaign: every registered operator, called imperatively and through a bound
 symbol (--bind) with generated
 invalid inputs (zero-size, 0-d and high-rank arrays, mismatched shapes, other dtypes) and
-invalid arguments (negative, huge, malformed, unknown enum values). Each probe runs in a child
+invalid arguments (negative, zero, huge, malformed, unknown enum values). Each probe runs in a child
 process, so a crash is observed, not suffered:
 
     python3 tools/bad_input_campaign.py [--ops REGEX] [--per-op N] [--json report.json]
@@ -23,7 +23,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-BAD_VALUES = ['-1', '1000000000000', 'nonsense', '(-3, -3)', '']
+BAD_VALUES = ['-1', '0', '1000000000000', 'nonsense', '(-3, -3)', '(2, 0)', '']
 BIND = False  # set in the child by --bind
 
 INPUT_CASES = ['zero_size', 'scalar', 'high_rank', 'mismatched', 'int8', 'float16']

@@ -35,6 +35,14 @@ const mxnet::TShape& RavelTarget(const nnvm::NodeAttrs& attrs) {
     MX_THROW(ValueError) << attrs.op->name << ": the argument 'shape' is required and must "
                          << "have at least one dimension, got " << p.shape;
   }
+  // Dimensions are positive (the first may be -1, as 1.9.1 allows): a zero would divide by
+  // zero, a negative one would give indices with no meaning.
+  for (int i = 0; i < p.shape.ndim(); ++i) {
+    if (p.shape[i] <= 0 && !(i == 0 && p.shape[i] == -1)) {
+      MX_THROW(ValueError) << attrs.op->name << ": the argument 'shape' must have positive "
+                           << "dimensions (the first may be -1), got " << p.shape;
+    }
+  }
   return p.shape;
 }
 

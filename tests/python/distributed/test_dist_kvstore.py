@@ -269,7 +269,9 @@ def test_launcher_rejects_bad_counts(args, message):
 _SESSION_PROBE = (
     "import glob, os\n"
     "base = os.environ['OMPI_MCA_orte_tmpdir_base']\n"
-    "print('SESSION', base, len(glob.glob(os.path.join(base, 'ompi.*'))))\n")
+    # One write per rank: with unbuffered output, print's pieces from two ranks interleave.
+    "os.write(1, ('SESSION %s %d\\n' % (base, len(glob.glob(os.path.join(base, 'ompi.*')))))"
+    ".encode())\n")
 
 
 def test_local_jobs_keep_open_mpi_session_files_private():

@@ -87,6 +87,11 @@ CASES = [
      "keys = (ctypes.c_char_p * 1)(None); vals = (ctypes.c_char_p * 1)(b'(2,)'); "
      "mx.base.check_call(mx.base._LIB.MXImperativeInvoke(h, 0, None, ctypes.byref(n), "
      "ctypes.byref(o), 1, keys, vals))", 'param_keys[0] is NULL'),
+    # a zero dimension in unravel_index's shape divided by zero (SIGFPE)
+    ("mx.nd.unravel_index(mx.nd.array([1, 2]), shape=(2, 0)).wait_to_read()",
+     "_unravel_index: the argument 'shape' must have positive dimensions"),
+    ("mx.nd.ravel_multi_index(mx.nd.array([[1, 2], [0, 1]]), shape=(-3, -3)).wait_to_read()",
+     "_ravel_multi_index: the argument 'shape' must have positive dimensions"),
     # errors of shared inference and parsing helpers name the operator they were called for
     ("mx.nd._internal._backward_abs(mx.nd.ones((2, 3)), mx.nd.ones((4, 5)))",
      'Operator _backward_abs: '),
