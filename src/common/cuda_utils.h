@@ -54,6 +54,24 @@ class DeviceGuard {
 constexpr int kThreadsPerBlock = 256;
 constexpr int kMaxBlocks = 65535 * 8;
 
+#ifdef __CUDACC__
+/*!
+ * \brief The block-wide sum of each thread's `v`; `buf` is shared memory of blockDim.x
+ *        doubles (a power of two). Every thread of the block must call it.
+ */
+__device__ inline double BlockSum(double* buf, double v) {
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
+    __syncthreads();
+  }
+  const double total = buf[0];
+  __syncthreads();
+  return total;
+}
+#endif  // __CUDACC__
+
 }  // namespace cuda
 }  // namespace common
 }  // namespace mxnet

@@ -17,18 +17,7 @@ namespace {
 
 constexpr int kBNThreads = common::cuda::kThreadsPerBlock;
 
-/*! \brief The block-wide sum of each thread's `v` (every thread of the block must call it). */
-__device__ double BlockSum(double* buf, double v) {
-  buf[threadIdx.x] = v;
-  __syncthreads();
-  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
-    __syncthreads();
-  }
-  const double total = buf[0];
-  __syncthreads();
-  return total;
-}
+using common::cuda::BlockSum;
 
 /*! \brief Offset of element t (0 <= t < outer*inner) of channel c in data (outer, C, inner). */
 __device__ __forceinline__ index_t BNOffset(const BNDims& d, index_t c, index_t t) {

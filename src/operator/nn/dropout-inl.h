@@ -124,6 +124,48 @@ inline index_t BroadcastIndex(index_t i, const mxnet::TShape& big,
   return idx;
 }
 
+/*!
+ * \brief BroadcastIndex as a value a device kernel can take: data index -> flat index of an
+ *        operand broadcast along some axes (`same`: the operand has the data's shape).
+ */
+struct BroadcastMap {
+  static constexpr int kMaxDim = 10;
+  int ndim = 0;
+  index_t shape[kMaxDim] = {};
+  index_t stride[kMaxDim] = {};
+  bool same = true;
+
+  MSHADOW_XINLINE index_t Of(index_t i) const {
+    if (same) return i;
+    index_t idx = 0;
+    for (int d = ndim - 1; d >= 0 && i > 0; --d) {
+      idx += (i % shape[d]) * stride[d];
+      i /= shape[d];
+    }
+    return idx;
+  }
+};
+
+/*! \brief The map of operand shape `small` (data's ndim, size-1 axes broadcast) over `data`. */
+inline BroadcastMap MakeBroadcastMap(const mxnet::TShape& data, const mxnet::TShape& small,
+                                     const char* op) {
+  BroadcastMap m;
+  m.same = data == small;
+  if (m.same) return m;
+  if (data.ndim() > BroadcastMap::kMaxDim) {
+    MX_THROW(ValueError) << op << ": broadcasting over data with " << data.ndim()
+                         << " dimensions " << data << " is not supported on the GPU (at most "
+                         << BroadcastMap::kMaxDim << ")";
+  }
+  const std::vector<index_t> stride = BroadcastStrides(small);
+  m.ndim = data.ndim();
+  for (int d = 0; d < m.ndim; ++d) {
+    m.shape[d] = data[d];
+    m.stride[d] = stride[d];
+  }
+  return m;
+}
+
 /*! \brief out (req) a[i] * b[broadcast index of i]; b has a's ndim with some axes of size 1. */
 template <typename DType>
 inline void MultiplyBroadcast(const TBlob& a, const TBlob& b, const TBlob& out, OpReqType req) {

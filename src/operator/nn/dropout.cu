@@ -14,43 +14,6 @@ namespace mxnet {
 namespace op {
 namespace {
 
-/*! \brief Data index -> mask index for a mask with size-1 axes (stride 0 there). */
-struct MaskMap {
-  static constexpr int kMaxDim = 10;
-  int ndim = 0;
-  index_t shape[kMaxDim] = {};
-  index_t stride[kMaxDim] = {};
-  bool same = true;  // the mask has the data's shape
-
-  MSHADOW_XINLINE index_t Of(index_t i) const {
-    if (same) return i;
-    index_t idx = 0;
-    for (int d = ndim - 1; d >= 0 && i > 0; --d) {
-      idx += (i % shape[d]) * stride[d];
-      i /= shape[d];
-    }
-    return idx;
-  }
-};
-
-MaskMap MakeMaskMap(const mxnet::TShape& data, const mxnet::TShape& mask) {
-  MaskMap m;
-  m.same = data == mask;
-  if (m.same) return m;
-  if (data.ndim() > MaskMap::kMaxDim) {
-    MX_THROW(ValueError) << "Dropout: axes on data with " << data.ndim() << " dimensions "
-                         << data << " are not supported on the GPU (at most "
-                         << MaskMap::kMaxDim << ")";
-  }
-  const std::vector<index_t> stride = BroadcastStrides(mask);
-  m.ndim = data.ndim();
-  for (int d = 0; d < m.ndim; ++d) {
-    m.shape[d] = data[d];
-    m.stride[d] = stride[d];
-  }
-  return m;
-}
-
 struct dropout_mask_philox {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t i, DType* mask, uint32_t seed, uint64_t call,
@@ -69,7 +32,7 @@ struct fill_one {
 struct times_mask {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t i, DType* out, int req, const DType* a,
-                                  const DType* mask, MaskMap map) {
+                                  const DType* mask, BroadcastMap map) {
     KERNEL_ASSIGN(out[i], req, DType(a[i] * mask[map.Of(i)]));
   }
 };
@@ -109,7 +72,8 @@ void DropoutComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     if (req[dropout::kOut] != kNullOp) {
       Kernel<times_mask, gpu>::Launch(s, data.Size(), out.dptr<DType>(),
                                       static_cast<int>(req[dropout::kOut]), data.dptr<DType>(),
-                                      mask.dptr<DType>(), MakeMaskMap(data.shape_, mask.shape_));
+                                      mask.dptr<DType>(),
+                                      MakeBroadcastMap(data.shape_, mask.shape_, "Dropout"));
     }
   });
 }
@@ -123,7 +87,7 @@ void DropoutGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     mxnet_op::Kernel<times_mask, gpu>::Launch(
         ctx.get_stream<gpu>(), inputs[0].Size(), outputs[0].dptr<DType>(),
         static_cast<int>(req[0]), inputs[0].dptr<DType>(), inputs[1].dptr<DType>(),
-        MakeMaskMap(inputs[0].shape_, inputs[1].shape_));
+        MakeBroadcastMap(inputs[0].shape_, inputs[1].shape_, "Dropout"));
   });
 }
 

@@ -135,29 +135,32 @@ inline bool LeakyReLUType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_typ
   return true;
 }
 
-/*! \brief The element-wise forms (everything but prelu and rrelu) and their derivatives. */
-inline double LeakyForward(int act, double x, double slope) {
+/*!
+ * \brief The element-wise forms (everything but prelu and rrelu) and their derivatives, for
+ *        both devices (leaky_relu.cu calls them in its kernels).
+ */
+MSHADOW_XINLINE double LeakyForward(int act, double x, double slope) {
   switch (act) {
     case leakyrelu::kLeakyReLU: return x > 0 ? x : slope * x;
-    case leakyrelu::kELU: return x > 0 ? x : slope * std::expm1(x);
+    case leakyrelu::kELU: return x > 0 ? x : slope * ::expm1(x);
     case leakyrelu::kSELU:
-      return leakyrelu::kSeluLambda * (x > 0 ? x : leakyrelu::kSeluAlpha * std::expm1(x));
-    case leakyrelu::kGELU: return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+      return leakyrelu::kSeluLambda * (x > 0 ? x : leakyrelu::kSeluAlpha * ::expm1(x));
+    case leakyrelu::kGELU: return 0.5 * x * (1.0 + ::erf(x * M_SQRT1_2));
   }
   return x;
 }
 
-inline double LeakyDerivative(int act, double x, double slope) {
+MSHADOW_XINLINE double LeakyDerivative(int act, double x, double slope) {
   switch (act) {
     case leakyrelu::kLeakyReLU: return x > 0 ? 1.0 : slope;
-    case leakyrelu::kELU: return x > 0 ? 1.0 : slope * std::exp(x);
+    case leakyrelu::kELU: return x > 0 ? 1.0 : slope * ::exp(x);
     // The true derivative. (MXNet 1.9.1's backward returns lambda * (out + alpha) for x <= 0,
     // which is not the derivative of its forward; the other act_types match it.)
     case leakyrelu::kSELU:
-      return leakyrelu::kSeluLambda * (x > 0 ? 1.0 : leakyrelu::kSeluAlpha * std::exp(x));
+      return leakyrelu::kSeluLambda * (x > 0 ? 1.0 : leakyrelu::kSeluAlpha * ::exp(x));
     case leakyrelu::kGELU: {
-      const double cdf = 0.5 * (1.0 + std::erf(x * M_SQRT1_2));
-      const double pdf = std::exp(-0.5 * x * x) * 0.3989422804014327;  // 1/sqrt(2 pi)
+      const double cdf = 0.5 * (1.0 + ::erf(x * M_SQRT1_2));
+      const double pdf = ::exp(-0.5 * x * x) * 0.3989422804014327;  // 1/sqrt(2 pi)
       return cdf + x * pdf;
     }
   }

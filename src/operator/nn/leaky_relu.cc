@@ -91,6 +91,11 @@ NNVM_REGISTER_OP(_backward_LeakyReLU)
   for (size_t i = 0; i < out->size(); ++i) TYPE_ASSIGN_CHECK(*out, i, dtype);
   return true;
 })
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  // The GPU kernel sums prelu's gamma gradient in a double buffer (leaky_relu.cu).
+  return IsPReLU(attrs) ? std::vector<ResourceRequest>{ResourceRequest::kTempSpace}
+                        : std::vector<ResourceRequest>{};
+})
 .set_attr<FCompute>("FCompute<cpu>", LeakyReLUGradCompute<cpu>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 .add_argument("data", "NDArray-or-Symbol", "Input of the forward LeakyReLU")

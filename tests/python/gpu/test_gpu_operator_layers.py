@@ -305,3 +305,86 @@ def test_softmax_output_and_gradient(shape, kind, params, dtype):
     rtol, atol = CONV_TOL[dtype]
     for got, want in zip(run(DEV, dtype), run(mx.cpu(), np.float64)):
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+LEAKY_CASES = [
+    ((4, 5, 3), dict(act_type="leaky", slope=0.1)),
+    ((4, 5, 3), dict(act_type="elu", slope=0.7)),
+    ((4, 5, 3), dict(act_type="selu")),
+    ((4, 5, 3), dict(act_type="gelu")),
+    ((0, 5), dict(act_type="gelu")),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,params", LEAKY_CASES)
+def test_leaky_relu_forms_and_gradient(shape, params, dtype):
+    check_fn(lambda x: mx.nd.LeakyReLU(x, **params), inputs([shape], dtype), dtype, True,
+             "LeakyReLU %s" % params["act_type"])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,gamma", [((4, 6, 3, 2), (6,)), ((4, 6, 5), (1,)),
+                                         ((3, 5), (3, 5)), ((2, 3000), (3000,))])
+def test_prelu_and_both_gradients(shape, gamma, dtype):
+    # gamma's gradient sums over every axis it is broadcast along (in shared memory for small
+    # gammas, in global memory for the (3000,) one).
+    arrays = inputs([shape, gamma], dtype)
+    check_fn(lambda x, g: mx.nd.LeakyReLU(x, g, act_type="prelu"), arrays, dtype, True,
+             "LeakyReLU prelu gamma %s" % (gamma,))
+
+
+def test_rrelu_draws_slopes_in_its_bounds_when_training_and_uses_their_mean_otherwise():
+    lo, hi = 0.1, 0.4
+    x = mx.nd.array(np.random.RandomState(1).uniform(-2, 2, (100, 80)), ctx=DEV)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.LeakyReLU(x, act_type="rrelu", lower_bound=lo, upper_bound=hi)
+        y = y[0] if isinstance(y, list) else y  # (rrelu also returns its mask)
+    y.backward(mx.nd.ones_like(y))
+    xn, yn, gn = (a.asnumpy().astype(np.float64) for a in (x, y, x.grad))
+    neg = xn <= 0
+    slopes = yn[neg] / xn[neg]
+    assert slopes.min() >= lo - 1e-6 and slopes.max() <= hi + 1e-6
+    assert slopes.std() > 0.05  # drawn per element, not one slope
+    np.testing.assert_allclose(yn[~neg], xn[~neg], rtol=1e-6)
+    np.testing.assert_allclose(gn[neg], slopes, rtol=1e-5)
+    np.testing.assert_allclose(gn[~neg], 1.0)
+    # outside training: the mean slope, as on the CPU
+    xi = inputs([(5, 7)], np.float64)[0]
+    got = mx.nd.LeakyReLU(mx.nd.array(xi, ctx=DEV, dtype=np.float64), act_type="rrelu",
+                          lower_bound=lo, upper_bound=hi)[0].asnumpy()
+    np.testing.assert_allclose(got, np.where(xi > 0, xi, (lo + hi) / 2 * xi), rtol=1e-12)
+
+
+LAYER_NORM_CASES = [
+    ((4, 6), dict()),
+    ((3, 5, 7), dict(axis=1, eps=1e-3)),
+    ((6, 3, 4), dict(axis=0)),  # (two elements per row would make the data gradient 0)
+    ((2, 700), dict()),  # a row longer than the block (256 threads)
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,params", LAYER_NORM_CASES)
+def test_layer_norm_and_gradients(shape, params, dtype):
+    axis = params.get("axis", -1)
+    c = shape[axis]
+    arrays = inputs([shape, (c,), (c,)], dtype)
+    check_fn(lambda x, g, b: mx.nd.LayerNorm(x, g, b, **params), arrays, dtype, True,
+             "LayerNorm %s %s" % (shape, params))
+
+
+def test_layer_norm_mean_and_std_outputs_match_the_cpu():
+    x, g, b = inputs([(3, 4, 5), (4,), (4,)], np.float64)
+    outs = []
+    for ctx in (mx.cpu(), DEV):
+        res = mx.nd.LayerNorm(*[mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in (x, g, b)],
+                              axis=1, output_mean_var=True)
+        outs.append([r.asnumpy() for r in res])
+    for got, want in zip(outs[1], outs[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+    mean = x.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(outs[1][1], mean, rtol=1e-10)
+    np.testing.assert_allclose(outs[1][2], np.sqrt(x.var(axis=1, keepdims=True) + 1e-5),
+                               rtol=1e-10)
