@@ -36,16 +36,16 @@ struct RegressionOutputParam : public dmlc::Parameter<RegressionOutputParam> {
 
 /*! \brief The three heads: forward map and gradient of (output, label). */
 struct LinearRegKind {
-  static double Forward(double x) { return x; }
-  static double Grad(double out, double label) { return out - label; }
+  MSHADOW_XINLINE static double Forward(double x) { return x; }
+  MSHADOW_XINLINE static double Grad(double out, double label) { return out - label; }
 };
 struct LogisticRegKind {
-  static double Forward(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-  static double Grad(double out, double label) { return out - label; }
+  MSHADOW_XINLINE static double Forward(double x) { return 1.0 / (1.0 + exp(-x)); }
+  MSHADOW_XINLINE static double Grad(double out, double label) { return out - label; }
 };
 struct MAERegKind {
-  static double Forward(double x) { return x; }
-  static double Grad(double out, double label) {
+  MSHADOW_XINLINE static double Forward(double x) { return x; }
+  MSHADOW_XINLINE static double Grad(double out, double label) {
     const double d = out - label;
     return d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
   }
@@ -83,23 +83,23 @@ inline bool RegressionOpType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_
   return true;
 }
 
-template <typename Kind, typename DType>
-inline void RegressionForwardLoop(const DType* x, DType* y, index_t n, OpReqType rq) {
-#pragma omp parallel for if (n > 32768)
-  for (index_t i = 0; i < n; ++i) {
-    KERNEL_ASSIGN(y[i], rq, DType(Kind::Forward(static_cast<double>(x[i]))));
+template <typename Kind>
+struct regression_forward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* x, int req) {
+    KERNEL_ASSIGN(y[i], req, DType(Kind::Forward(static_cast<double>(x[i]))));
   }
-}
+};
 
-template <typename Kind, typename DType, typename LType>
-inline void RegressionBackwardLoop(const DType* y, const LType* l, DType* dx, index_t n,
-                                   double scale, OpReqType rq) {
-#pragma omp parallel for if (n > 32768)
-  for (index_t i = 0; i < n; ++i) {
+template <typename Kind>
+struct regression_backward {
+  template <typename DType, typename LType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* dx, const DType* y, const LType* l,
+                                  double scale, int req) {
     const double g = Kind::Grad(static_cast<double>(y[i]), static_cast<double>(l[i])) * scale;
-    KERNEL_ASSIGN(dx[i], rq, DType(g));
+    KERNEL_ASSIGN(dx[i], req, DType(g));
   }
-}
+};
 
 template <typename xpu, typename Kind>
 void RegressionForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -107,8 +107,9 @@ void RegressionForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& outputs) {
   if (req[0] == kNullOp) return;
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    RegressionForwardLoop<Kind>(inputs[0].dptr<DType>(), outputs[0].dptr<DType>(),
-                                inputs[0].Size(), req[0]);
+    mxnet_op::Kernel<regression_forward<Kind>, xpu>::Launch(
+        ctx.get_stream<xpu>(), inputs[0].Size(), outputs[0].dptr<DType>(),
+        inputs[0].dptr<DType>(), static_cast<int>(req[0]));
   });
 }
 
@@ -120,9 +121,12 @@ void RegressionBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const RegressionOutputParam& param = nnvm::get<RegressionOutputParam>(attrs.parsed);
   const TBlob& label = inputs[0];
   const TBlob& out = inputs[1];
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
   if (req[1] != kNullOp && req[1] != kAddTo && outputs[1].Size() > 0) {
-    std::memset(outputs[1].dptr_, 0,
-                outputs[1].Size() * mshadow::mshadow_sizeof(outputs[1].type_flag_));
+    MSHADOW_TYPE_SWITCH(outputs[1].type_flag_, LType, {
+      mxnet_op::Kernel<mxnet_op::set_zero, xpu>::Launch(s, outputs[1].Size(),
+                                                        outputs[1].dptr<LType>());
+    });
   }
   if (req[0] == kNullOp || out.Size() == 0) return;
   const double num_output =
@@ -130,8 +134,9 @@ void RegressionBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const double scale = param.grad_scale / num_output;
   MSHADOW_REAL_TYPE_SWITCH(out.type_flag_, DType, {
     MSHADOW_TYPE_SWITCH(label.type_flag_, LType, {
-      RegressionBackwardLoop<Kind>(out.dptr<DType>(), label.dptr<LType>(),
-                                   outputs[0].dptr<DType>(), out.Size(), scale, req[0]);
+      mxnet_op::Kernel<regression_backward<Kind>, xpu>::Launch(
+          s, out.Size(), outputs[0].dptr<DType>(), out.dptr<DType>(), label.dptr<LType>(),
+          scale, static_cast<int>(req[0]));
     });
   });
 }

@@ -7,42 +7,21 @@
  *        as in 1.9.1. Outputs: output, mean (N, G), std = sqrt(var + eps) (N, G); mean/std are
  *        visible with output_mean_var. Uses the row kernels of layer_norm-inl.h, one row per
  *        (n, g). _backward_GroupNorm inputs (out_grad, data, gamma, mean, std) -> (data_grad,
- *        gamma_grad, beta_grad); the mean/std outputs carry no gradient.
+ *        gamma_grad, beta_grad); the mean/std outputs carry no gradient. GPU: group_norm.cu.
  */
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "./layer_norm-inl.h"
+#include "./group_norm-inl.h"
 
 namespace mxnet {
 namespace op {
 
-struct GroupNormParam : public dmlc::Parameter<GroupNormParam> {
-  int num_groups;
-  float eps;
-  bool output_mean_var;
-  DMLC_DECLARE_PARAMETER(GroupNormParam) {
-    DMLC_DECLARE_FIELD(num_groups).set_default(1).describe("Total number of groups.");
-    DMLC_DECLARE_FIELD(eps).set_default(1e-5f)
-        .describe("An `epsilon` parameter to prevent division by 0.");
-    DMLC_DECLARE_FIELD(output_mean_var).set_default(false)
-        .describe("Output the mean and std calculated along the given axis.");
-  }
-};
-
 DMLC_REGISTER_PARAMETER(GroupNormParam);
 
 namespace {
-
-NormRows GroupNormRows(const mxnet::TShape& shape, int groups) {
-  NormRows g;
-  g.rows = static_cast<index_t>(shape[0]) * groups;
-  g.len = shape.Size() / std::max<index_t>(g.rows, 1);
-  g.inner = 1;
-  return g;
-}
 
 bool GroupNormShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                     mxnet::ShapeVector* out) {

@@ -9,12 +9,15 @@
  * _backward_LRN inputs: (out_grad, data, tmp_norm); output: data_grad,
  *   dx[c] = og[c] * norm[c]^-beta
  *           - 2 alpha beta / nsize * x[c] * sum_{c' in window(c)} og[c'] x[c'] norm[c']^(-beta-1)
+ *
+ * One element per kernel thread on either device (lrn.cu registers the GPU's).
  */
 #ifndef MXNET_OPERATOR_NN_LRN_INL_H_
 #define MXNET_OPERATOR_NN_LRN_INL_H_
 
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,90 +78,102 @@ struct LRNGeom {
   }
 };
 
-template <typename DType>
-void LRNForwardImpl(const LRNParam& param, const TBlob& data, const TBlob& out, OpReqType req,
-                    const TBlob& norm_out) {
-  const LRNGeom g(data.shape_);
-  const DType* x = data.dptr<DType>();
-  DType* y = out.dptr<DType>();
-  DType* nrm = norm_out.dptr<DType>();
-  // MXNet's window: (nsize - 1) / 2 channels on each side (an even nsize acts as nsize - 1).
-  const index_t half = (param.nsize - 1) / 2;
-  const double salpha = static_cast<double>(param.alpha) / param.nsize;
-  const double beta = param.beta, knorm = param.knorm;
-  // One (sample, position) column of C channels per iteration.
-#pragma omp parallel for if (g.n * g.c * g.s >= mxnet_op::kOmpThreshold)
-  for (index_t col = 0; col < g.n * g.s; ++col) {
-    const index_t base = (col / g.s) * g.c * g.s + col % g.s;
-    for (index_t c = 0; c < g.c; ++c) {
-      const index_t lo = std::max<index_t>(0, c - half);
-      const index_t hi = std::min<index_t>(g.c - 1, c + half);
-      double sq = 0;
-      for (index_t k = lo; k <= hi; ++k) {
-        const double v = static_cast<double>(x[base + k * g.s]);
-        sq += v * v;
-      }
-      const index_t i = base + c * g.s;
-      const double norm = knorm + salpha * sq;
-      nrm[i] = DType(norm);
-      KERNEL_ASSIGN(y[i], req, DType(static_cast<double>(x[i]) * std::pow(norm, -beta)));
-    }
-  }
+/*! \brief MXNet's window: (nsize - 1) / 2 channels on each side (an even nsize acts as
+ *         nsize - 1). */
+inline index_t LRNHalfWindow(const LRNParam& param) {
+  return static_cast<index_t>((param.nsize - 1) / 2);
 }
+
+/*! \brief Element i = (n, c, s) of the forward: norm from the window of channels around c. */
+struct lrn_forward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, const DType* x, DType* y, int req, DType* nrm,
+                                  index_t channels, index_t inner, index_t half, double salpha,
+                                  double knorm, double beta) {
+    const index_t c = (i / inner) % channels;
+    const index_t base = i - c * inner;  // channel 0 of this (sample, position) column
+    const index_t lo = c > half ? c - half : 0;
+    const index_t hi = c + half < channels - 1 ? c + half : channels - 1;
+    double sq = 0;
+    for (index_t k = lo; k <= hi; ++k) {
+      const double v = static_cast<double>(x[base + k * inner]);
+      sq += v * v;
+    }
+    const double norm = knorm + salpha * sq;
+    nrm[i] = DType(norm);
+    KERNEL_ASSIGN(y[i], req, DType(static_cast<double>(x[i]) * pow(norm, -beta)));
+  }
+};
+
+/*! \brief t[i] = og[i] * x[i] * norm[i]^(-beta-1): the terms the backward window sums. */
+struct lrn_backward_terms {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, const DType* og, const DType* x, const DType* nrm,
+                                  double beta, double* t) {
+    const double nv = static_cast<double>(nrm[i]);
+    t[i] = static_cast<double>(og[i]) * static_cast<double>(x[i]) * pow(nv, -beta) / nv;
+  }
+};
+
+/*! \brief dx[i] = og[i] * norm[i]^-beta - coef * x[i] * (sum of t over the window of i). */
+struct lrn_backward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, const DType* og, const DType* x, const DType* nrm,
+                                  const double* t, DType* dx, int req, index_t channels,
+                                  index_t inner, index_t half, double coef, double beta) {
+    const index_t c = (i / inner) % channels;
+    const index_t base = i - c * inner;
+    const index_t lo = c > half ? c - half : 0;
+    const index_t hi = c + half < channels - 1 ? c + half : channels - 1;
+    double acc = 0;
+    for (index_t k = lo; k <= hi; ++k) acc += t[base + k * inner];
+    const double direct = static_cast<double>(og[i]) * pow(static_cast<double>(nrm[i]), -beta);
+    KERNEL_ASSIGN(dx[i], req, DType(direct - coef * static_cast<double>(x[i]) * acc));
+  }
+};
 
 template <typename xpu>
 void LRNCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                 const std::vector<TBlob>& outputs) {
   const LRNParam& param = nnvm::get<LRNParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LRNForwardImpl<DType>(param, inputs[0], outputs[0], req[0], outputs[1]);
+  const TBlob& data = inputs[lrn_enum::kData];
+  const LRNGeom g(data.shape_);
+  MSHADOW_REAL_TYPE_SWITCH(data.type_flag_, DType, {
+    mxnet_op::Kernel<lrn_forward, xpu>::Launch(
+        ctx.get_stream<xpu>(), data.Size(), data.dptr<DType>(),
+        outputs[lrn_enum::kOut].dptr<DType>(), static_cast<int>(req[lrn_enum::kOut]),
+        outputs[lrn_enum::kTmpNorm].dptr<DType>(), g.c, g.s, LRNHalfWindow(param),
+        static_cast<double>(param.alpha) / param.nsize, static_cast<double>(param.knorm),
+        static_cast<double>(param.beta));
   });
 }
 
-template <typename DType>
-void LRNBackwardImpl(const LRNParam& param, const TBlob& ograd, const TBlob& data,
-                     const TBlob& norm, const TBlob& dx_blob, OpReqType req) {
-  const LRNGeom g(data.shape_);
-  const DType* og = ograd.dptr<DType>();
-  const DType* x = data.dptr<DType>();
-  const DType* nrm = norm.dptr<DType>();
-  DType* dx = dx_blob.dptr<DType>();
-  // MXNet's window: (nsize - 1) / 2 channels on each side (an even nsize acts as nsize - 1).
-  const index_t half = (param.nsize - 1) / 2;
-  const double coef = 2.0 * param.alpha * param.beta / param.nsize;
-  const double beta = param.beta;
-#pragma omp parallel for if (g.n * g.c * g.s >= mxnet_op::kOmpThreshold)
-  for (index_t col = 0; col < g.n * g.s; ++col) {
-    const index_t base = (col / g.s) * g.c * g.s + col % g.s;
-    // t[c] = og[c] * x[c] * norm[c]^(-beta-1), then windowed sums of t.
-    std::vector<double> t(g.c), direct(g.c);
-    for (index_t c = 0; c < g.c; ++c) {
-      const index_t i = base + c * g.s;
-      const double nv = static_cast<double>(nrm[i]);
-      const double p = std::pow(nv, -beta);
-      direct[c] = static_cast<double>(og[i]) * p;
-      t[c] = static_cast<double>(og[i]) * static_cast<double>(x[i]) * p / nv;
-    }
-    for (index_t c = 0; c < g.c; ++c) {
-      const index_t lo = std::max<index_t>(0, c - half);
-      const index_t hi = std::min<index_t>(g.c - 1, c + half);
-      double acc = 0;
-      for (index_t k = lo; k <= hi; ++k) acc += t[k];
-      const index_t i = base + c * g.s;
-      KERNEL_ASSIGN(dx[i], req, DType(direct[c] - coef * static_cast<double>(x[i]) * acc));
-    }
-  }
-}
-
+/*! \brief inputs: out_grad, data, tmp_norm; output: data_grad. Temp space: one double per
+ *          element for the window terms. */
 template <typename xpu>
 void LRNGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                     const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
+  if (req[0] == kNullOp || inputs[1].Size() == 0) return;
   const LRNParam& param = nnvm::get<LRNParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LRNBackwardImpl<DType>(param, inputs[0], inputs[1], inputs[2], outputs[0], req[0]);
+  const TBlob& data = inputs[1];
+  const LRNGeom g(data.shape_);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  double* t = static_cast<double*>(
+      ctx.requested[0].get_space_internal(data.Size() * sizeof(double)));
+  const double beta = param.beta;
+  MSHADOW_REAL_TYPE_SWITCH(data.type_flag_, DType, {
+    const DType* og = inputs[0].dptr<DType>();
+    const DType* nrm = inputs[2].dptr<DType>();
+    mxnet_op::Kernel<lrn_backward_terms, xpu>::Launch(s, data.Size(), og, data.dptr<DType>(),
+                                                      nrm, beta, t);
+    // dx may share out_grad's memory: each element reads its own og[i] before writing dx[i],
+    // and the window reads only t.
+    mxnet_op::Kernel<lrn_backward, xpu>::Launch(
+        s, data.Size(), og, data.dptr<DType>(), nrm, t, outputs[0].dptr<DType>(),
+        static_cast<int>(req[0]), g.c, g.s, LRNHalfWindow(param),
+        2.0 * param.alpha * param.beta / param.nsize, beta);
   });
 }
 

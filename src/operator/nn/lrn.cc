@@ -65,6 +65,9 @@ NNVM_REGISTER_OP(_backward_LRN)
                                               std::vector<int>* in, std::vector<int>* out) {
   return NormUniformType("_backward_LRN", in, out);
 })
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+})
 .set_attr<FCompute>("FCompute<cpu>", LRNGradCompute<cpu>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 .add_argument("data", "NDArray-or-Symbol", "Input of the forward LRN")

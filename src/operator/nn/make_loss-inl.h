@@ -12,9 +12,11 @@
 
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../mxnet_op.h"
@@ -51,6 +53,14 @@ struct MakeLossParam : public dmlc::Parameter<MakeLossParam> {
   }
 };
 
+/*! \brief y[i] (req) x[i]. */
+struct loss_identity {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* x, int req) {
+    KERNEL_ASSIGN(y[i], req, x[i]);
+  }
+};
+
 /*! \brief out (req) in: the identity forward of MakeLoss and make_loss. */
 template <typename xpu>
 void LossIdentityCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -58,29 +68,47 @@ void LossIdentityCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<TBlob>& outputs) {
   const OpReqType rq = req[0];
   if (rq == kNullOp || (rq == kWriteInplace && inputs[0].dptr_ == outputs[0].dptr_)) return;
+  const index_t n = inputs[0].Size();
+  if (n == 0) return;  // zero-size arrays may have no memory
   MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
     const DType* x = inputs[0].dptr<DType>();
     DType* y = outputs[0].dptr<DType>();
-    const index_t n = inputs[0].Size();
-    if (rq == kAddTo) {
-      for (index_t i = 0; i < n; ++i) y[i] += x[i];
-    } else if (n > 0) {  // zero-size arrays may have no memory: memcpy must not see null
+    if (std::is_same<xpu, cpu>::value && rq != kAddTo) {
       std::memcpy(y, x, n * sizeof(DType));
+    } else {
+      mxnet_op::Kernel<loss_identity, xpu>::Launch(ctx.get_stream<xpu>(), n, y, x,
+                                                   static_cast<int>(rq));
     }
   });
 }
 
-/*! \brief count of elements of `out` greater than thresh (the 'valid' normaliser). */
-template <typename DType>
-inline index_t CountAbove(const TBlob& out, double thresh) {
-  const DType* p = out.dptr<DType>();
-  index_t count = 0;
-  for (index_t i = 0, n = out.Size(); i < n; ++i) {
-    if (static_cast<double>(p[i]) > thresh) ++count;
+/*! \brief dx[i] (req) scale / max(*valid, 1), or scale when valid is null. */
+struct loss_gradient_fill {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* dx, int req, double scale,
+                                  const index_t* valid) {
+    const double denom = (valid != nullptr && *valid > 0) ? static_cast<double>(*valid) : 1.0;
+    KERNEL_ASSIGN(dx[i], req, DType(scale / denom));
   }
-  return count;
-}
+};
 
+/*! \brief *count = the number of elements of `out` greater than thresh (the 'valid'
+ *          normaliser), written on out's device: a host loop here, a kernel in make_loss.cu. */
+template <typename DType>
+inline void CountAbove(mshadow::Stream<cpu>* s, const TBlob& out, double thresh, index_t* count) {
+  const DType* p = out.dptr<DType>();
+  index_t c = 0;
+  for (index_t i = 0, n = out.Size(); i < n; ++i) {
+    if (static_cast<double>(p[i]) > thresh) ++c;
+  }
+  *count = c;
+}
+#if MXNET_USE_CUDA
+template <typename DType>
+void CountAbove(mshadow::Stream<gpu>* s, const TBlob& out, double thresh, index_t* count);
+#endif
+
+/*! \brief Temp space (valid normalisation): one index_t on the device. */
 template <typename xpu>
 void MakeLossGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -88,18 +116,20 @@ void MakeLossGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   if (req[0] == kNullOp) return;
   const MakeLossParam& param = nnvm::get<MakeLossParam>(attrs.parsed);
   const TBlob& out = inputs[0];
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  double scale = param.grad_scale;
+  index_t* valid = nullptr;
+  if (param.normalization == make_loss_enum::kBatch) {
+    scale /= out.ndim() > 0 && out.shape_[0] > 0 ? static_cast<double>(out.shape_[0]) : 1.0;
+  }
   MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-    double denom = 1.0;
-    if (param.normalization == make_loss_enum::kBatch) {
-      denom = out.ndim() > 0 && out.shape_[0] > 0 ? static_cast<double>(out.shape_[0]) : 1.0;
-    } else if (param.normalization == make_loss_enum::kValid) {
-      const index_t valid = CountAbove<DType>(out, param.valid_thresh);
-      denom = valid > 0 ? static_cast<double>(valid) : 1.0;
+    if (param.normalization == make_loss_enum::kValid) {
+      valid = static_cast<index_t*>(ctx.requested[0].get_space_internal(sizeof(index_t)));
+      CountAbove<DType>(s, out, param.valid_thresh, valid);
     }
-    const DType g = DType(static_cast<double>(param.grad_scale) / denom);
-    DType* dx = outputs[0].dptr<DType>();
-    const index_t n = outputs[0].Size();
-    for (index_t i = 0; i < n; ++i) KERNEL_ASSIGN(dx[i], req[0], g);
+    mxnet_op::Kernel<loss_gradient_fill, xpu>::Launch(s, outputs[0].Size(),
+                                                      outputs[0].dptr<DType>(),
+                                                      static_cast<int>(req[0]), scale, valid);
   });
 }
 

@@ -64,6 +64,9 @@ NNVM_REGISTER_OP(_backward_MakeLoss)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<1, 1>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the 'valid' count
+})
 .set_attr<FCompute>("FCompute<cpu>", MakeLossGradCompute<cpu>)
 .add_argument("output", "NDArray-or-Symbol", "Output of the forward MakeLoss")
 .add_arguments(MakeLossParam::__FIELDS__());

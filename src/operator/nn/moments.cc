@@ -3,6 +3,7 @@
  * \brief moments: mean and (biased) variance of data over `axes` (required, like 1.9.1; all axes reduced without keepdims gives (1,)), with
  *        optional kept dimensions. _backward_moments inputs (mean_grad, var_grad, data, mean);
  *        data_grad = mean_grad / N + var_grad * 2 * (x - mean) / N, N = reduced elements.
+ *        GPU kernels: moments.cu.
  */
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
@@ -11,49 +12,14 @@
 #include <vector>
 
 #include "../elemwise_op_common.h"
-#include "../operator_common.h"
+#include "./moments-inl.h"
 
 namespace mxnet {
 namespace op {
 
-struct MomentsParam : public dmlc::Parameter<MomentsParam> {
-  dmlc::optional<mxnet::TShape> axes;
-  bool keepdims;
-  DMLC_DECLARE_PARAMETER(MomentsParam) {
-    DMLC_DECLARE_FIELD(axes).set_default(dmlc::optional<mxnet::TShape>())
-        .describe("Array of ints. Axes along which to compute mean and variance.");
-    DMLC_DECLARE_FIELD(keepdims).set_default(false)
-        .describe("produce moments with the same dimensionality as the input.");
-  }
-};
-
 DMLC_REGISTER_PARAMETER(MomentsParam);
 
 namespace {
-
-/*! \brief Which axes of `shape` are reduced (validated, negatives resolved). */
-std::vector<bool> ReducedAxes(const MomentsParam& p, const mxnet::TShape& shape) {
-  if (!p.axes.has_value() || p.axes.value().ndim() <= 0) {
-    MX_THROW(ValueError) << "moments: empty axes is not supported; for global moments pass "
-                         << "every axis in axes (data shape " << shape << ")";
-  }
-  std::vector<bool> reduced(shape.ndim(), false);
-  {
-    for (dim_t a : p.axes.value()) {
-      const dim_t axis = a < 0 ? a + shape.ndim() : a;
-      if (axis < 0 || axis >= shape.ndim()) {
-        MX_THROW(ValueError) << "moments: axis " << a << " is out of range for data of shape "
-                             << shape;
-      }
-      if (reduced[axis]) {
-        MX_THROW(ValueError) << "moments: axis " << a << " is given twice in axes="
-                             << p.axes.value();
-      }
-      reduced[axis] = true;
-    }
-  }
-  return reduced;
-}
 
 /*! \brief The kept-dims shape of the moments (reduced axes set to 1). */
 mxnet::TShape KeptShape(const mxnet::TShape& shape, const std::vector<bool>& reduced) {

@@ -7,93 +7,20 @@
  *        MXNet 1.9.1). SequenceLast picks step len-1 of every sequence (output: data without the
  *        sequence axis); SequenceReverse reverses the first len steps of every sequence and
  *        keeps the rest (axis=0 only, like 1.9.1). Their backwards route the output gradient
- *        back to the positions it came from; sequence_length gets gradient 0.
+ *        back to the positions it came from; sequence_length gets gradient 0. The kernels,
+ *        for both devices, are in sequence_ops-inl.h.
  */
-#include <dmlc/parameter.h>
-#include <mxnet/op_attr_types.h>
-
-#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "../operator_common.h"
+#include "./sequence_ops-inl.h"
 
 namespace mxnet {
 namespace op {
 
-struct SequenceOpParam : public dmlc::Parameter<SequenceOpParam> {
-  bool use_sequence_length;
-  int axis;
-  DMLC_DECLARE_PARAMETER(SequenceOpParam) {
-    DMLC_DECLARE_FIELD(use_sequence_length).set_default(false)
-        .describe("If set to true, this layer takes in an extra input parameter "
-                  "`sequence_length` to specify variable length sequence");
-    DMLC_DECLARE_FIELD(axis).set_default(0)
-        .describe("The sequence axis. Only values of 0 and 1 are currently supported.");
-  }
-};
-
 DMLC_REGISTER_PARAMETER(SequenceOpParam);
 
 namespace {
-
-/*! \brief (max_len, batch, inner) of data laid out along `axis`. */
-struct SequenceLayout {
-  index_t max_len, batch, inner;
-  int axis;
-  index_t Offset(index_t t, index_t b) const {
-    return (axis == 0 ? t * batch + b : b * max_len + t) * inner;
-  }
-};
-
-SequenceLayout LayoutOf(const TShape& shape, int axis) {
-  SequenceLayout l;
-  l.axis = axis;
-  l.max_len = shape[axis];
-  l.batch = shape[1 - axis];
-  l.inner = 1;
-  for (int i = 2; i < shape.ndim(); ++i) l.inner *= shape[i];
-  return l;
-}
-
-/*!
- * \brief The length of every sequence (max_len without sequence_length), checked to lie in
- *        [min_len, max_len].
- */
-std::vector<index_t> SequenceLengths(const char* op, const SequenceOpParam& p,
-                                     const std::vector<TBlob>& inputs, const SequenceLayout& l,
-                                     index_t min_len) {
-  std::vector<index_t> lens(l.batch, l.max_len);
-  if (!p.use_sequence_length) return lens;
-  const TBlob& blob = inputs[1];
-  MSHADOW_TYPE_SWITCH(blob.type_flag_, LType, {
-    const LType* v = blob.dptr<LType>();
-    for (index_t b = 0; b < l.batch; ++b) {
-      const double len = static_cast<double>(v[b]);
-      if (!(len >= min_len && len < l.max_len + 1)) {
-        MX_THROW(ValueError) << op << ": sequence_length[" << b << "] = " << len
-                             << " is outside [" << min_len << ", " << l.max_len
-                             << "] for data of shape " << inputs[0].shape_ << " (axis="
-                             << p.axis << ")";
-      }
-      lens[b] = static_cast<index_t>(len);
-    }
-  });
-  return lens;
-}
-
-template <typename DType>
-void Assign(DType* dst, OpReqType req, DType v) {
-  if (req == kNullOp) return;
-  *dst = req == kAddTo ? static_cast<DType>(*dst + v) : v;
-}
-
-void ZeroLengthGrad(const std::vector<TBlob>& outputs, const std::vector<OpReqType>& req) {
-  if (outputs.size() < 2 || req[1] == kNullOp || req[1] == kAddTo) return;
-  MSHADOW_TYPE_SWITCH(outputs[1].type_flag_, LType, {
-    std::fill(outputs[1].dptr<LType>(), outputs[1].dptr<LType>() + outputs[1].Size(), LType(0));
-  });
-}
 
 bool SequenceShapeCommon(const char* op, const SequenceOpParam& p, mxnet::ShapeVector* in) {
   const TShape& d = (*in)[0];
@@ -112,15 +39,6 @@ bool SequenceShapeCommon(const char* op, const SequenceOpParam& p, mxnet::ShapeV
     SHAPE_ASSIGN_CHECK(*in, 1, TShape({d[1 - p.axis]}));
   }
   return true;
-}
-
-const SequenceOpParam& CheckedParam(const char* op, const nnvm::NodeAttrs& attrs, int max_axis) {
-  const SequenceOpParam& p = nnvm::get<SequenceOpParam>(attrs.parsed);
-  if (p.axis < 0 || p.axis > max_axis) {
-    MX_THROW(ValueError) << op << ": axis must be " << (max_axis == 0 ? "0" : "0 or 1")
-                         << ", got " << p.axis;
-  }
-  return p;
 }
 
 bool SequenceType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
@@ -146,7 +64,7 @@ uint32_t SequenceNumInputs(const NodeAttrs& attrs) {
 
 bool SequenceLastShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                        mxnet::ShapeVector* out) {
-  const SequenceOpParam& p = CheckedParam("SequenceLast", attrs, 1);
+  const SequenceOpParam& p = CheckedSequenceParam("SequenceLast", attrs, 1);
   if (!SequenceShapeCommon("SequenceLast", p, in)) return false;
   const TShape& d = (*in)[0];
   std::vector<dim_t> dims;
@@ -160,95 +78,15 @@ bool SequenceLastShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   return shape_is_known(d);
 }
 
-void SequenceLastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& outputs) {
-  const SequenceOpParam& p = CheckedParam("SequenceLast", attrs, 1);
-  const SequenceLayout l = LayoutOf(inputs[0].shape_, p.axis);
-  if (l.batch == 0 || l.inner == 0) return;
-  const std::vector<index_t> lens = SequenceLengths("SequenceLast", p, inputs, l, 1);
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* x = inputs[0].dptr<DType>();
-    DType* y = outputs[0].dptr<DType>();
-    for (index_t b = 0; b < l.batch; ++b) {
-      const DType* src = x + l.Offset(lens[b] - 1, b);
-      for (index_t k = 0; k < l.inner; ++k) Assign(y + b * l.inner + k, req[0], src[k]);
-    }
-  });
-}
-
-// inputs: out_grad[, sequence_length]; outputs: data_grad[, length_grad]. The data shape is
-// the out_grad shape with the sequence axis re-inserted (known from the forward node's input).
-void SequenceLastGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                             const std::vector<TBlob>& outputs) {
-  const SequenceOpParam& p = CheckedParam("SequenceLast", attrs, 1);
-  const SequenceLayout l = LayoutOf(outputs[0].shape_, p.axis);
-  std::vector<TBlob> fwd_like{outputs[0]};
-  if (p.use_sequence_length) fwd_like.push_back(inputs[1]);
-  ZeroLengthGrad(outputs, req);
-  if (req[0] == kNullOp || l.batch == 0 || l.inner == 0 || l.max_len == 0) return;
-  const std::vector<index_t> lens = SequenceLengths("SequenceLast", p, fwd_like, l, 1);
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    const DType* gy = inputs[0].dptr<DType>();
-    DType* gx = outputs[0].dptr<DType>();
-    if (req[0] != kAddTo) std::fill(gx, gx + outputs[0].Size(), DType(0));
-    for (index_t b = 0; b < l.batch; ++b) {
-      DType* dst = gx + l.Offset(lens[b] - 1, b);
-      for (index_t k = 0; k < l.inner; ++k) dst[k] += gy[b * l.inner + k];
-    }
-  });
-}
-
 // ---- SequenceReverse ---------------------------------------------------------------------
 
 bool SequenceReverseShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                           mxnet::ShapeVector* out) {
-  const SequenceOpParam& p = CheckedParam("SequenceReverse", attrs, 0);
+  const SequenceOpParam& p = CheckedSequenceParam("SequenceReverse", attrs, 0);
   if (!out->empty() && ndim_is_known((*out)[0])) SHAPE_ASSIGN_CHECK(*in, 0, (*out)[0]);
   if (!SequenceShapeCommon("SequenceReverse", p, in)) return false;
   SHAPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
   return shape_is_known((*in)[0]);
-}
-
-/*! \brief dst = src with the first lens[b] steps of every sequence reversed (dst != src). */
-void ReverseSequences(const TBlob& src, const TBlob& dst, OpReqType req,
-                      const std::vector<index_t>& lens, const SequenceLayout& l) {
-  MSHADOW_TYPE_SWITCH(src.type_flag_, DType, {
-    const DType* x = src.dptr<DType>();
-    DType* y = dst.dptr<DType>();
-    for (index_t t = 0; t < l.max_len; ++t) {
-      for (index_t b = 0; b < l.batch; ++b) {
-        const index_t from = t < lens[b] ? lens[b] - 1 - t : t;
-        const DType* s = x + l.Offset(from, b);
-        DType* d = y + l.Offset(t, b);
-        for (index_t k = 0; k < l.inner; ++k) Assign(d + k, req, s[k]);
-      }
-    }
-  });
-}
-
-void SequenceReverseCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                            const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                            const std::vector<TBlob>& outputs) {
-  const SequenceOpParam& p = CheckedParam("SequenceReverse", attrs, 0);
-  const SequenceLayout l = LayoutOf(inputs[0].shape_, p.axis);
-  if (req[0] == kNullOp || l.batch == 0) return;
-  const std::vector<index_t> lens = SequenceLengths("SequenceReverse", p, inputs, l, 0);
-  ReverseSequences(inputs[0], outputs[0], req[0], lens, l);
-}
-
-// inputs: out_grad[, sequence_length]; the reversal is its own inverse.
-void SequenceReverseGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                const std::vector<TBlob>& inputs,
-                                const std::vector<OpReqType>& req,
-                                const std::vector<TBlob>& outputs) {
-  const SequenceOpParam& p = CheckedParam("SequenceReverse", attrs, 0);
-  const SequenceLayout l = LayoutOf(inputs[0].shape_, p.axis);
-  ZeroLengthGrad(outputs, req);
-  if (req[0] == kNullOp || l.batch == 0) return;
-  const std::vector<index_t> lens = SequenceLengths("SequenceReverse", p, inputs, l, 0);
-  ReverseSequences(inputs[0], outputs[0], req[0], lens, l);
 }
 
 nnvm::FGradient SequenceGradient(const char* backward_op) {
@@ -311,7 +149,10 @@ Example::
 .set_attr<nnvm::FListInputNames>("FListInputNames", SequenceInputNames)
 .set_attr<mxnet::FInferShape>("FInferShape", SequenceLastShape)
 .set_attr<nnvm::FInferType>("FInferType", SequenceType)
-.set_attr<FCompute>("FCompute<cpu>", SequenceLastCompute)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's lengths
+})
+.set_attr<FCompute>("FCompute<cpu>", SequenceLastCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", SequenceGradient("_backward_SequenceLast"))
 .add_argument("data", "NDArray-or-Symbol",
               "n-dimensional input array of the form [max_sequence_length, batch_size, "
@@ -327,7 +168,10 @@ NNVM_REGISTER_OP(_backward_SequenceLast)
 .set_num_outputs(SequenceNumInputs)
 .set_attr_parser(ParamParser<SequenceOpParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", SequenceLastGradCompute)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's lengths
+})
+.set_attr<FCompute>("FCompute<cpu>", SequenceLastGradCompute<cpu>)
 .add_arguments(SequenceOpParam::__FIELDS__());
 
 NNVM_REGISTER_OP(SequenceReverse)
@@ -391,7 +235,10 @@ Example::
 .set_attr<nnvm::FListInputNames>("FListInputNames", SequenceInputNames)
 .set_attr<mxnet::FInferShape>("FInferShape", SequenceReverseShape)
 .set_attr<nnvm::FInferType>("FInferType", SequenceType)
-.set_attr<FCompute>("FCompute<cpu>", SequenceReverseCompute)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's lengths
+})
+.set_attr<FCompute>("FCompute<cpu>", SequenceReverseCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", SequenceGradient("_backward_SequenceReverse"))
 .add_argument("data", "NDArray-or-Symbol",
               "n-dimensional input array of the form [max_sequence_length, batch_size, other "
@@ -407,7 +254,10 @@ NNVM_REGISTER_OP(_backward_SequenceReverse)
 .set_num_outputs(SequenceNumInputs)
 .set_attr_parser(ParamParser<SequenceOpParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", SequenceReverseGradCompute)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's lengths
+})
+.set_attr<FCompute>("FCompute<cpu>", SequenceReverseGradCompute<cpu>)
 .add_arguments(SequenceOpParam::__FIELDS__());
 
 }  // namespace op

@@ -178,6 +178,9 @@ Example::
   TYPE_ASSIGN_CHECK(*out, 0, dtype);
   return true;
 })
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs&) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's row losses
+})
 .set_attr<FCompute>("FCompute<cpu>", SoftmaxCrossEntropyCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {

@@ -4,11 +4,15 @@
  *        the CPU); the gradient (output - target) * grad_scale / normaliser [* out_grad] is one
  *        kernel over the elements, with the CPU's rules for soft labels, ignore_label,
  *        smooth_alpha and the normalisations ('valid' counts its labels on the device first).
+ *        softmax_cross_entropy: one block per row (max, log-sum-exp in double), the loss summed
+ *        over the rows in order by one block.
  */
 #include "./softmax_output-inl.h"
 
 #if MXNET_USE_CUDA
 #include <mxnet/resource.h>
+
+#include <algorithm>
 
 #include "../../common/cuda_utils.h"
 
@@ -124,8 +128,128 @@ void SoftmaxOutputGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& 
   });
 }
 
+// ---- softmax_cross_entropy: (N, C) data, (N,) labels ---------------------------------------
+
+/*! \brief The row's max and log of its sum of exp(x - max), one block per row. */
+template <typename DType>
+__device__ void RowLogSumExp(const DType* x, index_t C, double* buf, double* mx, double* lse) {
+  double m = -INFINITY;
+  for (index_t k = threadIdx.x; k < C; k += blockDim.x) m = fmax(m, static_cast<double>(x[k]));
+  buf[threadIdx.x] = m;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) buf[threadIdx.x] = fmax(buf[threadIdx.x], buf[threadIdx.x + s]);
+    __syncthreads();
+  }
+  m = buf[0];
+  __syncthreads();
+  double sum = 0;
+  for (index_t k = threadIdx.x; k < C; k += blockDim.x) sum += exp(static_cast<double>(x[k]) - m);
+  sum = common::cuda::BlockSum(buf, sum);
+  *mx = m;
+  *lse = log(sum);
+}
+
+/*! \brief Block i: row_loss[i] = -log(max(softmax(x_i)[clamp(label_i)], 1e-300)). */
+template <typename DType, typename LType>
+__global__ void CrossEntropyRowsKernel(const DType* x, const LType* label, index_t N, index_t C,
+                                       double* row_loss) {
+  __shared__ double buf[kCountThreads];
+  for (index_t i = blockIdx.x; i < N; i += gridDim.x) {
+    double m, lse;
+    RowLogSumExp(x + i * C, C, buf, &m, &lse);
+    if (threadIdx.x == 0) {
+      index_t l = static_cast<index_t>(label[i]);
+      l = l < 0 ? 0 : (l > C - 1 ? C - 1 : l);
+      const double p = exp(static_cast<double>(x[i * C + l]) - m - lse);
+      row_loss[i] = -log(fmax(p, 1e-300));
+    }
+    __syncthreads();
+  }
+}
+
+/*! \brief One block: out[0] (req) the sum of the row losses, in row order. */
+template <typename DType>
+__global__ void SumRowsKernel(const double* row_loss, index_t N, DType* out, int req) {
+  __shared__ double buf[kCountThreads];
+  double s = 0;
+  for (index_t i = threadIdx.x; i < N; i += blockDim.x) s += row_loss[i];
+  s = common::cuda::BlockSum(buf, s);
+  if (threadIdx.x == 0) KERNEL_ASSIGN(out[0], req, DType(s));
+}
+
+/*! \brief Block i: dx_i = (softmax(x_i) - onehot(label_i)) * out_grad (labels out of range:
+ *         no one-hot, as on the CPU). */
+template <typename DType, typename LType>
+__global__ void CrossEntropyGradKernel(const DType* og, const DType* x, const LType* label,
+                                       index_t N, index_t C, DType* dx, int req) {
+  __shared__ double buf[kCountThreads];
+  const double g = static_cast<double>(og[0]);
+  for (index_t i = blockIdx.x; i < N; i += gridDim.x) {
+    double m, lse;
+    RowLogSumExp(x + i * C, C, buf, &m, &lse);
+    const index_t l = static_cast<index_t>(label[i]);
+    for (index_t k = threadIdx.x; k < C; k += blockDim.x) {
+      double p = exp(static_cast<double>(x[i * C + k]) - m - lse);
+      if (k == l) p -= 1.0;
+      KERNEL_ASSIGN(dx[i * C + k], req, DType(p * g));
+    }
+    __syncthreads();
+  }
+}
+
+void SoftmaxCrossEntropyComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                   const std::vector<TBlob>& inputs,
+                                   const std::vector<OpReqType>& req,
+                                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const index_t N = inputs[0].shape_[0], C = inputs[0].shape_[1];
+  cudaStream_t stream = mshadow::Stream<gpu>::GetStream(ctx.get_stream<gpu>());
+  double* row_loss = ctx.requested[0].get_space_typed_ptr<double>(std::max<index_t>(N, 1));
+  const unsigned blocks = static_cast<unsigned>(std::min<index_t>(std::max<index_t>(N, 1), 65535));
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, LType, {
+      if (N > 0 && C > 0) {
+        CrossEntropyRowsKernel<DType, LType><<<blocks, kCountThreads, 0, stream>>>(
+            inputs[0].dptr<DType>(), inputs[1].dptr<LType>(), N, C, row_loss);
+      }
+      SumRowsKernel<DType><<<1, kCountThreads, 0, stream>>>(
+          row_loss, C > 0 ? N : 0, outputs[0].dptr<DType>(), static_cast<int>(req[0]));
+    });
+  });
+  CUDA_CALL(cudaGetLastError());
+}
+
+/*! \brief inputs: out_grad (1,), data, label; outputs: data_grad, label_grad (zeros). */
+void SoftmaxCrossEntropyGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                       const std::vector<TBlob>& inputs,
+                                       const std::vector<OpReqType>& req,
+                                       const std::vector<TBlob>& outputs) {
+  cudaStream_t stream = mshadow::Stream<gpu>::GetStream(ctx.get_stream<gpu>());
+  if ((req[1] == kWriteTo || req[1] == kWriteInplace) && outputs[1].Size() > 0) {
+    CUDA_CALL(cudaMemsetAsync(outputs[1].dptr_, 0,
+                              outputs[1].Size() * mshadow::mshadow_sizeof(outputs[1].type_flag_),
+                              stream));
+  }
+  const index_t N = inputs[1].shape_[0], C = inputs[1].shape_[1];
+  if (req[0] == kNullOp || N == 0 || C == 0) return;
+  const unsigned blocks = static_cast<unsigned>(std::min<index_t>(N, 65535));
+  MSHADOW_REAL_TYPE_SWITCH(inputs[1].type_flag_, DType, {
+    MSHADOW_TYPE_SWITCH(inputs[2].type_flag_, LType, {
+      CrossEntropyGradKernel<DType, LType><<<blocks, kCountThreads, 0, stream>>>(
+          inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), inputs[2].dptr<LType>(), N, C,
+          outputs[0].dptr<DType>(), static_cast<int>(req[0]));
+    });
+  });
+  CUDA_CALL(cudaGetLastError());
+}
+
 }  // namespace
 
+NNVM_REGISTER_OP(softmax_cross_entropy)
+.set_attr<FCompute>("FCompute<gpu>", SoftmaxCrossEntropyComputeGPU);
+NNVM_REGISTER_OP(_backward_softmax_cross_entropy)
+.set_attr<FCompute>("FCompute<gpu>", SoftmaxCrossEntropyGradComputeGPU);
 NNVM_REGISTER_OP(SoftmaxOutput).set_attr<FCompute>("FCompute<gpu>", SoftmaxOutputCompute<gpu>);
 NNVM_REGISTER_OP(_backward_SoftmaxOutput)
 .set_attr<FCompute>("FCompute<gpu>", SoftmaxOutputGradComputeGPU);

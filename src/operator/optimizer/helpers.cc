@@ -5,59 +5,16 @@
  *        check for loss scaling), multi_sum_sq (squared L2 norm of each array) and multi_lars
  *        (layer-wise adaptive learning rates).
  */
-#include <dmlc/parameter.h>
-#include <mxnet/op_attr_types.h>
-
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "../elemwise_op_common.h"
-#include "../mxnet_op.h"
-#include "../operator_common.h"
+#include "./helpers-inl.h"
 
 namespace mxnet {
 namespace op {
-
-struct ResetArraysParam : public dmlc::Parameter<ResetArraysParam> {
-  int num_arrays;
-  DMLC_DECLARE_PARAMETER(ResetArraysParam) {
-    DMLC_DECLARE_FIELD(num_arrays).set_lower_bound(1).describe("number of input arrays.");
-  }
-};
-
-struct AllFiniteParam : public dmlc::Parameter<AllFiniteParam> {
-  bool init_output;
-  DMLC_DECLARE_PARAMETER(AllFiniteParam) {
-    DMLC_DECLARE_FIELD(init_output).set_default(true).describe("Initialize output to 1.");
-  }
-};
-
-struct MultiAllFiniteParam : public dmlc::Parameter<MultiAllFiniteParam> {
-  int num_arrays;
-  bool init_output;
-  DMLC_DECLARE_PARAMETER(MultiAllFiniteParam) {
-    DMLC_DECLARE_FIELD(num_arrays).set_default(1).set_lower_bound(1).describe("Number of arrays.");
-    DMLC_DECLARE_FIELD(init_output).set_default(true).describe("Initialize output to 1.");
-  }
-};
-
-struct MultiSumSqParam : public dmlc::Parameter<MultiSumSqParam> {
-  int num_arrays;
-  DMLC_DECLARE_PARAMETER(MultiSumSqParam) {
-    DMLC_DECLARE_FIELD(num_arrays).set_lower_bound(1).describe("number of input arrays.");
-  }
-};
-
-struct LARSParam : public dmlc::Parameter<LARSParam> {
-  float eta, eps, rescale_grad;
-  DMLC_DECLARE_PARAMETER(LARSParam) {
-    DMLC_DECLARE_FIELD(eta).describe("LARS eta");
-    DMLC_DECLARE_FIELD(eps).describe("LARS eps");
-    DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Gradient rescaling factor");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(ResetArraysParam);
 DMLC_REGISTER_PARAMETER(AllFiniteParam);
@@ -214,6 +171,10 @@ NNVM_REGISTER_OP(multi_sum_sq)
   return true;
 })
 .set_attr<nnvm::FInferType>("FInferType", Float32OutType)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  // The GPU kernel's partial sums.
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+})
 .set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                                         const std::vector<TBlob>& inputs,
                                         const std::vector<OpReqType>& req,
@@ -257,28 +218,7 @@ or ``lr[i]`` when either norm is 0.
   return shape_is_known(s);
 })
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<4, 1>)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const LARSParam& p = nnvm::get<LARSParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    const DType* lrs = inputs[0].dptr<DType>();
-    const DType* wss = inputs[1].dptr<DType>();
-    const DType* gss = inputs[2].dptr<DType>();
-    const DType* wds = inputs[3].dptr<DType>();
-    DType* out = outputs[0].dptr<DType>();
-    for (index_t i = 0; i < static_cast<index_t>(outputs[0].Size()); ++i) {
-      const double w = std::sqrt(static_cast<double>(wss[i]));
-      const double g = std::sqrt(static_cast<double>(gss[i])) * p.rescale_grad;
-      const double lr = static_cast<double>(lrs[i]);
-      const double v = (w > 0 && g > 0)
-                           ? lr * p.eta * w / (g + static_cast<double>(wds[i]) * w + p.eps)
-                           : lr;
-      KERNEL_ASSIGN(out[i], req[0], DType(v));
-    }
-  });
-})
+.set_attr<FCompute>("FCompute<cpu>", MultiLARSCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("lrs", "NDArray-or-Symbol", "Learning rates to scale by LARS coefficient")
 .add_argument("weights_sum_sq", "NDArray-or-Symbol", "sum of square of weights arrays")

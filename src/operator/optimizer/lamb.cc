@@ -11,6 +11,7 @@
  *          r = m_hat / (sqrt(v_hat) + epsilon) + wd_i w   (hats: bias corrected when enabled)
  *          r1 = ||w|| bounded by lower_bound/upper_bound (when > 0), r2 = ||r||
  *          w -= lr_i * (r1 and r2 nonzero ? r1 / r2 : 1) * r
+ *        The GPU kernels of the _multi_ forms are in lamb.cu.
  */
 #include <string>
 #include <vector>
@@ -172,51 +173,9 @@ float32 master weight ``weight32`` (updated in place), cast into the returned we
 
 // ---- _multi_lamb_update, _multi_mp_lamb_update ------------------------------------------------
 
-struct MultiLAMBParam : public dmlc::Parameter<MultiLAMBParam> {
-  mxnet::Tuple<float> learning_rates, wds;
-  float beta1, beta2, epsilon, rescale_grad, lower_bound, upper_bound, clip_gradient;
-  bool bias_correction;
-  mxnet::TShape step_count;
-  int num_tensors;
-  DMLC_DECLARE_PARAMETER(MultiLAMBParam) {
-    DMLC_DECLARE_FIELD(learning_rates).describe("List of learning rates");
-    DMLC_DECLARE_FIELD(beta1).set_default(0.9f)
-        .describe("Exponential decay rate for the first moment estimates.");
-    DMLC_DECLARE_FIELD(beta2).set_default(0.999f)
-        .describe("Exponential decay rate for the second moment estimates.");
-    DMLC_DECLARE_FIELD(epsilon).set_default(1e-6f).describe("Small value to avoid division by 0.");
-    DMLC_DECLARE_FIELD(wds).describe(
-        "List of Weight decays.Weight decay augments the objective function with a "
-        "regularization term that penalizes large weights. The penalty scales with the square "
-        "of the magnitude of each weight.");
-    DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Gradient rescaling factor");
-    DMLC_DECLARE_FIELD(lower_bound).set_default(-1.0f)
-        .describe("Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set");
-    DMLC_DECLARE_FIELD(upper_bound).set_default(-1.0f)
-        .describe("Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set");
-    MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(bias_correction).set_default(true)
-        .describe("Whether to use bias correction.");
-    DMLC_DECLARE_FIELD(step_count).describe("Step count for each tensor");
-    DMLC_DECLARE_FIELD(num_tensors).set_default(1).describe("Number of tensors");
-  }
-};
-
 DMLC_REGISTER_PARAMETER(MultiLAMBParam);
 
 namespace {
-
-const MultiLAMBParam& CheckedParam(const nnvm::NodeAttrs& attrs) {
-  const MultiLAMBParam& p = nnvm::get<MultiLAMBParam>(attrs.parsed);
-  if (p.num_tensors < 1 || p.learning_rates.ndim() != p.num_tensors ||
-      p.wds.ndim() != p.num_tensors || p.step_count.ndim() != p.num_tensors) {
-    MX_THROW(ValueError) << attrs.op->name << ": learning_rates, wds and step_count need "
-                         << "num_tensors = " << p.num_tensors << " values each, got "
-                         << p.learning_rates.ndim() << ", " << p.wds.ndim() << " and "
-                         << p.step_count.ndim();
-  }
-  return p;
-}
 
 template <typename DType, typename MType>
 void UpdateTensor(const MultiLAMBParam& p, int i, const std::vector<TBlob>& in, int base,
@@ -267,7 +226,7 @@ template <bool mp>
 void MultiLAMBCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                       const std::vector<TBlob>& out) {
-  const MultiLAMBParam& p = CheckedParam(attrs);
+  const MultiLAMBParam& p = CheckedMultiLAMBParam(attrs);
   const int group = mp ? 5 : 4;
   for (int i = 0; i < p.num_tensors; ++i) {
     MSHADOW_REAL_TYPE_SWITCH(out[i].type_flag_, DType, {
@@ -284,12 +243,12 @@ int NumTensors(const nnvm::NodeAttrs& attrs) {
 template <bool mp>
 bool MultiLAMBShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                     mxnet::ShapeVector* out) {
-  return GroupedUpdateShape(attrs, in, out, CheckedParam(attrs).num_tensors, mp ? 5 : 4);
+  return GroupedUpdateShape(attrs, in, out, CheckedMultiLAMBParam(attrs).num_tensors, mp ? 5 : 4);
 }
 
 template <bool mp>
 bool MultiLAMBType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
-  return GroupedUpdateType(in, out, CheckedParam(attrs).num_tensors, mp ? 5 : 4, mp);
+  return GroupedUpdateType(in, out, CheckedMultiLAMBParam(attrs).num_tensors, mp ? 5 : 4, mp);
 }
 
 }  // namespace
@@ -301,6 +260,9 @@ MXNET_REGISTER_GROUPED_UPDATE(_multi_lamb_update, NumTensors,
 .set_attr_parser(ParamParser<MultiLAMBParam>)
 .set_attr<mxnet::FInferShape>("FInferShape", MultiLAMBShape<false>)
 .set_attr<nnvm::FInferType>("FInferType", MultiLAMBType<false>)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's directions
+})
 .set_attr<FCompute>("FCompute<cpu>", MultiLAMBCompute<false>)
 .add_argument("data", "NDArray-or-Symbol[]", "data")
 .add_arguments(MultiLAMBParam::__FIELDS__());
@@ -313,6 +275,9 @@ MXNET_REGISTER_GROUPED_UPDATE(_multi_mp_lamb_update, NumTensors,
 .set_attr_parser(ParamParser<MultiLAMBParam>)
 .set_attr<mxnet::FInferShape>("FInferShape", MultiLAMBShape<true>)
 .set_attr<nnvm::FInferType>("FInferType", MultiLAMBType<true>)
+.set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};  // the GPU's directions
+})
 .set_attr<FCompute>("FCompute<cpu>", MultiLAMBCompute<true>)
 .add_argument("data", "NDArray-or-Symbol[]", "data")
 .add_arguments(MultiLAMBParam::__FIELDS__());

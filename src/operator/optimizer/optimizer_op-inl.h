@@ -17,6 +17,7 @@
 
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -105,6 +106,29 @@ struct MultiSGDMomParam : public dmlc::Parameter<MultiSGDMomParam> {
         "Weight decay augments the objective function with a "
         "regularization term that penalizes large weights. "
         "The penalty scales with the square of the magnitude of each weight.");
+    MXNET_OPT_MOMENTUM_FIELD
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
+  }
+};
+
+struct PreloadedMultiSGDParam : public dmlc::Parameter<PreloadedMultiSGDParam> {
+  float rescale_grad, clip_gradient;
+  int num_weights;
+  DMLC_DECLARE_PARAMETER(PreloadedMultiSGDParam) {
+    MXNET_OPT_RESCALE_FIELD
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
+        "Number of updated weights.");
+  }
+};
+
+struct PreloadedMultiSGDMomParam : public dmlc::Parameter<PreloadedMultiSGDMomParam> {
+  float momentum, rescale_grad, clip_gradient;
+  int num_weights;
+  DMLC_DECLARE_PARAMETER(PreloadedMultiSGDMomParam) {
     MXNET_OPT_MOMENTUM_FIELD
     MXNET_OPT_RESCALE_FIELD
     MXNET_OPT_CLIP_FIELD
@@ -262,6 +286,48 @@ struct LambUpdatePhaseTwoParam : public dmlc::Parameter<LambUpdatePhaseTwoParam>
   }
 };
 
+struct MultiLAMBParam : public dmlc::Parameter<MultiLAMBParam> {
+  mxnet::Tuple<float> learning_rates, wds;
+  float beta1, beta2, epsilon, rescale_grad, lower_bound, upper_bound, clip_gradient;
+  bool bias_correction;
+  mxnet::TShape step_count;
+  int num_tensors;
+  DMLC_DECLARE_PARAMETER(MultiLAMBParam) {
+    DMLC_DECLARE_FIELD(learning_rates).describe("List of learning rates");
+    DMLC_DECLARE_FIELD(beta1).set_default(0.9f)
+        .describe("Exponential decay rate for the first moment estimates.");
+    DMLC_DECLARE_FIELD(beta2).set_default(0.999f)
+        .describe("Exponential decay rate for the second moment estimates.");
+    DMLC_DECLARE_FIELD(epsilon).set_default(1e-6f).describe("Small value to avoid division by 0.");
+    DMLC_DECLARE_FIELD(wds).describe(
+        "List of Weight decays.Weight decay augments the objective function with a "
+        "regularization term that penalizes large weights. The penalty scales with the square "
+        "of the magnitude of each weight.");
+    DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Gradient rescaling factor");
+    DMLC_DECLARE_FIELD(lower_bound).set_default(-1.0f)
+        .describe("Lower limit of norm of weight. If lower_bound <= 0, Lower limit is not set");
+    DMLC_DECLARE_FIELD(upper_bound).set_default(-1.0f)
+        .describe("Upper limit of norm of weight. If upper_bound <= 0, Upper limit is not set");
+    MXNET_OPT_CLIP_FIELD
+    DMLC_DECLARE_FIELD(bias_correction).set_default(true)
+        .describe("Whether to use bias correction.");
+    DMLC_DECLARE_FIELD(step_count).describe("Step count for each tensor");
+    DMLC_DECLARE_FIELD(num_tensors).set_default(1).describe("Number of tensors");
+  }
+};
+
+inline const MultiLAMBParam& CheckedMultiLAMBParam(const nnvm::NodeAttrs& attrs) {
+  const MultiLAMBParam& p = nnvm::get<MultiLAMBParam>(attrs.parsed);
+  if (p.num_tensors < 1 || p.learning_rates.ndim() != p.num_tensors ||
+      p.wds.ndim() != p.num_tensors || p.step_count.ndim() != p.num_tensors) {
+    MX_THROW(ValueError) << attrs.op->name << ": learning_rates, wds and step_count need "
+                         << "num_tensors = " << p.num_tensors << " values each, got "
+                         << p.learning_rates.ndim() << ", " << p.wds.ndim() << " and "
+                         << p.step_count.ndim();
+  }
+  return p;
+}
+
 // --------------------------------------------------------------------------------- helpers
 
 /*! \brief clip(x) to [-c, c]; c < 0 disables clipping. */
@@ -385,6 +451,8 @@ struct SGDGroups {
   const float* lrs;
   const float* wds;
   float momentum, rescale, clip;
+  // preloaded_*: lrs and wds point into input arrays, on the device of the op.
+  bool rates_in_arrays = false;
   int per() const { return 2 + (mom ? 1 : 0) + (mp ? 1 : 0); }
 };
 
@@ -404,6 +472,35 @@ inline SGDGroups SGDGroupsOf(const MultiSGDMomParam& p, const std::vector<TBlob>
           p.clip_gradient};
 }
 
+/*! \brief preloaded_*: the learning rates and weight decays are the two inputs after the
+ *         groups (float32, of shape (num_weights,)). */
+inline SGDGroups WithPreloadedRates(SGDGroups g, const std::vector<TBlob>& in) {
+  g.lrs = in[g.num * g.per()].dptr<float>();
+  g.wds = in[g.num * g.per() + 1].dptr<float>();
+  g.rates_in_arrays = true;
+  return g;
+}
+inline SGDGroups SGDGroupsOf(const PreloadedMultiSGDParam& p, const std::vector<TBlob>& in,
+                             bool mp) {
+  return WithPreloadedRates({p.num_weights, false, mp, nullptr, nullptr, 0.f, p.rescale_grad,
+                             p.clip_gradient}, in);
+}
+inline SGDGroups SGDGroupsOf(const PreloadedMultiSGDMomParam& p, const std::vector<TBlob>& in,
+                             bool mp) {
+  return WithPreloadedRates({p.num_weights, true, mp, nullptr, nullptr, p.momentum,
+                             p.rescale_grad, p.clip_gradient}, in);
+}
+
+/*! \brief sgd_step with the learning rate and weight decay read from device memory. */
+struct sgd_step_preloaded {
+  template <typename DType, typename MType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* w, const DType* g,
+                                  MType* mom, MType* w32, const float* lr, const float* wd,
+                                  float momentum, float rescale, float clip, OpReqType req) {
+    sgd_step::Map(i, out, w, g, mom, w32, *lr, *wd, momentum, rescale, clip, req);
+  }
+};
+
 /*! \brief SGD on group k (its inputs from `group`) on the device of xpu. */
 template <typename xpu, typename DType, typename MType>
 void SGDGroup(mshadow::Stream<xpu>* s, const SGDGroups& g, int k, const TBlob* group,
@@ -414,6 +511,10 @@ void SGDGroup(mshadow::Stream<xpu>* s, const SGDGroups& g, int k, const TBlob* g
   if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
     SGDStep<DType, MType>(n, out.dptr<DType>(), group[0].dptr<DType>(), group[1].dptr<DType>(),
                           mom, w32, g.lrs[k], g.wds[k], g.momentum, g.rescale, g.clip, req);
+  } else if (g.rates_in_arrays) {  // lrs and wds in device memory
+    mxnet_op::Kernel<sgd_step_preloaded, xpu>::Launch(
+        s, n, out.dptr<DType>(), group[0].dptr<DType>(), group[1].dptr<DType>(), mom, w32,
+        g.lrs + k, g.wds + k, g.momentum, g.rescale, g.clip, req);
   } else {
     mxnet_op::Kernel<sgd_step, xpu>::Launch(s, n, out.dptr<DType>(), group[0].dptr<DType>(),
                                             group[1].dptr<DType>(), mom, w32, g.lrs[k],

@@ -24,6 +24,15 @@ NNVM_REGISTER_OP(multi_mp_sgd_update)
 .set_attr<FCompute>("FCompute<gpu>", (SGDCompute<gpu, MultiSGDParam, true>));
 NNVM_REGISTER_OP(multi_mp_sgd_mom_update)
 .set_attr<FCompute>("FCompute<gpu>", (SGDCompute<gpu, MultiSGDMomParam, true>));
+// preloaded_*: the kernels read lrs and wds from their input arrays on the device.
+NNVM_REGISTER_OP(preloaded_multi_sgd_update)
+.set_attr<FCompute>("FCompute<gpu>", SGDCompute<gpu, PreloadedMultiSGDParam>);
+NNVM_REGISTER_OP(preloaded_multi_sgd_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", SGDCompute<gpu, PreloadedMultiSGDMomParam>);
+NNVM_REGISTER_OP(preloaded_multi_mp_sgd_update)
+.set_attr<FCompute>("FCompute<gpu>", (SGDCompute<gpu, PreloadedMultiSGDParam, true>));
+NNVM_REGISTER_OP(preloaded_multi_mp_sgd_mom_update)
+.set_attr<FCompute>("FCompute<gpu>", (SGDCompute<gpu, PreloadedMultiSGDMomParam, true>));
 NNVM_REGISTER_OP(nag_mom_update).set_attr<FCompute>("FCompute<gpu>", (UpdateCompute<gpu, NAGStep>));
 NNVM_REGISTER_OP(mp_nag_mom_update)
 .set_attr<FCompute>("FCompute<gpu>", (UpdateCompute<gpu, NAGStep, true>));

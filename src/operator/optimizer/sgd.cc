@@ -14,58 +14,12 @@
 namespace mxnet {
 namespace op {
 
-struct PreloadedMultiSGDParam : public dmlc::Parameter<PreloadedMultiSGDParam> {
-  float rescale_grad, clip_gradient;
-  int num_weights;
-  DMLC_DECLARE_PARAMETER(PreloadedMultiSGDParam) {
-    MXNET_OPT_RESCALE_FIELD
-    MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
-        "Number of updated weights.");
-  }
-};
-
-struct PreloadedMultiSGDMomParam : public dmlc::Parameter<PreloadedMultiSGDMomParam> {
-  float momentum, rescale_grad, clip_gradient;
-  int num_weights;
-  DMLC_DECLARE_PARAMETER(PreloadedMultiSGDMomParam) {
-    MXNET_OPT_MOMENTUM_FIELD
-    MXNET_OPT_RESCALE_FIELD
-    MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe(
-        "Number of updated weights.");
-  }
-};
-
 DMLC_REGISTER_PARAMETER(SGDParam);
 DMLC_REGISTER_PARAMETER(SGDMomParam);
 DMLC_REGISTER_PARAMETER(MultiSGDParam);
 DMLC_REGISTER_PARAMETER(MultiSGDMomParam);
 DMLC_REGISTER_PARAMETER(PreloadedMultiSGDParam);
 DMLC_REGISTER_PARAMETER(PreloadedMultiSGDMomParam);
-
-namespace {
-
-/*! \brief preloaded_*: the learning rates and weight decays are the two inputs after the
- *         groups (float32, host memory: these ops have no GPU kernel). */
-SGDGroups WithPreloadedRates(SGDGroups g, const std::vector<TBlob>& in) {
-  g.lrs = in[g.num * g.per()].dptr<float>();
-  g.wds = in[g.num * g.per() + 1].dptr<float>();
-  return g;
-}
-
-}  // namespace
-
-inline SGDGroups SGDGroupsOf(const PreloadedMultiSGDParam& p, const std::vector<TBlob>& in,
-                             bool mp) {
-  return WithPreloadedRates({p.num_weights, false, mp, nullptr, nullptr, 0.f, p.rescale_grad,
-                             p.clip_gradient}, in);
-}
-inline SGDGroups SGDGroupsOf(const PreloadedMultiSGDMomParam& p, const std::vector<TBlob>& in,
-                             bool mp) {
-  return WithPreloadedRates({p.num_weights, true, mp, nullptr, nullptr, p.momentum,
-                             p.rescale_grad, p.clip_gradient}, in);
-}
 
 namespace {
 
