@@ -1,10 +1,12 @@
 /*!
  * \file rnn.cc
  * \brief Registration of RNN, _backward_RNN and _rnn_param_concat (the Concat Gluon uses to
- *        pack the per-layer parameters into RNN's flat vector).
+ *        pack the per-layer parameters into RNN's flat vector). GPU kernels: rnn.cu.
  */
-#include "./rnn-inl.h"
 #include "../elemwise_op_common.h"
+#include "./rnn-inl.h"
+#include "./rnn_generic-inl.h"
+#include "./rnn_param_concat-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -19,6 +21,28 @@ uint32_t RNNNumInputs(const NodeAttrs& attrs) {
 
 uint32_t RNNNumOutputs(const NodeAttrs& attrs) {
   return RNNNumVisibleOutputs(nnvm::get<RNNParam>(attrs.parsed)) + 1;
+}
+
+/*! \brief The CPU's RNN: the OpenMP/AVX2 path, or with MXNET_RNN_GENERIC=1 the device-generic
+ *         implementation the GPU runs (rnn_generic-inl.h), so that it can be tested here. */
+void RNNComputeCPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (rnn_generic::RequestedOnCpu()) {
+    rnn_generic::Compute<cpu>(attrs, ctx, inputs, req, outputs);
+  } else {
+    RNNCompute<cpu>(attrs, ctx, inputs, req, outputs);
+  }
+}
+
+void RNNGradComputeCPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  if (rnn_generic::RequestedOnCpu()) {
+    rnn_generic::GradCompute<cpu>(attrs, ctx, inputs, req, outputs);
+  } else {
+    RNNGradCompute<cpu>(attrs, ctx, inputs, req, outputs);
+  }
 }
 
 }  // namespace
@@ -79,7 +103,7 @@ With ``p > 0`` dropout is applied to the outputs of all layers but the last, in 
   return std::vector<ResourceRequest>{ResourceRequest::kTempSpace,
                                       ResourceRequest::kParallelRandom};
 })
-.set_attr<FCompute>("FCompute<cpu>", RNNCompute<cpu>)
+.set_attr<FCompute>("FCompute<cpu>", RNNComputeCPU)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
     const RNNParam& param = nnvm::get<RNNParam>(n->attrs.parsed);
@@ -134,30 +158,13 @@ NNVM_REGISTER_OP(_backward_RNN)
 .set_attr<FResourceRequest>("FResourceRequest", [](const NodeAttrs& attrs) {
   return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
 })
-.set_attr<FCompute>("FCompute<cpu>", RNNGradCompute<cpu>);
+.set_attr<FCompute>("FCompute<cpu>", RNNGradComputeCPU);
 
 // ------------------------------------------------------------------ _rnn_param_concat
 
-struct RNNParamConcatParam : public dmlc::Parameter<RNNParamConcatParam> {
-  int num_args;
-  int dim;
-  DMLC_DECLARE_PARAMETER(RNNParamConcatParam) {
-    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1).describe("Number of inputs to be concated.");
-    DMLC_DECLARE_FIELD(dim).set_default(1).describe("the dimension to be concated.");
-  }
-};
 DMLC_REGISTER_PARAMETER(RNNParamConcatParam);
 
 namespace {
-
-int ParamConcatAxis(const RNNParamConcatParam& param, int ndim) {
-  const int axis = param.dim < 0 ? param.dim + ndim : param.dim;
-  if (axis < 0 || axis >= ndim) {
-    MX_THROW(dmlc::ValueError) << "_rnn_param_concat: dim " << param.dim
-                               << " is out of range for arrays with " << ndim << " dimensions";
-  }
-  return axis;
-}
 
 /*!
  * \brief Like Concat's, plus: with the output known and exactly one input's length along the
@@ -222,63 +229,6 @@ bool RNNParamConcatShape(const NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
   return all;
 }
 
-/*! \brief out row o = the row o of every input, one after the other (req applied). */
-void RNNParamConcatCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const RNNParamConcatParam& param = nnvm::get<RNNParamConcatParam>(attrs.parsed);
-  const TBlob& out = outputs[0];
-  const int axis = ParamConcatAxis(param, out.ndim());
-  index_t outer = 1;
-  for (int i = 0; i < axis; ++i) outer *= out.shape_[i];
-  const index_t total = outer == 0 ? 0 : out.Size() / outer;
-  MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-    DType* po = out.dptr<DType>();
-    for (index_t o = 0; o < outer; ++o) {
-      DType* dst = po + o * total;
-      for (const TBlob& in : inputs) {
-        const index_t w = in.Size() / outer;
-        const DType* src = in.dptr<DType>() + o * w;
-        if (req[0] == kAddTo) {
-          for (index_t k = 0; k < w; ++k) dst[k] += src[k];
-        } else {
-          std::memcpy(dst, src, w * sizeof(DType));
-        }
-        dst += w;
-      }
-    }
-  });
-}
-
-/*! \brief The reverse: the output gradient's rows are cut into the inputs' gradients. */
-void RNNParamConcatBackward(const NodeAttrs& attrs, const OpContext& ctx,
-                            const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                            const std::vector<TBlob>& outputs) {
-  const RNNParamConcatParam& param = nnvm::get<RNNParamConcatParam>(attrs.parsed);
-  const TBlob& og = inputs[0];
-  const int axis = ParamConcatAxis(param, og.ndim());
-  index_t outer = 1;
-  for (int i = 0; i < axis; ++i) outer *= og.shape_[i];
-  const index_t total = outer == 0 ? 0 : og.Size() / outer;
-  MSHADOW_TYPE_SWITCH(og.type_flag_, DType, {
-    const DType* pg = og.dptr<DType>();
-    for (index_t o = 0; o < outer; ++o) {
-      const DType* src = pg + o * total;
-      for (size_t k = 0; k < outputs.size(); ++k) {
-        const index_t w = outputs[k].Size() / outer;
-        DType* dst = outputs[k].dptr<DType>() + o * w;
-        if (req[k] == kAddTo) {
-          for (index_t j = 0; j < w; ++j) dst[j] += src[j];
-        } else if (req[k] != kNullOp) {
-          std::memcpy(dst, src, w * sizeof(DType));
-        }
-        src += w;
-      }
-    }
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(_rnn_param_concat)
@@ -302,7 +252,7 @@ Concat, the lengths of inputs whose shapes are unknown are inferred from the out
 .set_attr<std::string>("key_var_num_args", "num_args")
 .set_attr<mxnet::FInferShape>("FInferShape", RNNParamConcatShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", RNNParamConcatCompute)
+.set_attr<FCompute>("FCompute<cpu>", RNNParamConcatCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_rnn_param_concat"})
 .add_argument("data", "NDArray-or-Symbol[]", "List of arrays to concatenate")
 .add_arguments(RNNParamConcatParam::__FIELDS__());
@@ -314,7 +264,7 @@ NNVM_REGISTER_OP(_backward_rnn_param_concat)
 })
 .set_attr_parser(ParamParser<RNNParamConcatParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", RNNParamConcatBackward);
+.set_attr<FCompute>("FCompute<cpu>", RNNParamConcatBackward<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -1,0 +1,58 @@
+/*!
+ * \file rnn.cu
+ * \brief RNN, _backward_RNN and _rnn_param_concat on the GPU: rnn_generic-inl.h's kernels and
+ *        cuBLAS GEMMs (the CPU's algorithm and reserve layout), with the sequence lengths
+ *        checked on the host and copied to the device, and dropout masks from per-element
+ *        Philox streams seeded by mx.random.seed. cuDNN's fused RNN is the faster path still
+ *        to come.
+ */
+#include "./rnn_generic-inl.h"
+#include "./rnn_param_concat-inl.h"
+
+#if MXNET_USE_CUDA
+#include <cuda_runtime.h>
+#include <mxnet/random_generator.h>
+
+#include "../../common/cuda_utils.h"
+
+namespace mxnet {
+namespace op {
+namespace rnn_generic {
+
+const index_t* LengthsForKernels(mshadow::Stream<gpu>* s, const std::vector<index_t>& len,
+                                 index_t* device) {
+  // From pageable memory: staged before the call returns, so `len` may go away after.
+  CUDA_CALL(cudaMemcpyAsync(device, len.data(), len.size() * sizeof(index_t),
+                            cudaMemcpyHostToDevice, mshadow::Stream<gpu>::GetStream(s)));
+  return device;
+}
+
+struct dropout_mask_philox {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* mask, uint32_t seed, uint64_t call,
+                                  float keep, DType kept) {
+    common::random::PhiloxStream<float> rng(seed, call, i);
+    mask[i] = rng.uniform() < keep ? kept : DType(0);
+  }
+};
+
+template <typename DType>
+void DropoutMask(const OpContext& ctx, mshadow::Stream<gpu>* s, DType* mask, index_t n,
+                 float keep) {
+  auto* gen = ctx.requested[1].get_parallel_random<gpu, float>();
+  Kernel<dropout_mask_philox, gpu>::Launch(s, n, mask, gen->seed(), gen->NextCall(), keep,
+                                           DType(keep > 0 ? 1.0 / keep : 0.0));
+}
+
+}  // namespace rnn_generic
+
+NNVM_REGISTER_OP(RNN).set_attr<FCompute>("FCompute<gpu>", rnn_generic::Compute<gpu>);
+NNVM_REGISTER_OP(_backward_RNN).set_attr<FCompute>("FCompute<gpu>", rnn_generic::GradCompute<gpu>);
+NNVM_REGISTER_OP(_rnn_param_concat)
+.set_attr<FCompute>("FCompute<gpu>", RNNParamConcatCompute<gpu>);
+NNVM_REGISTER_OP(_backward_rnn_param_concat)
+.set_attr<FCompute>("FCompute<gpu>", RNNParamConcatBackward<gpu>);
+
+}  // namespace op
+}  // namespace mxnet
+#endif  // MXNET_USE_CUDA

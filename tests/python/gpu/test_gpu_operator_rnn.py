@@ -1,0 +1,107 @@
+"""The fused RNN operator (rnn.cu: the CPU's algorithm as element kernels and cuBLAS GEMMs) and
+Gluon's recurrent layers on the GPU against the CPU in float64: outputs, final states and every
+gradient, for each mode, stacked and bidirectional layers, sequence lengths and LSTM state
+clipping. The same implementation runs on the CPU in test_rnn_generic.py."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import autograd
+from gpu_util import DEV
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "unittest"))
+from test_rnn_fast import make_inputs  # noqa: E402
+
+
+def run(ctx, dtype, arrays, heads, mode, layers, bidi, H, seq_len=None, **kwargs):
+    names = ["x", "flat", "h0"] + (["c0"] if mode == "lstm" else [])
+    nd = [mx.nd.array(arrays[k], ctx=ctx, dtype=dtype) for k in names]
+    for a in nd:
+        a.attach_grad()
+    extra = []
+    if seq_len is not None:
+        extra = [mx.nd.array(seq_len, ctx=ctx, dtype="int32")]
+        kwargs["use_sequence_length"] = True
+    with autograd.record():
+        outs = mx.nd.RNN(*nd, *extra, state_size=H, num_layers=layers, bidirectional=bidi,
+                         mode=mode, state_outputs=True, **kwargs)
+    autograd.backward(list(outs), [mx.nd.array(h, ctx=ctx, dtype=dtype) for h in heads])
+    return [o.asnumpy() for o in outs] + [a.grad.asnumpy() for a in nd]
+
+
+CASES = [("lstm", 2, True, 6, 5, 10, 9), ("gru", 2, True, 6, 5, 10, 9),
+         ("rnn_tanh", 1, False, 5, 4, 6, 7), ("rnn_relu", 2, True, 5, 4, 6, 7),
+         ("lstm", 1, False, 20, 64, 32, 128)]  # wider than a block of threads
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "%s-%dL-bi%d-H%d" % (c[0], c[1], c[2], c[6]))
+def test_rnn_matches_the_cpu(case, dtype):
+    mode, layers, bidi, T, N, I, H = case
+    arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=T + N + H)
+    want = run(mx.cpu(), "float64", arrays, heads, mode, layers, bidi, H)
+    got = run(DEV, dtype, arrays, heads, mode, layers, bidi, H)
+    tol = (1e-3, 1e-4) if dtype == "float32" else (1e-9, 1e-11)
+    for i, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w, rtol=tol[0], atol=tol[1], err_msg="%s item %d" % (mode, i))
+
+
+@pytest.mark.parametrize("mode", ["lstm", "gru"])
+def test_rnn_sequence_lengths_and_clipping_match_the_cpu(mode):
+    layers, bidi, T, N, I, H = 2, True, 6, 4, 5, 8
+    arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=3)
+    kw = dict(seq_len=[6, 1, 0, 4])
+    if mode == "lstm":
+        arrays["flat"] = arrays["flat"] * 5
+        kw.update(lstm_state_clip_min=-0.4, lstm_state_clip_max=0.5)
+    want = run(mx.cpu(), "float64", arrays, heads, mode, layers, bidi, H, **kw)
+    got = run(DEV, "float64", arrays, heads, mode, layers, bidi, H, **kw)
+    for i, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-11, err_msg="item %d" % i)
+
+
+def test_rnn_bad_sequence_length_is_an_error_on_the_device():
+    arrays, heads = make_inputs("gru", 1, False, 4, 2, 3, 5, seed=1)
+    nd = [mx.nd.array(arrays[k], ctx=DEV) for k in ("x", "flat", "h0")]
+    with pytest.raises(ValueError, match=r"sequence_length\[1\] = 9"):
+        mx.nd.RNN(*nd, mx.nd.array([2, 9], ctx=DEV, dtype="int32"), state_size=5, num_layers=1,
+                  mode="gru", use_sequence_length=True).asnumpy()
+
+
+def test_rnn_dropout_masks_on_the_device():
+    arrays, heads = make_inputs("lstm", 3, False, 5, 6, 4, 8, seed=2)
+    nd = [mx.nd.array(arrays[k], ctx=DEV) for k in ("x", "flat", "h0", "c0")]
+    mx.random.seed(5)
+    with autograd.record():
+        a = mx.nd.RNN(*nd, state_size=8, num_layers=3, mode="lstm", p=0.5)
+    mx.random.seed(5)
+    with autograd.record():
+        b = mx.nd.RNN(*nd, state_size=8, num_layers=3, mode="lstm", p=0.5)
+    c = mx.nd.RNN(*nd, state_size=8, num_layers=3, mode="lstm", p=0.5)  # inference: no dropout
+    d = mx.nd.RNN(*nd, state_size=8, num_layers=3, mode="lstm", p=0.0)
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())  # the seed decides the masks
+    np.testing.assert_allclose(c.asnumpy(), d.asnumpy(), rtol=1e-6)
+    assert not np.allclose(a.asnumpy(), c.asnumpy())
+
+
+@pytest.mark.parametrize("layer", ["LSTM", "GRU", "RNN"])
+def test_gluon_recurrent_layers_match_the_cpu(layer):
+    from mxnet import gluon
+    results = []
+    for ctx in (mx.cpu(), DEV):
+        mx.random.seed(4)
+        net = getattr(gluon.rnn, layer)(12, num_layers=2, bidirectional=True)
+        net.initialize(mx.init.Xavier(), ctx=mx.cpu())
+        net.reset_ctx(ctx)
+        x = mx.nd.array(np.random.RandomState(6).uniform(-1, 1, (7, 3, 5)), ctx=ctx)
+        x.attach_grad()
+        with autograd.record():
+            y = net(x)
+        y.backward(mx.nd.ones_like(y))
+        results.append([y.asnumpy(), x.grad.asnumpy()] +
+                       [p.grad().asnumpy() for p in net.collect_params().values()])
+    for g, w in zip(results[1], results[0]):
+        np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-5)
