@@ -4,7 +4,7 @@
  *        grid (oh, ow); output cell (i, j) averages rows [floor(i*H/oh), ceil((i+1)*H/oh)) and
  *        columns [floor(j*W/ow), ceil((j+1)*W/ow)). output_size: () -> (1, 1), (s,) -> (s, s),
  *        (h, w). _backward_contrib_AdaptiveAvgPooling2D spreads each output gradient evenly
- *        over its cell.
+ *        over its cell. The kernels, for both devices: adaptive_avg_pooling-inl.h.
  */
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../elemwise_op_common.h"
-#include "../operator_common.h"
+#include "./adaptive_avg_pooling-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -57,70 +57,6 @@ bool AdaptivePoolShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   return true;
 }
 
-inline dim_t BinStart(dim_t i, dim_t in, dim_t out) { return (i * in) / out; }
-inline dim_t BinEnd(dim_t i, dim_t in, dim_t out) { return ((i + 1) * in + out - 1) / out; }
-
-/*!
- * \brief Forward (grad = false): out[c, i, j] = mean of the cell of x[c];
- *        backward (grad = true): x[c] cell elements += out[c, i, j] / cell size.
- */
-template <typename DType>
-void AdaptivePoolPlanes(const mxnet::TShape& big, const mxnet::TShape& small, DType* x,
-                        DType* y, bool grad, OpReqType req) {
-  const index_t planes = big[0] * big[1];
-  const dim_t H = big[2], W = big[3], oh = small[2], ow = small[3];
-  #pragma omp parallel for
-  for (index_t c = 0; c < planes; ++c) {
-    DType* xp = x + c * H * W;
-    DType* yp = y + c * oh * ow;
-    std::vector<double> acc(grad ? H * W : 0, 0.0);
-    for (dim_t i = 0; i < oh; ++i) {
-      const dim_t r0 = BinStart(i, H, oh), r1 = BinEnd(i, H, oh);
-      for (dim_t j = 0; j < ow; ++j) {
-        const dim_t c0 = BinStart(j, W, ow), c1 = BinEnd(j, W, ow);
-        const double count = static_cast<double>((r1 - r0) * (c1 - c0));
-        if (grad) {
-          const double g = static_cast<double>(yp[i * ow + j]) / count;
-          for (dim_t r = r0; r < r1; ++r)
-            for (dim_t k = c0; k < c1; ++k) acc[r * W + k] += g;
-        } else {
-          double sum = 0;
-          for (dim_t r = r0; r < r1; ++r)
-            for (dim_t k = c0; k < c1; ++k) sum += static_cast<double>(xp[r * W + k]);
-          DType& dst = yp[i * ow + j];
-          dst = req == kAddTo ? static_cast<DType>(dst + sum / count)
-                              : static_cast<DType>(sum / count);
-        }
-      }
-    }
-    if (grad) {
-      for (dim_t k = 0; k < H * W; ++k)
-        xp[k] = req == kAddTo ? static_cast<DType>(xp[k] + acc[k]) : static_cast<DType>(acc[k]);
-    }
-  }
-}
-
-void AdaptivePoolCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    AdaptivePoolPlanes<DType>(inputs[0].shape_, outputs[0].shape_, inputs[0].dptr<DType>(),
-                              outputs[0].dptr<DType>(), false, req[0]);
-  });
-}
-
-void AdaptivePoolGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                             const std::vector<TBlob>& inputs,
-                             const std::vector<OpReqType>& req,
-                             const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    AdaptivePoolPlanes<DType>(outputs[0].shape_, inputs[0].shape_, outputs[0].dptr<DType>(),
-                              inputs[0].dptr<DType>(), true, req[0]);
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(_contrib_AdaptiveAvgPooling2D)
@@ -143,7 +79,7 @@ The pooling kernel and stride sizes are automatically chosen for desired output 
 })
 .set_attr<mxnet::FInferShape>("FInferShape", AdaptivePoolShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", AdaptivePoolCompute)
+.set_attr<FCompute>("FCompute<cpu>", AdaptivePoolCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
     return MakeGradNode("_backward_contrib_AdaptiveAvgPooling2D", n, {ograds[0], n->inputs[0]},
@@ -168,7 +104,7 @@ NNVM_REGISTER_OP(_backward_contrib_AdaptiveAvgPooling2D)
   TYPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
   return (*out)[0] != -1;
 })
-.set_attr<FCompute>("FCompute<cpu>", AdaptivePoolGradCompute);
+.set_attr<FCompute>("FCompute<cpu>", AdaptivePoolGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -7,7 +7,7 @@
  *        Source coordinate of output row i: align_corners: i * (H - 1) / (oh - 1); otherwise
  *        max((i + 0.5) * H / oh - 0.5, 0). Neighbours r0 = floor(src), r1 = min(r0 + 1, H - 1).
  *        _backward_contrib_BilinearResize2D: (out_grad, data[, like]) -> (data_grad[, 0]).
- *        GPU kernels: bilinear_resize.cu.
+ *        The kernels, for both devices: bilinear_resize-inl.h.
  */
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
@@ -94,103 +94,6 @@ bool BilinearResizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in,
   return true;
 }
 
-/*! \brief Interpolation taps of one axis: output index -> (i0, i1, weight of i1). */
-struct Taps {
-  std::vector<dim_t> i0, i1;
-  std::vector<double> w1;
-};
-
-Taps AxisTaps(dim_t in, dim_t out, bool align_corners) {
-  Taps t;
-  t.i0.resize(out);
-  t.i1.resize(out);
-  t.w1.resize(out);
-  double scale;
-  if (align_corners) {
-    scale = out > 1 ? static_cast<double>(in - 1) / (out - 1) : 0.0;
-  } else {
-    scale = static_cast<double>(in) / out;
-  }
-  for (dim_t o = 0; o < out; ++o) {
-    double src = align_corners ? scale * o : scale * (o + 0.5) - 0.5;
-    if (src < 0) src = 0;
-    dim_t i0 = static_cast<dim_t>(src);
-    if (i0 > in - 1) i0 = in - 1;
-    t.i0[o] = i0;
-    t.i1[o] = i0 < in - 1 ? i0 + 1 : i0;
-    t.w1[o] = src - i0;
-  }
-  return t;
-}
-
-/*! \brief grad = false: y = resample(x); grad = true: x (+)= adjoint applied to y. */
-template <typename DType>
-void ResizePlanes(const mxnet::TShape& big, const mxnet::TShape& small, DType* x, DType* y,
-                  bool align_corners, bool grad, OpReqType req) {
-  const dim_t H = big[2], W = big[3], oh = small[2], ow = small[3];
-  const Taps rt = AxisTaps(H, oh, align_corners), ct = AxisTaps(W, ow, align_corners);
-  const index_t planes = big[0] * big[1];
-  #pragma omp parallel for
-  for (index_t c = 0; c < planes; ++c) {
-    DType* xp = x + c * H * W;
-    DType* yp = y + c * oh * ow;
-    std::vector<double> acc(grad ? H * W : 0, 0.0);
-    for (dim_t i = 0; i < oh; ++i) {
-      const double wr1 = rt.w1[i], wr0 = 1.0 - wr1;
-      const dim_t r0 = rt.i0[i] * W, r1 = rt.i1[i] * W;
-      for (dim_t j = 0; j < ow; ++j) {
-        const double wc1 = ct.w1[j], wc0 = 1.0 - wc1;
-        const dim_t c0 = ct.i0[j], c1 = ct.i1[j];
-        if (grad) {
-          const double g = static_cast<double>(yp[i * ow + j]);
-          acc[r0 + c0] += g * wr0 * wc0;
-          acc[r0 + c1] += g * wr0 * wc1;
-          acc[r1 + c0] += g * wr1 * wc0;
-          acc[r1 + c1] += g * wr1 * wc1;
-        } else {
-          const double v = wr0 * (wc0 * static_cast<double>(xp[r0 + c0]) +
-                                  wc1 * static_cast<double>(xp[r0 + c1])) +
-                           wr1 * (wc0 * static_cast<double>(xp[r1 + c0]) +
-                                  wc1 * static_cast<double>(xp[r1 + c1]));
-          DType& dst = yp[i * ow + j];
-          dst = req == kAddTo ? static_cast<DType>(dst + v) : static_cast<DType>(v);
-        }
-      }
-    }
-    if (grad) {
-      for (dim_t k = 0; k < H * W; ++k)
-        xp[k] = req == kAddTo ? static_cast<DType>(xp[k] + acc[k]) : static_cast<DType>(acc[k]);
-    }
-  }
-}
-
-void BilinearResizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const BilinearResizeParam& p = nnvm::get<BilinearResizeParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    ResizePlanes<DType>(inputs[0].shape_, outputs[0].shape_, inputs[0].dptr<DType>(),
-                        outputs[0].dptr<DType>(), p.align_corners, false, req[0]);
-  });
-}
-
-void BilinearResizeGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                               const std::vector<TBlob>& inputs,
-                               const std::vector<OpReqType>& req,
-                               const std::vector<TBlob>& outputs) {
-  const BilinearResizeParam& p = nnvm::get<BilinearResizeParam>(attrs.parsed);
-  if (outputs.size() > 1 && (req[1] == kWriteTo || req[1] == kWriteInplace)) {
-    std::memset(outputs[1].dptr_, 0,
-                outputs[1].Size() * mshadow::mshadow_sizeof(outputs[1].type_flag_));
-  }
-  if (req[0] == kNullOp) return;
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    ResizePlanes<DType>(outputs[0].shape_, inputs[0].shape_, outputs[0].dptr<DType>(),
-                        inputs[0].dptr<DType>(), p.align_corners, true, req[0]);
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(_contrib_BilinearResize2D)
@@ -213,7 +116,7 @@ for more details.
 })
 .set_attr<mxnet::FInferShape>("FInferShape", BilinearResizeShape)
 .set_attr<nnvm::FInferType>("FInferType", BilinearResizeType)
-.set_attr<FCompute>("FCompute<cpu>", BilinearResizeCompute)
+.set_attr<FCompute>("FCompute<cpu>", BilinearResizeCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
     std::vector<nnvm::NodeEntry> heads{ograds[0]};
@@ -249,7 +152,7 @@ NNVM_REGISTER_OP(_backward_contrib_BilinearResize2D)
   }
   return known;
 })
-.set_attr<FCompute>("FCompute<cpu>", BilinearResizeGradCompute);
+.set_attr<FCompute>("FCompute<cpu>", BilinearResizeGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -13,6 +13,10 @@
  *
  * _backward_UpSampling inputs: (out_grad, the forward inputs...); outputs: one gradient per
  * forward input (the forward inputs give the gradient shapes).
+ *
+ * The kernels serve both devices: one thread per output element for the forward passes and
+ * per input element for the data gradients (gathers, no atomics); upsampling.cu registers the
+ * GPU's and its bilinear weight gradient.
  */
 #ifndef MXNET_OPERATOR_NN_UPSAMPLING_INL_H_
 #define MXNET_OPERATOR_NN_UPSAMPLING_INL_H_
@@ -158,134 +162,107 @@ inline bool UpSamplingType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_ty
   return true;
 }
 
-/*! \brief Nearest forward: out (req) the repeated / stacked / summed inputs. */
-template <typename DType>
-void UpSamplingNearestForward(const UpSamplingParam& param, const std::vector<TBlob>& inputs,
-                              const TBlob& out, OpReqType req) {
-  const index_t N = out.shape_[0], OC = out.shape_[1], OH = out.shape_[2], OW = out.shape_[3];
-  DType* y = out.dptr<DType>();
-  const bool sum = param.multi_input_mode == up_enum::kSum;
-  // Which input (and channel within it) feeds each output channel, for concat.
-  std::vector<int> src_input(OC, 0);
-  std::vector<index_t> src_channel(OC, 0);
-  if (!sum) {
-    index_t c = 0;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      for (index_t k = 0; k < inputs[i].shape_[1]; ++k, ++c) {
-        src_input[c] = static_cast<int>(i);
-        src_channel[c] = k;
-      }
-    }
-  }
-#pragma omp parallel for if (N * OC * OH * OW >= mxnet_op::kOmpThreshold)
-  for (index_t nc = 0; nc < N * OC; ++nc) {
-    const index_t n = nc / OC, c = nc % OC;
-    for (index_t oy = 0; oy < OH; ++oy) {
-      for (index_t ox = 0; ox < OW; ++ox) {
-        double v = 0;
-        for (size_t i = 0; i < inputs.size(); ++i) {
-          if (!sum && static_cast<int>(i) != src_input[c]) continue;
-          const TBlob& in = inputs[i];
-          const index_t C = in.shape_[1], H = in.shape_[2], W = in.shape_[3];
-          const index_t s = OH / H;
-          const index_t ic = sum ? c : src_channel[c];
-          v += static_cast<double>(in.dptr<DType>()[((n * C + ic) * H + oy / s) * W + ox / s]);
-        }
-        KERNEL_ASSIGN(y[(nc * OH + oy) * OW + ox], req, DType(v));
-      }
-    }
-  }
-}
+/*! \brief NCHW extents of one tensor. */
+struct UpDims {
+  index_t n, c, h, w;
+};
 
-/*! \brief Nearest backward: grad of input i = block sums of its part of out_grad. */
-template <typename DType>
-void UpSamplingNearestBackward(const UpSamplingParam& param, const TBlob& ograd,
-                               const std::vector<TBlob>& grads,
-                               const std::vector<OpReqType>& req) {
-  const index_t N = ograd.shape_[0], OC = ograd.shape_[1], OH = ograd.shape_[2],
-                OW = ograd.shape_[3];
-  const DType* og = ograd.dptr<DType>();
-  const bool sum = param.multi_input_mode == up_enum::kSum;
-  index_t offset = 0;
-  for (size_t i = 0; i < grads.size(); ++i) {
-    const TBlob& g = grads[i];
-    const index_t C = g.shape_[1], H = g.shape_[2], W = g.shape_[3];
-    const index_t s = OH / H;
-    const index_t c0 = sum ? 0 : offset;
-    offset += C;
-    if (req[i] == kNullOp) continue;
-    DType* dx = g.dptr<DType>();
-    const OpReqType rq = req[i];
-#pragma omp parallel for if (N * C * H * W * s * s >= mxnet_op::kOmpThreshold)
-    for (index_t nc = 0; nc < N * C; ++nc) {
-      const index_t n = nc / C, c = nc % C;
-      const DType* plane = og + ((n * OC + c0 + c) * OH) * OW;
-      for (index_t iy = 0; iy < H; ++iy) {
-        for (index_t ix = 0; ix < W; ++ix) {
-          double acc = 0;
-          for (index_t dy = 0; dy < s; ++dy) {
-            for (index_t dx2 = 0; dx2 < s; ++dx2) {
-              acc += static_cast<double>(plane[(iy * s + dy) * OW + ix * s + dx2]);
-            }
-          }
-          KERNEL_ASSIGN(dx[(nc * H + iy) * W + ix], rq, DType(acc));
-        }
-      }
-    }
-  }
+inline UpDims UpDimsOf(const TBlob& b) {
+  return UpDims{b.shape_[0], b.shape_[1], b.shape_[2], b.shape_[3]};
 }
 
 /*!
- * \brief Bilinear forward: per-channel transposed convolution,
- *        out[n,c,oy,ox] = sum_{iy,ix} x[n,c,iy,ix] * w[c, oy + p - iy*s, ox + p - ix*s].
+ * \brief Output element (n, c0 + c, oy, ox) for every element of input x (channels C): writes
+ *        (req) or adds the repeated value. `o` is the output's extent.
  */
-template <typename DType>
-void UpSamplingBilinearForward(const UpSamplingParam& param, const TBlob& data,
-                               const TBlob& weight, const TBlob& out, OpReqType req) {
-  const index_t N = data.shape_[0], C = data.shape_[1], H = data.shape_[2], W = data.shape_[3];
-  const index_t OH = out.shape_[2], OW = out.shape_[3];
-  const index_t s = param.scale, k = BilinearKernel(param.scale), p = BilinearPad(param.scale);
-  const DType* x = data.dptr<DType>();
-  const DType* w = weight.dptr<DType>();
-  DType* y = out.dptr<DType>();
-#pragma omp parallel for if (N * C * OH * OW * 4 >= mxnet_op::kOmpThreshold)
-  for (index_t nc = 0; nc < N * C; ++nc) {
-    const index_t c = nc % C;
-    const DType* xp = x + nc * H * W;
-    const DType* wp = w + c * k * k;
-    for (index_t oy = 0; oy < OH; ++oy) {
-      // iy with 0 <= oy + p - iy*s < k
-      const index_t iy_hi = std::min<index_t>(H - 1, (oy + p) / s);
-      for (index_t ox = 0; ox < OW; ++ox) {
-        const index_t ix_hi = std::min<index_t>(W - 1, (ox + p) / s);
-        double v = 0;
-        for (index_t iy = iy_hi; iy >= 0; --iy) {
-          const index_t ky = oy + p - iy * s;
-          if (ky >= k) break;
-          for (index_t ix = ix_hi; ix >= 0; --ix) {
-            const index_t kx = ox + p - ix * s;
-            if (kx >= k) break;
-            v += static_cast<double>(xp[iy * W + ix]) * static_cast<double>(wp[ky * k + kx]);
-          }
-        }
-        KERNEL_ASSIGN(y[(nc * OH + oy) * OW + ox], req, DType(v));
+struct up_nearest_forward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y, UpDims o, const DType* x, UpDims in,
+                                  index_t c0, index_t scale, int req) {
+    const index_t ox = i % o.w, oy = (i / o.w) % o.h;
+    const index_t c = (i / (o.w * o.h)) % in.c, n = i / (o.w * o.h * in.c);
+    const DType v = x[((n * in.c + c) * in.h + oy / scale) * in.w + ox / scale];
+    KERNEL_ASSIGN(y[((n * o.c + c0 + c) * o.h + oy) * o.w + ox], req, v);
+  }
+};
+
+/*! \brief Input element (n, c, iy, ix): the sum of its scale x scale block of out_grad. */
+struct up_nearest_backward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* dx, UpDims in, const DType* og, UpDims o,
+                                  index_t c0, index_t scale, int req) {
+    const index_t ix = i % in.w, iy = (i / in.w) % in.h;
+    const index_t c = (i / (in.w * in.h)) % in.c, n = i / (in.w * in.h * in.c);
+    const DType* plane = og + (n * o.c + c0 + c) * o.h * o.w;
+    double acc = 0;
+    for (index_t dy = 0; dy < scale; ++dy) {
+      for (index_t dxx = 0; dxx < scale; ++dxx) {
+        acc += static_cast<double>(plane[(iy * scale + dy) * o.w + ix * scale + dxx]);
       }
     }
+    KERNEL_ASSIGN(dx[i], req, DType(acc));
   }
-}
+};
 
-/*! \brief Bilinear backward: data_grad (a strided correlation) and weight_grad. */
+/*! \brief out[n,c,oy,ox] = sum x[n,c,iy,ix] * w[c, oy + p - iy*s, ox + p - ix*s]. */
+struct up_bilinear_forward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y, UpDims o, const DType* x, UpDims in,
+                                  const DType* w, index_t s, index_t k, index_t p, int req) {
+    const index_t ox = i % o.w, oy = (i / o.w) % o.h, nc = i / (o.w * o.h);
+    const index_t c = nc % in.c;
+    const DType* xp = x + nc * in.h * in.w;
+    const DType* wp = w + c * k * k;
+    const index_t iy_hi = (oy + p) / s < in.h - 1 ? (oy + p) / s : in.h - 1;
+    const index_t ix_hi = (ox + p) / s < in.w - 1 ? (ox + p) / s : in.w - 1;
+    double v = 0;
+    for (index_t iy = iy_hi; iy >= 0; --iy) {
+      const index_t ky = oy + p - iy * s;
+      if (ky >= k) break;
+      for (index_t ix = ix_hi; ix >= 0; --ix) {
+        const index_t kx = ox + p - ix * s;
+        if (kx >= k) break;
+        v += static_cast<double>(xp[iy * in.w + ix]) * static_cast<double>(wp[ky * k + kx]);
+      }
+    }
+    KERNEL_ASSIGN(y[i], req, DType(v));
+  }
+};
+
+/*! \brief dx[n,c,iy,ix] = sum over the kernel of og[n,c,iy*s-p+ky,ix*s-p+kx] * w[c,ky,kx]. */
+struct up_bilinear_backward_data {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* dx, UpDims in, const DType* og, UpDims o,
+                                  const DType* w, index_t s, index_t k, index_t p, int req) {
+    const index_t ix = i % in.w, iy = (i / in.w) % in.h, nc = i / (in.w * in.h);
+    const DType* gp = og + nc * o.h * o.w;
+    const DType* wp = w + (nc % in.c) * k * k;
+    double acc = 0;
+    for (index_t ky = 0; ky < k; ++ky) {
+      const index_t oy = iy * s - p + ky;
+      if (oy < 0 || oy >= o.h) continue;
+      for (index_t kx = 0; kx < k; ++kx) {
+        const index_t ox = ix * s - p + kx;
+        if (ox < 0 || ox >= o.w) continue;
+        acc += static_cast<double>(gp[oy * o.w + ox]) * static_cast<double>(wp[ky * k + kx]);
+      }
+    }
+    KERNEL_ASSIGN(dx[i], req, DType(acc));
+  }
+};
+
+/*! \brief Bilinear weight gradient, dw[c, ky, kx] = sum over n, iy, ix of
+ *         og[n, c, iy*s - p + ky, ix*s - p + kx] * x[n, c, iy, ix]: loops on the CPU, one block
+ *         per weight element on a GPU (upsampling.cu). */
 template <typename DType>
-void UpSamplingBilinearBackward(const UpSamplingParam& param, const TBlob& ograd,
-                                const TBlob& data, const TBlob& weight, const TBlob& ddata,
-                                const TBlob& dweight, OpReqType req_data,
-                                OpReqType req_weight) {
+void UpSamplingBilinearWeightGrad(mshadow::Stream<cpu>*, const UpSamplingParam& param,
+                                  const TBlob& ograd, const TBlob& data, const TBlob& dweight,
+                                  OpReqType req_weight) {
   const index_t N = data.shape_[0], C = data.shape_[1], H = data.shape_[2], W = data.shape_[3];
   const index_t OH = ograd.shape_[2], OW = ograd.shape_[3];
   const index_t s = param.scale, k = BilinearKernel(param.scale), p = BilinearPad(param.scale);
   const DType* og = ograd.dptr<DType>();
   const DType* x = data.dptr<DType>();
-  const DType* w = weight.dptr<DType>();
   if (req_weight != kNullOp) {
     DType* dw = dweight.dptr<DType>();
 #pragma omp parallel for if (N * C * H * W * k * k >= mxnet_op::kOmpThreshold)
@@ -311,43 +288,46 @@ void UpSamplingBilinearBackward(const UpSamplingParam& param, const TBlob& ograd
       }
     }
   }
-  if (req_data != kNullOp) {
-    DType* dx = ddata.dptr<DType>();
-#pragma omp parallel for if (N * C * H * W * k * k >= mxnet_op::kOmpThreshold)
-    for (index_t nc = 0; nc < N * C; ++nc) {
-      const index_t c = nc % C;
-      const DType* gp = og + nc * OH * OW;
-      const DType* wp = w + c * k * k;
-      for (index_t iy = 0; iy < H; ++iy) {
-        for (index_t ix = 0; ix < W; ++ix) {
-          double acc = 0;
-          for (index_t ky = 0; ky < k; ++ky) {
-            const index_t oy = iy * s - p + ky;
-            if (oy < 0 || oy >= OH) continue;
-            for (index_t kx = 0; kx < k; ++kx) {
-              const index_t ox = ix * s - p + kx;
-              if (ox < 0 || ox >= OW) continue;
-              acc += static_cast<double>(gp[oy * OW + ox]) * static_cast<double>(wp[ky * k + kx]);
-            }
-          }
-          KERNEL_ASSIGN(dx[(nc * H + iy) * W + ix], req_data, DType(acc));
-        }
-      }
-    }
-  }
 }
+#if MXNET_USE_CUDA
+template <typename DType>
+void UpSamplingBilinearWeightGrad(mshadow::Stream<gpu>* s, const UpSamplingParam& param,
+                                  const TBlob& ograd, const TBlob& data, const TBlob& dweight,
+                                  OpReqType req_weight);
+#endif
 
 template <typename xpu>
 void UpSamplingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                        const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
+  if (req[0] == kNullOp || outputs[0].Size() == 0) return;
+  using mxnet_op::Kernel;
   const UpSamplingParam& param = nnvm::get<UpSamplingParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const UpDims o = UpDimsOf(outputs[0]);
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    if (param.sample_type == up_enum::kNearest) {
-      UpSamplingNearestForward<DType>(param, inputs, outputs[0], req[0]);
+    DType* y = outputs[0].dptr<DType>();
+    if (param.sample_type == up_enum::kBilinear) {
+      Kernel<up_bilinear_forward, xpu>::Launch(
+          s, outputs[0].Size(), y, o, inputs[0].dptr<DType>(), UpDimsOf(inputs[0]),
+          inputs[1].dptr<DType>(), static_cast<index_t>(param.scale),
+          static_cast<index_t>(BilinearKernel(param.scale)),
+          static_cast<index_t>(BilinearPad(param.scale)), static_cast<int>(req[0]));
     } else {
-      UpSamplingBilinearForward<DType>(param, inputs[0], inputs[1], outputs[0], req[0]);
+      // concat: input i fills its channel range; sum: the first input writes (req), the
+      // others add.
+      const bool sum = param.multi_input_mode == up_enum::kSum;
+      index_t c0 = 0;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const UpDims in = UpDimsOf(inputs[i]);
+        const int rq = (sum && i > 0) ? static_cast<int>(kAddTo) : static_cast<int>(req[0]);
+        if (in.h > 0) {
+          Kernel<up_nearest_forward, xpu>::Launch(s, in.n * in.c * o.h * o.w, y, o,
+                                                  inputs[i].dptr<DType>(), in, c0, o.h / in.h,
+                                                  rq);
+        }
+        if (!sum) c0 += in.c;
+      }
     }
   });
 }
@@ -357,13 +337,36 @@ template <typename xpu>
 void UpSamplingGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                            const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                            const std::vector<TBlob>& outputs) {
+  using mxnet_op::Kernel;
   const UpSamplingParam& param = nnvm::get<UpSamplingParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    if (param.sample_type == up_enum::kNearest) {
-      UpSamplingNearestBackward<DType>(param, inputs[0], outputs, req);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const TBlob& og = inputs[0];
+  const UpDims o = UpDimsOf(og);
+  MSHADOW_REAL_TYPE_SWITCH(og.type_flag_, DType, {
+    if (param.sample_type == up_enum::kBilinear) {
+      if (req[1] != kNullOp && outputs[1].Size() > 0) {
+        UpSamplingBilinearWeightGrad<DType>(s, param, og, inputs[1], outputs[1], req[1]);
+      }
+      if (req[0] != kNullOp && outputs[0].Size() > 0) {
+        Kernel<up_bilinear_backward_data, xpu>::Launch(
+            s, outputs[0].Size(), outputs[0].dptr<DType>(), UpDimsOf(inputs[1]),
+            og.dptr<DType>(), o, inputs[2].dptr<DType>(), static_cast<index_t>(param.scale),
+            static_cast<index_t>(BilinearKernel(param.scale)),
+            static_cast<index_t>(BilinearPad(param.scale)), static_cast<int>(req[0]));
+      }
     } else {
-      UpSamplingBilinearBackward<DType>(param, inputs[0], inputs[1], inputs[2], outputs[0],
-                                        outputs[1], req[0], req[1]);
+      const bool sum = param.multi_input_mode == up_enum::kSum;
+      index_t c0 = 0;
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        const UpDims in = UpDimsOf(outputs[i]);
+        if (req[i] != kNullOp && in.h > 0 && outputs[i].Size() > 0) {
+          Kernel<up_nearest_backward, xpu>::Launch(s, outputs[i].Size(),
+                                                   outputs[i].dptr<DType>(), in,
+                                                   og.dptr<DType>(), o, c0, o.h / in.h,
+                                                   static_cast<int>(req[i]));
+        }
+        if (!sum) c0 += in.c;
+      }
     }
   });
 }
