@@ -104,25 +104,35 @@ void ForEachBatch(const std::vector<TBlob>& inputs, Launch launch) {
   }
 }
 
-/*! \brief Float arrays with elements: integer arrays are always finite, empty ones add 0. */
-std::vector<TBlob> FloatArrays(const std::vector<TBlob>& inputs) {
+/*!
+ * \brief The float arrays with elements among `inputs`: the integer dtypes the CPU accepts are
+ *        always finite, empty arrays have nothing to check; other dtypes are the CPU's error.
+ */
+std::vector<TBlob> FloatArrays(const char* op, const std::vector<TBlob>& inputs) {
   std::vector<TBlob> kept;
-  for (const TBlob& x : inputs) {
-    const int t = x.type_flag_;
-    if (x.Size() > 0 &&
-        (t == mshadow::kFloat32 || t == mshadow::kFloat64 || t == mshadow::kFloat16)) {
-      kept.push_back(x);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TBlob& x = inputs[i];
+    switch (x.type_flag_) {
+      case mshadow::kFloat32: case mshadow::kFloat64: case mshadow::kFloat16:
+        if (x.Size() > 0) kept.push_back(x);
+        break;
+      case mshadow::kUint8: case mshadow::kInt8: case mshadow::kInt32: case mshadow::kInt64:
+        break;
+      default:
+        MX_THROW(::dmlc::TypeError) << op << ": unsupported dtype "
+                                    << mshadow::dtype_string(x.type_flag_) << " at input " << i;
     }
   }
   return kept;
 }
 
-void FiniteCheckGPU(const OpContext& ctx, const std::vector<TBlob>& inputs, bool init,
-                    const TBlob& out) {
+void FiniteCheckGPU(const char* op, const OpContext& ctx, const std::vector<TBlob>& inputs,
+                    bool init, const TBlob& out) {
+  const std::vector<TBlob> arrays = FloatArrays(op, inputs);
   cudaStream_t stream = mshadow::Stream<gpu>::GetStream(ctx.get_stream<gpu>());
   float* flag = out.dptr<float>();
   if (init) SetFloatKernel<<<1, 1, 0, stream>>>(flag, 1.f);
-  ForEachBatch(FloatArrays(inputs), [&](const ArrayBatch& b, int count) {
+  ForEachBatch(arrays, [&](const ArrayBatch& b, int count) {
     FiniteCheckKernel<<<dim3(kChunks, count), kThreads, 0, stream>>>(b, flag);
   });
   CUDA_CALL(cudaGetLastError());
@@ -131,14 +141,15 @@ void FiniteCheckGPU(const OpContext& ctx, const std::vector<TBlob>& inputs, bool
 void AllFiniteGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                   const std::vector<TBlob>& outputs) {
-  FiniteCheckGPU(ctx, inputs, nnvm::get<AllFiniteParam>(attrs.parsed).init_output, outputs[0]);
+  FiniteCheckGPU("all_finite", ctx, inputs, nnvm::get<AllFiniteParam>(attrs.parsed).init_output,
+                 outputs[0]);
 }
 
 void MultiAllFiniteGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                        const std::vector<TBlob>& outputs) {
-  FiniteCheckGPU(ctx, inputs, nnvm::get<MultiAllFiniteParam>(attrs.parsed).init_output,
-                 outputs[0]);
+  FiniteCheckGPU("multi_all_finite", ctx, inputs,
+                 nnvm::get<MultiAllFiniteParam>(attrs.parsed).init_output, outputs[0]);
 }
 
 void MultiSumSqGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
