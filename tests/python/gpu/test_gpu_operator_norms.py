@@ -169,3 +169,16 @@ def test_softmax_cross_entropy_and_gradient():
     want = p.copy()
     want[rows, label.astype(int)] -= 1
     np.testing.assert_allclose(d.grad.asnumpy(), want * 0.5, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,params", [
+    ((2, 3, 7, 6), dict(kernel=(3, 2), stride=(2, 1), pad=(1, 0), dilate=(1, 2))),
+    ((1, 2, 9), dict(kernel=(4,), stride=(3,), pad=(2,))),
+    ((1, 2, 4, 5, 4), dict(kernel=(2, 2, 3), stride=(1, 2, 1)))])
+def test_im2col_col2im_and_gradients(shape, params, dtype):
+    check_fn(lambda x: mx.nd.im2col(x, **params), inputs([shape], dtype), dtype, True,
+             "im2col %s" % (params,))
+    cols = mx.nd.im2col(mx.nd.zeros(shape), **params).shape
+    check_fn(lambda c: mx.nd.col2im(c, output_size=shape[2:], **params),
+             inputs([cols], dtype), dtype, True, "col2im %s" % (params,))
