@@ -2,23 +2,154 @@
  * \file convolution.cu
  * \brief Convolution and its gradient on the GPU: cuDNN (cudnn/cudnn_conv.h), bias added and
  *        summed by cuDNN too. Built only with cuDNN (MXNET_USE_CUDNN); without it the GPU
- *        reports that Convolution has no GPU kernel. cudnn_off=True still runs cuDNN, the
- *        only GPU convolution here, and says so once.
+ *        reports that Convolution has no GPU kernel. cudnn_off=True runs im2col + cuBLAS
+ *        instead, one image at a time: im2col-inl.h's kernels build the image's column matrix
+ *        in temp space and one GEMM batched over the groups multiplies it (the CPU's
+ *        ConvForwardNative in GPU terms); the gradients are the transposed GEMMs and col2im.
  */
 #include "./convolution-inl.h"
 
 #if MXNET_USE_CUDNN
+#include <algorithm>
+
+#include "../blas_gemm.h"
 #include "./cudnn/cudnn_conv.h"
+#include "./im2col-inl.h"
 
 namespace mxnet {
 namespace op {
+namespace {
+
+using mxnet_op::Kernel;
+
+/*! \brief The column geometry of one image of a convolution (all three axes; unused ones are 1). */
+BlockKernelGeom ColumnGeom(const ConvGeom& g) {
+  BlockKernelGeom b;
+  b.nd = 3;
+  b.batch = 1;
+  b.channels = g.C;
+  b.ksize = g.KernelSize();
+  b.blocks = g.OutSpatial();
+  b.plane = g.InSpatial();
+  for (int a = 0; a < 3; ++a) {
+    b.in[a] = g.in[a];
+    b.kernel[a] = g.k[a];
+    b.stride[a] = g.s[a];
+    b.dilate[a] = g.d[a];
+    b.pad[a] = g.p[a];
+    b.out[a] = g.out[a];
+  }
+  return b;
+}
+
+/*! \brief y[n, f, l] += bias[f]. */
+struct add_channel_bias {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* bias, index_t F,
+                                  index_t L) {
+    y[i] = y[i] + bias[(i / L) % F];
+  }
+};
+
+/*! \brief db[f] (req) the sum of dy[n, f, l] over n and l, in that order. */
+struct channel_bias_grad {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t f, DType* db, const DType* dy, index_t N, index_t F,
+                                  index_t L, int req) {
+    double acc = 0;
+    for (index_t n = 0; n < N; ++n) {
+      const DType* p = dy + (n * F + f) * L;
+      for (index_t l = 0; l < L; ++l) acc += static_cast<double>(p[l]);
+    }
+    KERNEL_ASSIGN(db[f], req, DType(acc));
+  }
+};
+
+/*! \brief Group sizes of the per-image GEMMs: M = F/G filters, K = (C/G)*kernel, L positions. */
+struct GroupGemm {
+  index_t FG, CRG, L, G;
+  explicit GroupGemm(const ConvGeom& g)
+      : FG(g.F / g.G), CRG(g.ColRowsPerGroup()), L(g.OutSpatial()), G(g.G) {}
+};
+
+void ConvolutionForwardIm2col(const ConvolutionParam& param, const OpContext& ctx,
+                              const std::vector<TBlob>& inputs, OpReqType req,
+                              const TBlob& out) {
+  const ConvGeom g = MakeConvGeom(param, inputs[conv::kData].shape_);
+  const GroupGemm gg(g);
+  const BlockKernelGeom cg = ColumnGeom(g);
+  mshadow::Stream<gpu>* s = ctx.get_stream<gpu>();
+  MSHADOW_REAL_TYPE_SWITCH(out.type_flag_, DType, {
+    DType* col = ctx.requested[0].get_space_typed_ptr<DType>(
+        std::max<index_t>(g.C * g.KernelSize() * gg.L, 1));
+    const DType* x = inputs[conv::kData].dptr<DType>();
+    const DType* w = inputs[conv::kWeight].dptr<DType>();
+    DType* y = out.dptr<DType>();
+    for (index_t n = 0; n < g.N; ++n) {
+      Kernel<blocks_to_cols, gpu>::Launch(s, g.C * g.KernelSize() * gg.L, x + n * g.C * cg.plane,
+                                          col, cg, static_cast<int>(kWriteTo));
+      Gemm<DType>(s, false, false, gg.FG, gg.L, gg.CRG, 1.0, w, gg.CRG, col, gg.L,
+                  req == kAddTo ? 1.0 : 0.0, y + n * g.F * gg.L, gg.L, gg.G, gg.FG * gg.CRG,
+                  gg.CRG * gg.L, gg.FG * gg.L);
+    }
+    if (!param.no_bias) {
+      Kernel<add_channel_bias, gpu>::Launch(s, g.N * g.F * gg.L, y,
+                                            inputs[conv::kBias].dptr<DType>(), g.F, gg.L);
+    }
+  });
+}
+
+/*! \brief inputs: out_grad, data, weight; outputs: data_grad, weight_grad[, bias_grad]. */
+void ConvolutionBackwardIm2col(const ConvolutionParam& param, const OpContext& ctx,
+                               const std::vector<TBlob>& inputs,
+                               const std::vector<OpReqType>& req,
+                               const std::vector<TBlob>& outputs) {
+  const ConvGeom g = MakeConvGeom(param, inputs[1].shape_);
+  const GroupGemm gg(g);
+  const BlockKernelGeom cg = ColumnGeom(g);
+  const index_t col_size = g.C * g.KernelSize() * gg.L;
+  mshadow::Stream<gpu>* s = ctx.get_stream<gpu>();
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    DType* col = ctx.requested[0].get_space_typed_ptr<DType>(std::max<index_t>(col_size, 1));
+    const DType* dy = inputs[0].dptr<DType>();
+    const DType* x = inputs[1].dptr<DType>();
+    const DType* w = inputs[2].dptr<DType>();
+    for (index_t n = 0; n < g.N; ++n) {
+      const DType* dyn = dy + n * g.F * gg.L;
+      if (req[1] != kNullOp) {  // dW_g += dy_g . col_g^T
+        Kernel<blocks_to_cols, gpu>::Launch(s, col_size, x + n * g.C * cg.plane, col, cg,
+                                            static_cast<int>(kWriteTo));
+        const double beta = (n > 0 || req[1] == kAddTo) ? 1.0 : 0.0;
+        Gemm<DType>(s, false, true, gg.FG, gg.CRG, gg.L, 1.0, dyn, gg.L, col, gg.L, beta,
+                    outputs[1].dptr<DType>(), gg.CRG, gg.G, gg.FG * gg.L, gg.CRG * gg.L,
+                    gg.FG * gg.CRG);
+      }
+      if (req[0] != kNullOp) {  // col_g = W_g^T . dy_g, then col2im
+        Gemm<DType>(s, true, false, gg.CRG, gg.L, gg.FG, 1.0, w, gg.CRG, dyn, gg.L, 0.0, col,
+                    gg.L, gg.G, gg.FG * gg.CRG, gg.FG * gg.L, gg.CRG * gg.L);
+        Kernel<cols_to_image, gpu>::Launch(s, g.C * cg.plane,
+                                           outputs[0].dptr<DType>() + n * g.C * cg.plane, col,
+                                           cg, static_cast<int>(req[0]));
+      }
+    }
+    if (!param.no_bias && req[2] != kNullOp) {
+      Kernel<channel_bias_grad, gpu>::Launch(s, g.F, outputs[2].dptr<DType>(), dy, g.N, g.F,
+                                             gg.L, static_cast<int>(req[2]));
+    }
+  });
+}
+
+}  // namespace
 
 void ConvolutionComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                            const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                            const std::vector<TBlob>& outputs) {
   const ConvolutionParam& param = nnvm::get<ConvolutionParam>(attrs.parsed);
   if (req[0] == kNullOp) return;
-  NoteCudnnOff(param.cudnn_off, "Convolution");
+  if (param.cudnn_off) {
+    ConvolutionForwardIm2col(param, ctx, inputs, req[0], outputs[0]);
+    return;
+  }
   const ConvGeom g = MakeConvGeom(param, inputs[conv::kData].shape_);
   const int dtype = outputs[0].type_flag_;
   const CudnnConv conv(g, dtype, CudnnTuneMode(param.cudnn_tune), param.workspace << 20,
@@ -37,6 +168,10 @@ void ConvolutionGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ct
                                const std::vector<OpReqType>& req,
                                const std::vector<TBlob>& outputs) {
   const ConvolutionParam& param = nnvm::get<ConvolutionParam>(attrs.parsed);
+  if (param.cudnn_off) {
+    ConvolutionBackwardIm2col(param, ctx, inputs, req, outputs);
+    return;
+  }
   const ConvGeom g = MakeConvGeom(param, inputs[1].shape_);
   const int dtype = inputs[0].type_flag_;
   const CudnnConv conv(g, dtype, CudnnTuneMode(param.cudnn_tune), param.workspace << 20,

@@ -121,6 +121,7 @@ struct BlockKernelGeom {
   int nd;
   index_t batch, channels, ksize, blocks, plane;
   index_t in[3], kernel[3], stride[3], dilate[3], pad[3], out[3];
+  BlockKernelGeom() = default;
   BlockKernelGeom(const BlockGeometry& g, index_t n, index_t c)
       : nd(static_cast<int>(g.kernel.size())), batch(n), channels(c), ksize(g.kernel_size),
         blocks(g.blocks), plane(1) {

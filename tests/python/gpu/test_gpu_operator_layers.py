@@ -49,6 +49,34 @@ def test_convolution_and_gradients(shape, params, dtype):
              tol=CONV_TOL[dtype])
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,params", CONV_CASES)
+def test_convolution_without_cudnn_and_gradients(shape, params, dtype):
+    """cudnn_off=True: im2col + cuBLAS on the GPU (one image at a time, groups batched)."""
+    arrays = _scaled(_weights(shape, params, deconv=False), dtype)
+    check_fn(lambda *x: mx.nd.Convolution(*x, cudnn_off=True, **params), arrays, dtype, True,
+             "Convolution cudnn_off", tol=CONV_TOL[dtype])
+
+
+def test_convolution_without_cudnn_accumulates_gradients():
+    x, w, b = _scaled(_weights((2, 4, 6, 5), dict(kernel=(3, 3), num_filter=4, num_group=2),
+                               False),
+                      np.float64)
+    grads = []
+    for cudnn_off in (False, True):
+        arrs = [mx.nd.array(a, ctx=DEV, dtype=np.float64) for a in (x, w, b)]
+        for a in arrs:
+            a.attach_grad(grad_req="add")
+        for _ in range(2):
+            with mx.autograd.record():
+                y = mx.nd.Convolution(*arrs, kernel=(3, 3), num_filter=4, num_group=2,
+                                      cudnn_off=cudnn_off)
+            y.backward(mx.nd.ones_like(y))
+        grads.append([a.grad.asnumpy() for a in arrs])
+    for g, r in zip(grads[1], grads[0]):
+        np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-12)
+
+
 DECONV_CASES = [
     ((2, 3, 6), dict(kernel=(3,), num_filter=4, stride=(2,), adj=(1,), no_bias=False)),
     ((2, 4, 5, 5), dict(kernel=(3, 3), num_filter=3, stride=(2, 2), pad=(1, 1), no_bias=False)),
