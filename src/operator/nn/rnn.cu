@@ -2,7 +2,7 @@
  * \file rnn.cu
  * \brief RNN, _backward_RNN and _rnn_param_concat on the GPU: rnn_generic-inl.h's kernels and
  *        cuBLAS GEMMs (the CPU's algorithm and reserve layout), with the sequence lengths
- *        checked on the host and copied to the device, and dropout masks from per-element
+ *        copied to the host, checked there and the checked integers copied back, and dropout masks from per-element
  *        Philox streams seeded by mx.random.seed. cuDNN's fused RNN is the faster path still
  *        to come.
  */
@@ -18,6 +18,24 @@
 namespace mxnet {
 namespace op {
 namespace rnn_generic {
+
+std::vector<index_t> CheckedLengths(mshadow::Stream<gpu>* s, const RNNParam& param,
+                                    const RNNInputs& idx, const std::vector<TBlob>& in,
+                                    const RNNDims& dm) {
+  if (idx.seq_len < 0) return RNNLengths(param, idx, in, dm);
+  const TBlob& dev = in[idx.seq_len];
+  std::vector<char> copy(dev.Size() * mshadow::mshadow_sizeof(dev.type_flag_));
+  cudaStream_t stream = mshadow::Stream<gpu>::GetStream(s);
+  if (!copy.empty()) {
+    CUDA_CALL(cudaMemcpyAsync(copy.data(), dev.dptr_, copy.size(), cudaMemcpyDeviceToHost,
+                              stream));
+    CUDA_CALL(cudaStreamSynchronize(stream));
+  }
+  std::vector<TBlob> host_in(in);
+  host_in[idx.seq_len] =
+      TBlob(static_cast<void*>(copy.data()), dev.shape_, cpu::kDevMask, dev.type_flag_);
+  return RNNLengths(param, idx, host_in, dm);
+}
 
 const index_t* LengthsForKernels(mshadow::Stream<gpu>* s, const std::vector<index_t>& len,
                                  index_t* device) {

@@ -202,6 +202,19 @@ void AssignReq(mshadow::Stream<xpu>* s, DType* dst, const DType* src, index_t n,
   Kernel<assign_req, xpu>::Launch(s, n, dst, src, static_cast<int>(req));
 }
 
+/*! \brief RNNLengths with the sequence_length input read where it lives: in place on the
+ *         CPU, from a host copy on a GPU (rnn.cu). */
+inline std::vector<index_t> CheckedLengths(mshadow::Stream<cpu>*, const RNNParam& param,
+                                           const RNNInputs& idx, const std::vector<TBlob>& in,
+                                           const RNNDims& dm) {
+  return RNNLengths(param, idx, in, dm);
+}
+#if MXNET_USE_CUDA
+std::vector<index_t> CheckedLengths(mshadow::Stream<gpu>* s, const RNNParam& param,
+                                    const RNNInputs& idx, const std::vector<TBlob>& in,
+                                    const RNNDims& dm);
+#endif
+
 /*! \brief The checked lengths where xpu's kernels read them (the host vector on the CPU, a
  *         copy in `device` on a GPU: rnn.cu). */
 inline const index_t* LengthsForKernels(mshadow::Stream<cpu>*, const std::vector<index_t>& len,
@@ -248,7 +261,7 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<TBlo
   const RNNDims dm(param, inputs[idx.data].shape_);
   const Clip clip{RNNCellClip(param)};
   mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-  const std::vector<index_t> host_len = RNNLengths(param, idx, inputs, dm);
+  const std::vector<index_t> host_len = CheckedLengths(s, param, idx, inputs, dm);
   const int nvis = RNNNumVisibleOutputs(param);
   DType* reserve = outputs[nvis].dptr<DType>();
   const DType* params = inputs[idx.params].dptr<DType>();
@@ -436,7 +449,7 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<TBl
   const RNNDims dm(param, fwd_in[idx.data].shape_);
   const Clip clip{RNNCellClip(param)};
   mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-  const std::vector<index_t> host_len = RNNLengths(param, idx, fwd_in, dm);
+  const std::vector<index_t> host_len = CheckedLengths(s, param, idx, fwd_in, dm);
   const DType* reserve = inputs.back().dptr<DType>();
   const DType* params = fwd_in[idx.params].dptr<DType>();
   const DType* h0 = fwd_in[idx.state].dptr<DType>();
