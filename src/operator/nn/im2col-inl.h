@@ -235,24 +235,24 @@ template <typename xpu>
 void Im2colGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                        const std::vector<TBlob>& outputs) {
-  RunBlocks<xpu>(ctx, nnvm::get<Im2colParam>(attrs.parsed), "im2col", outputs[0], inputs[0], false,
-            req[0]);
+  RunBlocks<xpu>(ctx, nnvm::get<Im2colParam>(attrs.parsed), "im2col", outputs[0], inputs[0],
+                 false, req[0]);
 }
 
 template <typename xpu>
 void Col2imCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                    const std::vector<TBlob>& outputs) {
-  RunBlocks<xpu>(ctx, nnvm::get<Col2imParam>(attrs.parsed), "col2im", outputs[0], inputs[0], false,
-            req[0]);
+  RunBlocks<xpu>(ctx, nnvm::get<Col2imParam>(attrs.parsed), "col2im", outputs[0], inputs[0],
+                 false, req[0]);
 }
 
 template <typename xpu>
 void Col2imGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                        const std::vector<TBlob>& outputs) {
-  RunBlocks<xpu>(ctx, nnvm::get<Col2imParam>(attrs.parsed), "col2im", inputs[0], outputs[0], true,
-            req[0]);
+  RunBlocks<xpu>(ctx, nnvm::get<Col2imParam>(attrs.parsed), "col2im", inputs[0], outputs[0],
+                 true, req[0]);
 }
 
 }  // namespace op

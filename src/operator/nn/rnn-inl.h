@@ -385,17 +385,18 @@ struct RNNCellClip {
     }
     nan = on && param.lstm_state_clip_nan;
   }
+  // MSHADOW_XINLINE without std:: calls: the GPU's kernels (rnn_generic-inl.h) use it too.
   template <typename DType>
-  DType operator()(DType c) const {
+  MSHADOW_XINLINE DType operator()(DType c) const {
     if (!on) return c;
-    if (std::isnan(static_cast<double>(c))) {
-      return nan ? DType(std::isfinite(lo) ? lo : hi) : c;
-    }
-    return DType(std::min(hi, std::max(lo, static_cast<double>(c))));
+    const double v = static_cast<double>(c);
+    if (v != v) return nan ? DType(lo - lo == 0 ? lo : hi) : c;  // lo - lo == 0: lo finite
+    const double up = lo < v ? v : lo;  // min(hi, max(lo, v)), as std::min/std::max order them
+    return DType(up < hi ? up : hi);
   }
   /*! \brief Whether the gradient passes through the clip at the unclipped value c. */
   template <typename DType>
-  bool Passes(DType c) const {
+  MSHADOW_XINLINE bool Passes(DType c) const {
     if (!on) return true;
     const double v = static_cast<double>(c);
     return v >= lo && v <= hi;

@@ -56,26 +56,6 @@ MSHADOW_XINLINE float Sigmoid(float x) {
   return 1.f / (1.f + expf(-x));
 }
 
-/*! \brief LSTM cell clipping (RNNCellClip) for kernels. */
-struct Clip {
-  bool on, nan;
-  double lo, hi;
-  explicit Clip(const RNNCellClip& c) : on(c.on), nan(c.nan), lo(c.lo), hi(c.hi) {}
-  template <typename DType>
-  MSHADOW_XINLINE DType operator()(DType c) const {
-    if (!on) return c;
-    const double v = static_cast<double>(c);
-    if (v != v) return nan ? DType(lo - lo == 0 ? lo : hi) : c;  // lo finite: lo - lo == 0
-    return DType(v < lo ? lo : (v > hi ? hi : v));
-  }
-  template <typename DType>
-  MSHADOW_XINLINE bool Passes(DType c) const {
-    if (!on) return true;
-    const double v = static_cast<double>(c);
-    return v >= lo && v <= hi;
-  }
-};
-
 /*! \brief The sizes a step kernel needs, by value. */
 struct StepDims {
   index_t T, N, H, GH, DH;
@@ -109,7 +89,7 @@ struct add_biases {
 /*! \brief (b, j): h_{t-1} and (LSTM) the clipped c_{t-1} of sequence b, or the initial state. */
 struct gather_prev {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, StepDims d, Clip clip, index_t t,
+  MSHADOW_XINLINE static void Map(index_t i, StepDims d, RNNCellClip clip, index_t t,
                                   const index_t* len, const DType* y, const DType* extra,
                                   const DType* h0, const DType* c0, DType* hprev,
                                   DType* cprev) {
@@ -127,7 +107,7 @@ struct gather_prev {
  *         W_hn h + b_hn (GRU) into `extra`, and the output h_t into y (0 past the length). */
 struct step_forward {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, StepDims d, Clip clip, index_t t,
+  MSHADOW_XINLINE static void Map(index_t i, StepDims d, RNNCellClip clip, index_t t,
                                   const index_t* len, DType* gates, const DType* hh,
                                   const DType* hprev, const DType* cprev, const DType* bh,
                                   DType* extra, DType* y) {
@@ -172,7 +152,8 @@ struct step_forward {
 /*! \brief (b, j): the final h (and c) after the last valid step, or the initial state. */
 struct final_state {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, StepDims d, Clip clip, const index_t* len,
+  MSHADOW_XINLINE static void Map(index_t i, StepDims d, RNNCellClip clip,
+                                  const index_t* len,
                                   const DType* y, const DType* extra, const DType* h0,
                                   const DType* c0, DType* hy, DType* cy) {
     const index_t b = i / d.H, j = i % d.H;
@@ -259,7 +240,7 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<TBlo
              const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
   const RNNInputs idx(param);
   const RNNDims dm(param, inputs[idx.data].shape_);
-  const Clip clip{RNNCellClip(param)};
+  const RNNCellClip clip(param);
   mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
   const std::vector<index_t> host_len = CheckedLengths(s, param, idx, inputs, dm);
   const int nvis = RNNNumVisibleOutputs(param);
@@ -363,7 +344,7 @@ struct init_carry {
  *         cell gradient dc (LSTM) and GRU's direct z * dh term. */
 struct step_backward {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, StepDims d, Clip clip, index_t t,
+  MSHADOW_XINLINE static void Map(index_t i, StepDims d, RNNCellClip clip, index_t t,
                                   const index_t* len, const DType* gates, const DType* extra,
                                   const DType* hprev, const DType* c0, const DType* dy,
                                   const DType* dh, DType* dc, DType* dhz, DType* dgi,
@@ -447,7 +428,7 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<TBl
   const int nvis = RNNNumVisibleOutputs(param);
   const std::vector<TBlob> fwd_in(inputs.begin() + nvis, inputs.end() - 1);
   const RNNDims dm(param, fwd_in[idx.data].shape_);
-  const Clip clip{RNNCellClip(param)};
+  const RNNCellClip clip(param);
   mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
   const std::vector<index_t> host_len = CheckedLengths(s, param, idx, fwd_in, dm);
   const DType* reserve = inputs.back().dptr<DType>();
