@@ -12,14 +12,16 @@
  * Operands are tensors of the same number of elements (treated as flat and contiguous),
  * scalars (ScalarExp / scalar<T>(v) / plain numbers) and other expressions; F<OP> applies a
  * scalar functor with a static Map(a) or Map(a, b). Evaluation is one plain loop (OpenMP for
- * large tensors) over the destination. There is nothing else: no broadcasting, reductions or
- * lazy temporaries; write a loop or a Kernel for anything more.
+ * large tensors) over the destination, or one kernel for gpu tensors in a .cu. There is
+ * nothing else: no broadcasting, reductions or lazy temporaries; write a loop or a Kernel for
+ * anything more.
  */
 #ifndef MSHADOW_EXPRESSION_H_
 #define MSHADOW_EXPRESSION_H_
 
 #include <mshadow/tensor.h>
 
+#include <algorithm>
 #include <type_traits>
 
 namespace mshadow {
@@ -177,20 +179,63 @@ inline void EvalInto(DType* dst, index_t n, const E& e, Store store) {
 
 }  // namespace expr
 
+#ifdef __CUDACC__
+/*! \brief dst[i] (= or +=) e(i), grid-stride over n elements. */
+template <bool add, typename DType, typename E>
+__global__ void EvalKernel(DType* dst, index_t n, E e) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<index_t>(blockDim.x) * gridDim.x) {
+    const DType v = static_cast<DType>(e.Eval(i));
+    if (add) {
+      dst[i] += v;
+    } else {
+      dst[i] = v;
+    }
+  }
+}
+#endif
+
+/*! \brief dst (= or +=) e on the CPU: one loop. */
+template <bool add, typename DType, typename E>
+inline void EvalOn(Stream<cpu>*, DType* dst, index_t n, const E& e) {
+  if (add) {
+    expr::EvalInto(dst, n, e, [](DType& d, DType v) { d += v; });
+  } else {
+    expr::EvalInto(dst, n, e, [](DType& d, DType v) { d = v; });
+  }
+}
+
+/*! \brief dst (= or +=) e on the GPU: one kernel on the tensor's stream (CUDA compiles only;
+ *         the expression travels to the kernel by value). */
+template <bool add, typename DType, typename E>
+inline void EvalOn(Stream<gpu>* s, DType* dst, index_t n, const E& e) {
+#ifdef __CUDACC__
+  CHECK(e.SizeMatches(n)) << "tensor expression: operands have a different number of elements "
+                             "than the destination (" << n << ")";
+  if (n == 0) return;
+  const index_t threads = 256;
+  const index_t blocks = std::min<index_t>((n + threads - 1) / threads, 65535);
+  EvalKernel<add><<<static_cast<unsigned>(blocks), static_cast<unsigned>(threads), 0,
+                    Stream<gpu>::GetStream(s)>>>(dst, n, e);
+#else
+  static_assert(sizeof(E) == 0, "tensor expressions on gpu tensors need a CUDA compile (.cu)");
+#endif
+}
+
 namespace expr {
 
-/*! \brief dst = e (e: an expression, a tensor or a scalar). */
+/*! \brief dst = e (e: an expression, a tensor or a scalar), on the tensor's device. */
 template <typename Device, int dim, typename DType, typename E>
 inline void Assign(Tensor<Device, dim, DType> dst, const E& e) {
   CHECK(dst.CheckContiguous()) << "tensor expressions need a contiguous destination";
-  EvalInto(dst.dptr_, dst.shape_.Size(), MakeExp(e), [](DType& d, DType v) { d = v; });
+  EvalOn<false>(dst.stream_, dst.dptr_, dst.shape_.Size(), MakeExp(e));
 }
 
 /*! \brief dst += e. */
 template <typename Device, int dim, typename DType, typename E>
 inline void AddAssign(Tensor<Device, dim, DType> dst, const E& e) {
   CHECK(dst.CheckContiguous()) << "tensor expressions need a contiguous destination";
-  EvalInto(dst.dptr_, dst.shape_.Size(), MakeExp(e), [](DType& d, DType v) { d += v; });
+  EvalOn<true>(dst.stream_, dst.dptr_, dst.shape_.Size(), MakeExp(e));
 }
 
 }  // namespace expr

@@ -633,6 +633,9 @@ NNVM_REGISTER_OP(_CachedOp)
 .set_attr<mxnet::FInferShape>("FInferShape", cached_op::InferShape)
 .set_attr<nnvm::FInferType>("FInferType", cached_op::InferType)
 .set_attr<FCompute>("FCompute<cpu>", cached_op::OnlyThroughCachedOp)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", cached_op::OnlyThroughCachedOp)
+#endif
 .set_attr<nnvm::FGradient>("FGradient", cached_op::Gradient);
 
 NNVM_REGISTER_OP(_backward_CachedOp)
@@ -644,6 +647,9 @@ NNVM_REGISTER_OP(_backward_CachedOp)
   return cached_op::OpOf(attrs).num_inputs();
 })
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", cached_op::OnlyThroughCachedOp)
+#endif
 .set_attr<FCompute>("FCompute<cpu>", cached_op::OnlyThroughCachedOp);
 
 }  // namespace mxnet

@@ -134,6 +134,9 @@ NNVM_REGISTER_OP(_CustomFunction)
 .set_attr<mxnet::FInferShape>("FInferShape", custom_function::InferShape)
 .set_attr<nnvm::FInferType>("FInferType", custom_function::InferType)
 .set_attr<FCompute>("FCompute<cpu>", custom_function::OnlyThroughAutograd)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", custom_function::OnlyThroughAutograd)
+#endif
 .set_attr<nnvm::FGradient>("FGradient", custom_function::FunctionGradient);
 
 NNVM_REGISTER_OP(_backward_CustomFunction)
@@ -145,6 +148,9 @@ NNVM_REGISTER_OP(_backward_CustomFunction)
   return custom_function::InfoOf(attrs).num_inputs;
 })
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", custom_function::OnlyThroughAutograd)
+#endif
 .set_attr<FCompute>("FCompute<cpu>", custom_function::OnlyThroughAutograd);
 
 namespace custom_function {

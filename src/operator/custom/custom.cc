@@ -553,6 +553,11 @@ Please check the tutorial here: https://mxnet.incubator.apache.org/api/faq/new_o
 .set_attr<FExecType>("FExecType", [](const nnvm::NodeAttrs&) { return ExecType::kAsync; })
 .set_attr<FCreateOpState>("FCreateOpState", CreateState)
 .set_attr<FStatefulCompute>("FStatefulCompute<cpu>", Forward)
+#if MXNET_USE_CUDA
+// The callback gets NDArrays on the op's device; what it pushes runs on that device's stream,
+// after the inputs' producers.
+.set_attr<FStatefulCompute>("FStatefulCompute<gpu>", Forward)
+#endif
 .set_attr<nnvm::FGradient>("FGradient", Gradient)
 .add_argument("data", "NDArray-or-Symbol[]", "Input data for the custom operator.")
 .add_argument("op_type", "string", "Name of the custom operator. "
@@ -581,6 +586,9 @@ NNVM_REGISTER_OP(_backward_Custom)
 .set_attr<nnvm::FInferType>("FInferType", BackwardInferType)
 .set_attr<FExecType>("FExecType", [](const nnvm::NodeAttrs&) { return ExecType::kAsync; })
 .set_attr<FCreateOpState>("FCreateOpState", CreateBackwardState)
+#if MXNET_USE_CUDA
+.set_attr<FStatefulCompute>("FStatefulCompute<gpu>", Backward)
+#endif
 .set_attr<FStatefulCompute>("FStatefulCompute<cpu>", Backward);
 
 }  // namespace custom

@@ -48,6 +48,32 @@ struct IdentityAttachKLSparseRegParam : public dmlc::Parameter<IdentityAttachKLS
   }
 };
 
+namespace sparsereg {
+struct mshadow_identity {
+  template <typename DType>
+  MSHADOW_XINLINE static DType Map(DType a) { return a; }
+};
+/*! \brief Unit j: batch mean (summed in batch order), moving average update, penalty. */
+struct kl_penalty {
+  MSHADOW_XINLINE static void Map(index_t j, float* penalty, float* moving_avg,
+                                  const float* data, index_t batch, index_t units, float rho,
+                                  float weight, float momentum) {
+    float sum = 0.f;
+    for (index_t i = 0; i < batch; ++i) sum += data[i * units + j];
+    const float avg = momentum * moving_avg[j] + (1.f - momentum) * (sum / batch);
+    moving_avg[j] = avg;
+    penalty[j] = weight * (-rho / avg + (1.f - rho) / (1.f - avg));
+  }
+};
+/*! \brief grad_in (req) grad_out + penalty of the element's unit. */
+struct add_unit_penalty {
+  MSHADOW_XINLINE static void Map(index_t i, float* grad_in, const float* grad_out,
+                                  const float* penalty, index_t units, int req) {
+    KERNEL_ASSIGN(grad_in[i], req, grad_out[i] + penalty[i % units]);
+  }
+};
+}  // namespace sparsereg
+
 template <typename xpu>
 class IdentityAttachKLSparseRegOp : public Operator {
  public:
@@ -62,7 +88,7 @@ class IdentityAttachKLSparseRegOp : public Operator {
     if (req[sparsereg::kOut] == kNullOp || in.dptr_ == out.dptr_) return;  // in place: done
     MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
       MXNET_ASSIGN_REQ_SWITCH(req[sparsereg::kOut], Req, {
-        mxnet_op::Kernel<mxnet_op::op_with_req<mshadow_identity, Req>, xpu>::Launch(
+        mxnet_op::Kernel<mxnet_op::op_with_req<sparsereg::mshadow_identity, Req>, xpu>::Launch(
             s, out.Size(), out.dptr<DType>(), in.dptr<DType>());
       });
     });
@@ -73,35 +99,20 @@ class IdentityAttachKLSparseRegOp : public Operator {
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& in_grad,
                 const std::vector<TBlob>& aux_states) override {
     mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-    mshadow::Tensor<xpu, 2, float> data = in_data[sparsereg::kData].FlatTo2D<xpu, float>(s);
-    mshadow::Tensor<xpu, 2, float> grad_out = out_grad[sparsereg::kOut].FlatTo2D<xpu, float>(s);
-    mshadow::Tensor<xpu, 2, float> grad_in = in_grad[sparsereg::kData].FlatTo2D<xpu, float>(s);
-    mshadow::Tensor<xpu, 1, float> moving_avg =
-        aux_states[sparsereg::kMovingAvg].get<xpu, 1, float>(s);
-    const index_t batch = data.size(0), units = data.size(1);
-    // Batch mean per unit, in the requested temp space (the gradient may alias grad_out).
-    float* avg = ctx.requested[sparsereg::kTempSpace].get_space_typed_ptr<float>(units);
-    for (index_t j = 0; j < units; ++j) avg[j] = 0.f;
-    for (index_t i = 0; i < batch; ++i) {
-      for (index_t j = 0; j < units; ++j) avg[j] += data[i][j];
-    }
-    const float rho = param_.sparseness_target;
-    for (index_t j = 0; j < units; ++j) {
-      moving_avg[j] = param_.momentum * moving_avg[j] + (1.f - param_.momentum) * (avg[j] / batch);
-      avg[j] = param_.penalty * (-rho / moving_avg[j] + (1.f - rho) / (1.f - moving_avg[j]));
-    }
-    for (index_t i = 0; i < batch; ++i) {
-      for (index_t j = 0; j < units; ++j) {
-        KERNEL_ASSIGN(grad_in[i][j], req[sparsereg::kData], grad_out[i][j] + avg[j]);
-      }
-    }
+    const TBlob& data = in_data[sparsereg::kData];
+    const index_t batch = data.shape_[0], units = data.shape_[1];
+    // The per-unit penalty, in the requested temp space (the gradient may alias grad_out).
+    float* penalty = ctx.requested[sparsereg::kTempSpace].get_space_typed_ptr<float>(units);
+    mxnet_op::Kernel<sparsereg::kl_penalty, xpu>::Launch(
+        s, units, penalty, aux_states[sparsereg::kMovingAvg].dptr<float>(), data.dptr<float>(),
+        batch, units, param_.sparseness_target, param_.penalty, param_.momentum);
+    mxnet_op::Kernel<sparsereg::add_unit_penalty, xpu>::Launch(
+        s, batch * units, in_grad[sparsereg::kData].dptr<float>(),
+        out_grad[sparsereg::kOut].dptr<float>(), static_cast<const float*>(penalty), units,
+        static_cast<int>(req[sparsereg::kData]));
   }
 
  private:
-  struct mshadow_identity {
-    template <typename DType>
-    MSHADOW_XINLINE static DType Map(DType a) { return a; }
-  };
   IdentityAttachKLSparseRegParam param_;
 };
 
@@ -156,6 +167,9 @@ class IdentityAttachKLSparseRegProp : public OperatorProperty {
  private:
   IdentityAttachKLSparseRegParam param_;
 };
+
+/*! \brief The GPU operator (identity_attach_KL_sparse_reg.cu; CUDA builds only). */
+Operator* CreateIdentityAttachKLSparseRegGPU(const IdentityAttachKLSparseRegParam& param);
 
 }  // namespace op
 }  // namespace mxnet

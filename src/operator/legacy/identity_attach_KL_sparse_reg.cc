@@ -8,6 +8,9 @@ namespace mxnet {
 namespace op {
 
 Operator* IdentityAttachKLSparseRegProp::CreateOperator(Context ctx) const {
+#if MXNET_USE_CUDA
+  if (ctx.dev_mask() == gpu::kDevMask) return CreateIdentityAttachKLSparseRegGPU(param_);
+#endif
   if (ctx.dev_mask() != cpu::kDevMask) {
     MX_THROW(NotImplementedError) << "IdentityAttachKLSparseReg: no implementation for " << ctx;
   }

@@ -434,6 +434,10 @@ void RegisterLegacyOp(OperatorPropertyReg* reg) {
                            [](const nnvm::NodeAttrs& attrs) { return Parsed(attrs).ptr->exec_type(); })
       .set_attr<FCreateOpState>("FCreateOpState", CreateForwardState)
       .set_attr<FStatefulCompute>("FStatefulCompute<cpu>", LegacyForward)
+#if MXNET_USE_CUDA
+      // The property's CreateOperator(ctx) picks the device (and names one it lacks).
+      .set_attr<FStatefulCompute>("FStatefulCompute<gpu>", LegacyForward)
+#endif
       .set_attr<nnvm::FGradient>("FGradient",
                                  [backward_name](const nnvm::ObjectPtr& n,
                                                  const std::vector<nnvm::NodeEntry>& ograds) {
@@ -477,6 +481,9 @@ void RegisterLegacyOp(OperatorPropertyReg* reg) {
       .set_attr<FExecType>("FExecType",
                            [](const nnvm::NodeAttrs& attrs) { return Parsed(attrs).ptr->exec_type(); })
       .set_attr<FCreateOpState>("FCreateOpState", CreateBackwardState)
+#if MXNET_USE_CUDA
+      .set_attr<FStatefulCompute>("FStatefulCompute<gpu>", LegacyBackward)
+#endif
       .set_attr<FStatefulCompute>("FStatefulCompute<cpu>", LegacyBackward);
   if (!reg->key_var_num_args.empty()) {
     bwd.set_attr<std::string>("key_var_num_args", reg->key_var_num_args);

@@ -44,25 +44,23 @@ struct SequenceMaskParam : public dmlc::Parameter<SequenceMaskParam> {
 };
 
 /*!
- * \brief For every (step, batch) pair at or beyond the sequence length, write `value` to the
- *        `inner` contiguous elements of that step (req-aware); other elements are copied from
- *        `src` (when it is not the destination itself).
+ * \brief Element i of the (max_len, batch, inner) or (batch, max_len, inner) data: `value`
+ *        when its step is at or beyond its sequence's length, else the source element (not
+ *        rewritten in place). Lengths are read as the CPU always did: truncated to integers.
  */
-template <typename DType, typename IType>
-void SequenceMaskApply(DType* dst, const DType* src, const IType* lengths, index_t max_len,
-                       index_t batch, index_t inner, int axis, OpReqType req, DType value) {
-  for (index_t t = 0; t < max_len; ++t) {
-    for (index_t b = 0; b < batch; ++b) {
-      const index_t offset = (axis == 0 ? t * batch + b : b * max_len + t) * inner;
-      const bool masked = lengths != nullptr && t >= static_cast<index_t>(lengths[b]);
-      for (index_t k = 0; k < inner; ++k) {
-        const DType v = masked ? value : src[offset + k];
-        if (req == kWriteInplace && !masked) continue;  // already there
-        KERNEL_ASSIGN(dst[offset + k], req, v);
-      }
-    }
+struct sequence_mask_kernel {
+  template <typename DType, typename IType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* dst, const DType* src, const IType* lengths,
+                                  index_t max_len, index_t batch, index_t inner, int axis,
+                                  int req, DType value) {
+    const index_t q = i / inner;
+    const index_t t = axis == 0 ? q / batch : q % max_len;
+    const index_t b = axis == 0 ? q % batch : q / max_len;
+    const bool masked = lengths != nullptr && t >= static_cast<index_t>(lengths[b]);
+    if (req == kWriteInplace && !masked) return;  // already there
+    KERNEL_ASSIGN(dst[i], req, masked ? value : src[i]);
   }
-}
+};
 
 template <typename xpu>
 class SequenceMaskOp : public Operator {
@@ -72,8 +70,8 @@ class SequenceMaskOp : public Operator {
   void Forward(const OpContext& ctx, const std::vector<TBlob>& in_data,
                const std::vector<OpReqType>& req, const std::vector<TBlob>& out_data,
                const std::vector<TBlob>& aux_states) override {
-    Run(in_data[seq_mask::kData], in_data, req[seq_mask::kOut], out_data[seq_mask::kOut],
-        static_cast<double>(param_.value));
+    Run(ctx.get_stream<xpu>(), in_data[seq_mask::kData], in_data, req[seq_mask::kOut],
+        out_data[seq_mask::kOut], static_cast<double>(param_.value));
   }
 
   void Backward(const OpContext& ctx, const std::vector<TBlob>& out_grad,
@@ -81,20 +79,21 @@ class SequenceMaskOp : public Operator {
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& in_grad,
                 const std::vector<TBlob>& aux_states) override {
     // in_data[kData] is not a declared dependency: it is an empty blob here.
-    Run(out_grad[seq_mask::kOut], in_data, req[seq_mask::kData], in_grad[seq_mask::kData], 0.0);
+    Run(ctx.get_stream<xpu>(), out_grad[seq_mask::kOut], in_data, req[seq_mask::kData],
+        in_grad[seq_mask::kData], 0.0);
     if (param_.use_sequence_length && req.size() > 1 && req[seq_mask::kSequenceLength] != kNullOp &&
         req[seq_mask::kSequenceLength] != kAddTo) {
       const TBlob& g = in_grad[seq_mask::kSequenceLength];
       MSHADOW_TYPE_SWITCH(g.type_flag_, GType, {
-        GType* p = g.dptr<GType>();
-        for (size_t i = 0; i < g.Size(); ++i) p[i] = GType(0);
+        mxnet_op::Kernel<mxnet_op::set_zero, xpu>::Launch(ctx.get_stream<xpu>(), g.Size(),
+                                                          g.dptr<GType>());
       });
     }
   }
 
  private:
-  void Run(const TBlob& src, const std::vector<TBlob>& in_data, OpReqType req, const TBlob& dst,
-           double value) {
+  void Run(mshadow::Stream<xpu>* s, const TBlob& src, const std::vector<TBlob>& in_data,
+           OpReqType req, const TBlob& dst, double value) {
     if (req == kNullOp) return;
     const TShape& shape = src.shape_;
     const index_t max_len = shape[param_.axis];
@@ -106,12 +105,15 @@ class SequenceMaskOp : public Operator {
       if (param_.use_sequence_length) {
         const TBlob& len = in_data[seq_mask::kSequenceLength];
         MSHADOW_TYPE_SWITCH(len.type_flag_, IType, {
-          SequenceMaskApply(dst.dptr<DType>(), src.dptr<DType>(), len.dptr<IType>(), max_len,
-                            batch, inner, param_.axis, req, DType(value));
+          mxnet_op::Kernel<sequence_mask_kernel, xpu>::Launch(
+              s, shape.Size(), dst.dptr<DType>(), src.dptr<DType>(), len.dptr<IType>(), max_len,
+              batch, inner, param_.axis, static_cast<int>(req), DType(value));
         });
       } else {
-        SequenceMaskApply<DType, int>(dst.dptr<DType>(), src.dptr<DType>(), nullptr, max_len,
-                                      batch, inner, param_.axis, req, DType(value));
+        mxnet_op::Kernel<sequence_mask_kernel, xpu>::Launch(
+            s, shape.Size(), dst.dptr<DType>(), src.dptr<DType>(),
+            static_cast<const int*>(nullptr), max_len, batch, inner, param_.axis,
+            static_cast<int>(req), DType(value));
       }
     });
   }
@@ -189,6 +191,9 @@ class SequenceMaskProp : public OperatorProperty {
  private:
   SequenceMaskParam param_;
 };
+
+/*! \brief The GPU operator (sequence_mask.cu; CUDA builds only). */
+Operator* CreateSequenceMaskGPU(const SequenceMaskParam& param);
 
 }  // namespace op
 }  // namespace mxnet

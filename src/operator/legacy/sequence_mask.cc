@@ -8,6 +8,9 @@ namespace mxnet {
 namespace op {
 
 Operator* SequenceMaskProp::CreateOperator(Context ctx) const {
+#if MXNET_USE_CUDA
+  if (ctx.dev_mask() == gpu::kDevMask) return CreateSequenceMaskGPU(param_);
+#endif
   if (ctx.dev_mask() != cpu::kDevMask) {
     MX_THROW(NotImplementedError) << "SequenceMask: no implementation for " << ctx;
   }

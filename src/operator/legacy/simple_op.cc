@@ -378,6 +378,15 @@ class SimpleOpEntry : public SimpleOpRegEntry {
                                    const std::vector<TBlob>& out) {
                               self->Forward(attrs, ctx, in, req, out, cpu::kDevMask);
                             })
+#if MXNET_USE_CUDA
+        // Every SimpleOp of a CUDA build registers its gpu functions from a .cu file.
+        .set_attr<FCompute>("FCompute<gpu>",
+                            [self](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                   const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                                   const std::vector<TBlob>& out) {
+                              self->Forward(attrs, ctx, in, req, out, gpu::kDevMask);
+                            })
+#endif
         .set_attr<nnvm::FGradient>("FGradient",
                                    [self](const nnvm::ObjectPtr& n,
                                           const std::vector<nnvm::NodeEntry>& ograds) {
@@ -409,6 +418,14 @@ class SimpleOpEntry : public SimpleOpRegEntry {
                                     [self](const nnvm::NodeAttrs&) {
                                       return self->resource_requests_;
                                     })
+#if MXNET_USE_CUDA
+        .set_attr<FCompute>("FCompute<gpu>",
+                            [self](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                   const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                                   const std::vector<TBlob>& out) {
+                              self->Backward(attrs, ctx, in, req, out, gpu::kDevMask);
+                            })
+#endif
         .set_attr<FCompute>("FCompute<cpu>",
                             [self](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                                    const std::vector<TBlob>& in, const std::vector<OpReqType>& req,

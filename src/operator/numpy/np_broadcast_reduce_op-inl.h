@@ -109,7 +109,7 @@ inline bool NumpyReduceAxesType(const nnvm::NodeAttrs& attrs, std::vector<int>* 
 }
 
 /*! \brief Forward: reduce with Reducer, reading DType and writing the output's type. */
-template <typename Reducer>
+template <typename xpu, typename Reducer>
 void NumpyReduceAxesCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                             const std::vector<TBlob>& outputs) {
@@ -125,12 +125,12 @@ void NumpyReduceAxesCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                         << " (use float32, float64, int32 or int64)";
   }
   MSHADOW_TYPE_SWITCH_WITH_BOOL(in.type_flag_, DType, {
-    ReduceWithPlanTo<Reducer>(p, in.dptr<DType>(), out, req[0]);
+    ReducePlannedTo<Reducer>(ctx.get_stream<xpu>(), p, in.dptr<DType>(), out, req[0]);
   });
 }
 
 /*! \brief Gradient of sum/mean: broadcast the output gradient (divided by n for mean). */
-template <bool normalize>
+template <typename xpu, bool normalize>
 void NumpyReduceBackwardUseNone(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                                 const std::vector<TBlob>& inputs,
                                 const std::vector<OpReqType>& req,
@@ -143,28 +143,27 @@ void NumpyReduceBackwardUseNone(const nnvm::NodeAttrs& attrs, const OpContext& c
                         << "different from its input's is not supported";
   }
   const ReducePlan p = MakeReducePlan(igrad.shape_, NumpyReduceSmall(attrs, igrad.shape_));
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
   MSHADOW_TYPE_SWITCH(igrad.type_flag_, DType, {
-    const DType* g = ograd.dptr<DType>();
-    DType* o = igrad.dptr<DType>();
-    using A = typename mshadow_op::AccType<DType>::type;
-    const A scale = normalize && p.red_size > 0 ? A(1) / A(p.red_size) : A(1);
-    const bool add = req[0] == kAddTo;
-    ForEachBroadcast(p, [&](index_t b, index_t s) {
-      const DType v = normalize ? static_cast<DType>(static_cast<A>(g[s]) * scale) : g[s];
-      o[b] = add ? static_cast<DType>(static_cast<A>(o[b]) + static_cast<A>(v)) : v;
-    });
+    if (!normalize) {  // a plain copy, exact for every dtype
+      BroadcastPlanned(s, p, ograd.dptr<DType>(), igrad.dptr<DType>(), req[0]);
+    } else {
+      using A = typename mshadow_op::AccType<DType>::type;
+      const A scale = p.red_size > 0 ? A(1) / A(p.red_size) : A(1);
+      BroadcastScaledPlanned(s, p, ograd.dptr<DType>(), igrad.dptr<DType>(), scale, req[0]);
+    }
   });
 }
 
 /*! \brief Gradient of prod/max/min from (ograd, data, out). */
-template <typename GradOp>
+template <typename xpu, typename GradOp>
 void NumpyReduceBackwardUseInOut(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                                  const std::vector<TBlob>& inputs,
                                  const std::vector<OpReqType>& req,
                                  const std::vector<TBlob>& outputs) {
   const TBlob& data = inputs[1];
   const ReducePlan p = MakeReducePlan(data.shape_, NumpyReduceSmall(attrs, data.shape_));
-  ReduceBackwardUseInOutImpl<GradOp>(ctx.get_stream<cpu>(), p, inputs[0], data, inputs[2], req[0],
+  ReduceBackwardUseInOutImpl<GradOp>(ctx.get_stream<xpu>(), p, inputs[0], data, inputs[2], req[0],
                                      outputs[0]);
 }
 

@@ -49,44 +49,44 @@ MXNET_NP_REGISTER_REDUCE(_np_sum)
 
 With axis=None every axis is reduced and the result is a 0-d array.
 )code" ADD_FILELINE)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<red::sum>)
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<cpu, red::sum>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_np_sum"});
 
 MXNET_NP_REGISTER_REDUCE_BACKWARD(_backward_np_sum)
     .set_num_inputs(1)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceBackwardUseNone<false>);
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceBackwardUseNone<cpu, false>);
 
 MXNET_NP_REGISTER_REDUCE(_npi_mean)
     .describe(R"code(Arithmetic mean of array elements over the given axes (numpy.mean).
 
 With axis=None every axis is reduced and the result is a 0-d array.
 )code" ADD_FILELINE)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<red::mean>)
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<cpu, red::mean>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_np_mean"});
 
 MXNET_NP_REGISTER_REDUCE_BACKWARD(_backward_np_mean)
     .set_num_inputs(1)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceBackwardUseNone<true>);
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceBackwardUseNone<cpu, true>);
 
 MXNET_NP_REGISTER_REDUCE(_np_prod)
     .add_alias("_np_product")
     .describe(R"code(Product of array elements over the given axes (numpy.prod).
 )code" ADD_FILELINE)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<red::prod>)
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<cpu, red::prod>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseInOut{"_backward_np_prod"});
 
 MXNET_NP_REGISTER_REDUCE(_np_max)
     .add_alias("_np_amax")
     .describe(R"code(Maximum of array elements over the given axes (numpy.max). NaN propagates.
 )code" ADD_FILELINE)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<red::maximum>)
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<cpu, red::maximum>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseInOut{"_backward_np_max"});
 
 MXNET_NP_REGISTER_REDUCE(_np_min)
     .add_alias("_np_amin")
     .describe(R"code(Minimum of array elements over the given axes (numpy.min). NaN propagates.
 )code" ADD_FILELINE)
-    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<red::minimum>)
+    .set_attr<FCompute>("FCompute<cpu>", NumpyReduceAxesCompute<cpu, red::minimum>)
     .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseInOut{"_backward_np_min"});
 
 #define MXNET_NP_REGISTER_REDUCE_BACKWARD_INOUT(name, grad_op)                                 \
@@ -97,7 +97,7 @@ MXNET_NP_REGISTER_REDUCE(_np_min)
       .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")                 \
       .add_argument("data", "NDArray-or-Symbol", "Input of the forward operator")              \
       .add_argument("output", "NDArray-or-Symbol", "Output of the forward operator")           \
-      .set_attr<FCompute>("FCompute<cpu>", NumpyReduceBackwardUseInOut<grad_op>)
+      .set_attr<FCompute>("FCompute<cpu>", NumpyReduceBackwardUseInOut<cpu, grad_op>)
 
 MXNET_NP_REGISTER_REDUCE_BACKWARD_INOUT(_backward_np_prod, red_grad::prod);
 MXNET_NP_REGISTER_REDUCE_BACKWARD_INOUT(_backward_np_max, red_grad::eq);

@@ -15,6 +15,7 @@
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
 #include "./elemwise_unary_op-inl.h"
+#include "./misc_ops-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -26,18 +27,6 @@ void Assign(DType* dst, OpReqType req, double v) {
   if (req == kNullOp) return;
   *dst = req == kAddTo ? static_cast<DType>(static_cast<double>(*dst) + v)
                        : static_cast<DType>(v);
-}
-
-/*! \brief dst = f(src) element-wise in double, src and dst of the same floating dtype. */
-template <typename F>
-void MapUnary(const TBlob& src, const TBlob& dst, OpReqType req, F f) {
-  if (req == kNullOp) return;
-  MSHADOW_TYPE_SWITCH(src.type_flag_, DType, {
-    const DType* s = src.dptr<DType>();
-    DType* d = dst.dptr<DType>();
-    const size_t n = src.Size();
-    for (size_t i = 0; i < n; ++i) Assign(d + i, req, f(static_cast<double>(s[i])));
-  });
 }
 
 bool IsAmpFloat(int dtype) {
@@ -58,14 +47,6 @@ bool Int64OutputType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::ve
 
 // ---- hard_sigmoid --------------------------------------------------------------------------
 
-struct HardSigmoidParam : public dmlc::Parameter<HardSigmoidParam> {
-  float alpha;
-  float beta;
-  DMLC_DECLARE_PARAMETER(HardSigmoidParam) {
-    DMLC_DECLARE_FIELD(alpha).set_default(0.2).describe("Slope of hard sigmoid");
-    DMLC_DECLARE_FIELD(beta).set_default(0.5).describe("Bias of hard sigmoid.");
-  }
-};
 DMLC_REGISTER_PARAMETER(HardSigmoidParam);
 
 NNVM_REGISTER_OP(hard_sigmoid)
@@ -83,16 +64,7 @@ NNVM_REGISTER_OP(hard_sigmoid)
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", [](const NodeAttrs& attrs) {
   return std::vector<std::pair<int, int>>{{0, 0}};
 })
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const HardSigmoidParam& p = nnvm::get<HardSigmoidParam>(attrs.parsed);
-  const double a = p.alpha, b = p.beta;
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, { (void)sizeof(DType); });  // real only
-  MapUnary(inputs[0], outputs[0], req[0],
-           [a, b](double x) { return std::min(1.0, std::max(0.0, a * x + b)); });
-})
+.set_attr<FCompute>("FCompute<cpu>", HardSigmoidCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_hard_sigmoid"})
 .add_argument("data", "NDArray-or-Symbol", "The input array.")
 .add_arguments(HardSigmoidParam::__FIELDS__());
@@ -106,96 +78,11 @@ NNVM_REGISTER_OP(_backward_hard_sigmoid)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<2, 1>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<2, 1>)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const HardSigmoidParam& p = nnvm::get<HardSigmoidParam>(attrs.parsed);
-  if (req[0] == kNullOp) return;
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* g = inputs[0].dptr<DType>();
-    const DType* x = inputs[1].dptr<DType>();
-    DType* gx = outputs[0].dptr<DType>();
-    for (size_t i = 0; i < outputs[0].Size(); ++i) {
-      const double z = p.alpha * static_cast<double>(x[i]) + p.beta;
-      Assign(gx + i, req[0], z > 0 && z < 1 ? p.alpha * static_cast<double>(g[i]) : 0.0);
-    }
-  });
-});
+.set_attr<FCompute>("FCompute<cpu>", HardSigmoidGradCompute<cpu>);
 
 // ---- cumsum ----------------------------------------------------------------------------------
 
-struct CumsumParam : public dmlc::Parameter<CumsumParam> {
-  dmlc::optional<int> axis;
-  dmlc::optional<int> dtype;
-  DMLC_DECLARE_PARAMETER(CumsumParam) {
-    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<int>())
-        .describe("Axis along which the cumulative sum is computed. The default (None) is to "
-                  "compute the cumsum over the flattened array.");
-    DMLC_DECLARE_FIELD(dtype)
-        .add_enum("float16", mshadow::kFloat16)
-        .add_enum("float32", mshadow::kFloat32)
-        .add_enum("float64", mshadow::kFloat64)
-        .add_enum("int8", mshadow::kInt8)
-        .add_enum("int32", mshadow::kInt32)
-        .add_enum("int64", mshadow::kInt64)
-        .set_default(dmlc::optional<int>())
-        .describe("Type of the returned array and of the accumulator in which the elements are "
-                  "summed. If dtype is not specified, it defaults to the dtype of a, unless a "
-                  "has an integer dtype with a precision less than that of the default platform "
-                  "integer. In that case, the default platform integer is used.");
-  }
-};
 DMLC_REGISTER_PARAMETER(CumsumParam);
-
-namespace {
-
-/*! \brief (outer, len, inner) of the summed axis (the flattened array without axis). */
-struct ScanLayout {
-  index_t outer = 1, len = 1, inner = 1;
-};
-
-ScanLayout CumsumLayout(const CumsumParam& p, const TShape& shape) {
-  ScanLayout l;
-  if (!p.axis.has_value()) {
-    l.len = shape.Size();
-    return l;
-  }
-  int axis = p.axis.value();
-  if (axis < 0) axis += shape.ndim();
-  if (axis < 0 || axis >= shape.ndim()) {
-    MX_THROW(ValueError) << "cumsum: axis " << p.axis.value() << " is out of range for an "
-                         << "array of shape " << shape;
-  }
-  for (int i = 0; i < axis; ++i) l.outer *= shape[i];
-  l.len = shape[axis];
-  for (int i = axis + 1; i < shape.ndim(); ++i) l.inner *= shape[i];
-  return l;
-}
-
-/*! \brief Running sums along the axis, forward (reverse=false) or from the end. */
-void Scan(const TBlob& src, const TBlob& dst, OpReqType req, const ScanLayout& l, bool reverse) {
-  if (req == kNullOp) return;
-  MSHADOW_TYPE_SWITCH(src.type_flag_, SType, {
-    MSHADOW_TYPE_SWITCH(dst.type_flag_, DType, {
-      const SType* s = src.dptr<SType>();
-      DType* d = dst.dptr<DType>();
-      for (index_t o = 0; o < l.outer; ++o) {
-        for (index_t k = 0; k < l.inner; ++k) {
-          DType acc = DType(0);  // accumulates in the output dtype, like NumPy
-          for (index_t j = 0; j < l.len; ++j) {
-            const index_t jj = reverse ? l.len - 1 - j : j;
-            const index_t at = (o * l.len + jj) * l.inner + k;
-            acc = static_cast<DType>(static_cast<double>(acc) + static_cast<double>(s[at]));
-            Assign(d + at, req, static_cast<double>(acc));
-          }
-        }
-      }
-    });
-  });
-}
-
-}  // namespace
 
 NNVM_REGISTER_OP(_np_cumsum)
 .add_alias("cumsum")
@@ -226,13 +113,7 @@ NNVM_REGISTER_OP(_np_cumsum)
   }
   return t >= 0 && (*out)[0] >= 0;
 })
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const CumsumParam& p = nnvm::get<CumsumParam>(attrs.parsed);
-  Scan(inputs[0], outputs[0], req[0], CumsumLayout(p, inputs[0].shape_), false);
-})
+.set_attr<FCompute>("FCompute<cpu>", (CumsumCompute<cpu, false>))
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_backward_np_cumsum"})
 .add_argument("a", "NDArray-or-Symbol", "Input ndarray")
 .add_arguments(CumsumParam::__FIELDS__());
@@ -244,13 +125,7 @@ NNVM_REGISTER_OP(_backward_np_cumsum)
 .set_num_outputs(1)
 .set_attr_parser(ParamParser<CumsumParam>)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const CumsumParam& p = nnvm::get<CumsumParam>(attrs.parsed);
-  Scan(inputs[0], outputs[0], req[0], CumsumLayout(p, outputs[0].shape_), true);
-});
+.set_attr<FCompute>("FCompute<cpu>", (CumsumCompute<cpu, true>));
 
 // ---- shape_array, size_array -------------------------------------------------------------
 
@@ -273,13 +148,7 @@ Example::
 })
 .set_attr<nnvm::FInferType>("FInferType", Int64OutputType)
 .set_attr<bool>("TNonDifferentiable", true)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const TShape& s = inputs[0].shape_;
-  Int64Output(outputs[0], std::vector<int64_t>(s.begin(), s.end()), req[0]);
-})
+.set_attr<FCompute>("FCompute<cpu>", ShapeArrayCompute<cpu>)
 .add_argument("data", "NDArray-or-Symbol", "Input Array.");
 
 NNVM_REGISTER_OP(size_array)
@@ -299,12 +168,7 @@ Example::
 })
 .set_attr<nnvm::FInferType>("FInferType", Int64OutputType)
 .set_attr<bool>("TNonDifferentiable", true)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  Int64Output(outputs[0], {static_cast<int64_t>(inputs[0].shape_.Size())}, req[0]);
-})
+.set_attr<FCompute>("FCompute<cpu>", SizeArrayCompute<cpu>)
 .add_argument("data", "NDArray-or-Symbol", "Input Array.");
 
 // ---- amp_cast, amp_multicast -----------------------------------------------------------------
@@ -431,15 +295,6 @@ NNVM_REGISTER_OP(_backward_amp_multicast)
 
 // ---- straight-through and gradient-scaling ops ---------------------------------------------
 
-struct GradientMultiplierParam : public dmlc::Parameter<GradientMultiplierParam> {
-  double scalar;
-  bool is_int;
-  DMLC_DECLARE_PARAMETER(GradientMultiplierParam) {
-    DMLC_DECLARE_FIELD(scalar).set_default(1).describe("Scalar input value");
-    DMLC_DECLARE_FIELD(is_int).set_default(true)
-        .describe("Indicate whether scalar input is int type");
-  }
-};
 DMLC_REGISTER_PARAMETER(GradientMultiplierParam);
 
 NNVM_REGISTER_OP(_contrib_gradientmultiplier)
@@ -470,32 +325,21 @@ NNVM_REGISTER_OP(_contrib_backward_gradientmultiplier)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<1, 1>)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const double s = nnvm::get<GradientMultiplierParam>(attrs.parsed).scalar;
-  MapUnary(inputs[0], outputs[0], req[0], [s](double g) { return g * s; });
-});
+.set_attr<FCompute>("FCompute<cpu>", GradientMultiplierGradCompute<cpu>);
 
-#define MXNET_REGISTER_STE_OP(name, fn, doc)                                                \
+#define MXNET_REGISTER_STE_OP(name, OP, doc)                                                \
   NNVM_REGISTER_OP(name)                                                                    \
   .describe(doc ADD_FILELINE)                                                               \
   .set_num_inputs(1)                                                                        \
   .set_num_outputs(1)                                                                       \
   .set_attr<mxnet::FInferShape>("FInferShape", ElemwiseShape<1, 1>)                         \
   .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)                             \
-  .set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx, \
-                                          const std::vector<TBlob>& inputs,                 \
-                                          const std::vector<OpReqType>& req,                \
-                                          const std::vector<TBlob>& outputs) {              \
-    MapUnary(inputs[0], outputs[0], req[0], fn);                                            \
-  })                                                                                        \
+  .set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, OP>)                          \
   .set_attr<nnvm::FGradient>("FGradient", CloneGradient{"_copy"})                           \
   .add_argument("data", "NDArray-or-Symbol", "The input array.")
 
 // Rounds half away from zero, like std::round (MXNet 1.9.1's round_ste).
-MXNET_REGISTER_STE_OP(_contrib_round_ste, [](double x) { return std::round(x); },
+MXNET_REGISTER_STE_OP(_contrib_round_ste, mshadow_op::round,
 R"code(Straight-through-estimator of `round()`.
 
 In forward pass, returns element-wise rounded value to the nearest integer of the input
@@ -507,8 +351,7 @@ This enables you to use `round()` with straight-through gradient.
 
 )code");
 
-MXNET_REGISTER_STE_OP(_contrib_sign_ste,
-                      [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); },
+MXNET_REGISTER_STE_OP(_contrib_sign_ste, mshadow_op::sign,
 R"code(Straight-through-estimator of `sign()`.
 
 In forward pass, returns element-wise sign of the input (same as `sign()`).
@@ -521,35 +364,8 @@ This enables you to use `sign()` with straight-through gradient.
 
 // ---- index_array, _onehot_encode -------------------------------------------------------------
 
-struct IndexArrayParam : public dmlc::Parameter<IndexArrayParam> {
-  dmlc::optional<mxnet::TShape> axes;
-  DMLC_DECLARE_PARAMETER(IndexArrayParam) {
-    DMLC_DECLARE_FIELD(axes).set_default(dmlc::optional<mxnet::TShape>())
-        .describe("The axes to include in the index array. Supports negative values.");
-  }
-};
 DMLC_REGISTER_PARAMETER(IndexArrayParam);
 
-namespace {
-
-std::vector<int> IndexArrayAxes(const IndexArrayParam& p, const TShape& shape) {
-  std::vector<int> axes;
-  if (!p.axes.has_value()) {
-    for (int i = 0; i < shape.ndim(); ++i) axes.push_back(i);
-    return axes;
-  }
-  for (dim_t a : p.axes.value()) {
-    const dim_t axis = a < 0 ? a + shape.ndim() : a;
-    if (axis < 0 || axis >= shape.ndim()) {
-      MX_THROW(ValueError) << "index_array: axis " << a << " is out of range for data of shape "
-                           << shape;
-    }
-    axes.push_back(static_cast<int>(axis));
-  }
-  return axes;
-}
-
-}  // namespace
 
 NNVM_REGISTER_OP(_contrib_index_array)
 .describe(R"code(Returns an array of indexes of the input array.
@@ -578,25 +394,7 @@ equality will hold: :math:`idx[i_1, i_2, ..., i_n, j] = i_{axes[j]}`.
 })
 .set_attr<nnvm::FInferType>("FInferType", Int64OutputType)
 .set_attr<bool>("TNonDifferentiable", true)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const TShape& s = inputs[0].shape_;
-  const auto axes = IndexArrayAxes(nnvm::get<IndexArrayParam>(attrs.parsed), s);
-  int64_t* out = outputs[0].dptr<int64_t>();
-  std::vector<int64_t> coord(s.ndim(), 0);
-  const size_t n = s.Size();
-  for (size_t flat = 0; flat < n; ++flat) {
-    for (size_t j = 0; j < axes.size(); ++j) {
-      Assign(out + flat * axes.size() + j, req[0], static_cast<double>(coord[axes[j]]));
-    }
-    for (int k = s.ndim() - 1; k >= 0; --k) {
-      if (++coord[k] < s[k]) break;
-      coord[k] = 0;
-    }
-  }
-})
+.set_attr<FCompute>("FCompute<cpu>", IndexArrayCompute<cpu>)
 .add_argument("data", "NDArray-or-Symbol", "Input data")
 .add_arguments(IndexArrayParam::__FIELDS__());
 
@@ -628,31 +426,7 @@ NNVM_REGISTER_OP(_onehot_encode)
   return true;
 })
 .set_attr<bool>("TNonDifferentiable", true)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const TShape& r = outputs[0].shape_;
-  const index_t n = r[0], k = r[1];
-  std::vector<index_t> hot(n);
-  for (index_t i = 0; i < n; ++i) {
-    double v = 0;
-    MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, IType, {
-      v = static_cast<double>(inputs[0].dptr<IType>()[i]);
-    });
-    if (!(v >= 0 && v < k)) {
-      MX_THROW(ValueError) << "_onehot_encode: index lhs[" << i << "] = " << v
-                           << " is outside [0, " << k << ") (rhs shape " << r << ")";
-    }
-    hot[i] = static_cast<index_t>(v);
-  }
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    DType* out = outputs[0].dptr<DType>();
-    for (index_t i = 0; i < n; ++i) {
-      for (index_t j = 0; j < k; ++j) Assign(out + i * k + j, req[0], j == hot[i] ? 1.0 : 0.0);
-    }
-  });
-})
+.set_attr<FCompute>("FCompute<cpu>", OnehotEncodeCompute<cpu>)
 .add_argument("lhs", "NDArray-or-Symbol", "Left operand to the function.")
 .add_argument("rhs", "NDArray-or-Symbol", "Right operand to the function.");
 

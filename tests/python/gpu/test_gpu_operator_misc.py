@@ -1,0 +1,117 @@
+"""Small operators on the device under test against NumPy and the CPU: cumsum (axes, dtypes,
+gradient), the NumPy reductions and comparisons through mx.np, SequenceMask with lengths and
+its gradient, IdentityAttachKLSparseReg's moving average and penalty gradient, and
+_onehot_encode's index check (an out-of-range index is a ValueError, not a write outside)."""
+import numpy as np
+import pytest
+
+import mxnet as mx
+from gpu_util import DEV, DTYPES, TOL, check_fn, inputs
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_cumsum_and_gradient(axis, dtype):
+    tol = (5e-2, 5e-2) if dtype == np.float16 else None  # float16 running sums round each step
+    check_fn(lambda x: mx.nd.cumsum(x, axis=axis), inputs([(3, 5, 4)], dtype), dtype, True,
+             "cumsum axis=%s" % axis, tol=tol)
+
+
+def test_cumsum_integer_output_dtype():
+    x = np.arange(24, dtype=np.int32).reshape(4, 6)
+    out = mx.nd.cumsum(mx.nd.array(x, ctx=DEV, dtype=np.int32), axis=1, dtype="int64")
+    assert out.dtype == np.int64
+    np.testing.assert_array_equal(out.asnumpy(), np.cumsum(x, axis=1))
+
+
+@pytest.mark.parametrize("fn", ["sum", "mean", "prod", "max", "min"])
+@pytest.mark.parametrize("axis", [None, 1, (0, 2)])
+def test_numpy_reductions_and_gradients(fn, axis):
+    x_np = inputs([(2, 3, 4)], np.float64)[0]
+    x = mx.np.array(x_np, ctx=DEV, dtype=np.float64)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = getattr(mx.np, fn)(x, axis=axis)
+    y.backward()
+    ref = getattr(np, fn)(x_np, axis=axis)
+    np.testing.assert_allclose(y.asnumpy(), ref, rtol=1e-12)
+    assert y.shape == np.shape(ref)
+    if fn == "sum":
+        np.testing.assert_allclose(x.grad.asnumpy(), np.ones_like(x_np))
+    elif fn == "mean":
+        n = x_np.size // np.size(ref)
+        np.testing.assert_allclose(x.grad.asnumpy(), np.full_like(x_np, 1.0 / n))
+    elif fn == "prod":
+        keep = getattr(np, fn)(x_np, axis=axis, keepdims=True)
+        np.testing.assert_allclose(x.grad.asnumpy(), keep / x_np, rtol=1e-10)
+    else:
+        keep = getattr(np, fn)(x_np, axis=axis, keepdims=True)
+        np.testing.assert_array_equal(x.grad.asnumpy(), (x_np == keep).astype(np.float64))
+
+
+@pytest.mark.parametrize("op", ["equal", "not_equal", "greater", "greater_equal", "less",
+                                "less_equal"])
+def test_numpy_comparisons_broadcast_and_scalar(op):
+    rng = np.random.RandomState(3)
+    a = rng.randint(0, 3, (4, 1, 5)).astype(np.float32)
+    b = rng.randint(0, 3, (3, 1)).astype(np.float32)
+    fn = getattr(mx.np, op)
+    out = fn(mx.np.array(a, ctx=DEV), mx.np.array(b, ctx=DEV))
+    assert out.dtype == np.bool_
+    np.testing.assert_array_equal(out.asnumpy(), getattr(np, op)(a, b))
+    np.testing.assert_array_equal(fn(mx.np.array(a, ctx=DEV), 1.0).asnumpy(),
+                                  getattr(np, op)(a, 1.0))
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sequence_mask_with_lengths_and_gradient(axis, dtype):
+    shape = (5, 3, 2) if axis == 0 else (3, 5, 2)
+    lengths = np.array([2, 5, 0], dtype=np.float32)
+
+    def fn(x):
+        return mx.nd.SequenceMask(x, mx.nd.array(lengths, ctx=x.context), use_sequence_length=True,
+                                  value=-7, axis=axis)
+    check_fn(fn, inputs([shape], dtype), dtype, True, "SequenceMask axis=%d" % axis)
+    x = inputs([shape], np.float64)[0]
+    out = fn(mx.nd.array(x, ctx=DEV, dtype=np.float64)).asnumpy()
+    steps = np.arange(5).reshape((5, 1) if axis == 0 else (1, 5))
+    masked = steps >= lengths.reshape((1, 3) if axis == 0 else (3, 1))
+    np.testing.assert_array_equal(out, np.where(masked[..., None], -7.0, x))
+
+
+def test_kl_sparse_reg_moving_average_and_gradient():
+    rng = np.random.RandomState(5)
+    data = rng.uniform(0.05, 0.95, (6, 4)).astype(np.float32)
+    head = rng.uniform(-1, 1, (6, 4)).astype(np.float32)
+    rho, penalty, momentum = 0.2, 0.01, 0.8
+    x = mx.sym.Variable("data")
+    sym = mx.sym.IdentityAttachKLSparseReg(x, sparseness_target=rho, penalty=penalty,
+                                           momentum=momentum, name="kl")
+    exe = sym.simple_bind(ctx=DEV, data=data.shape)
+    exe.arg_dict["data"][:] = data
+    avg0 = np.full((4,), 0.5, dtype=np.float32)
+    exe.aux_dict["kl_moving_avg"][:] = avg0
+    out = exe.forward(is_train=True)[0].asnumpy()
+    exe.backward(mx.nd.array(head, ctx=DEV))
+    np.testing.assert_array_equal(out, data)
+    avg = momentum * avg0 + (1 - momentum) * data.mean(axis=0)
+    np.testing.assert_allclose(exe.aux_dict["kl_moving_avg"].asnumpy(), avg, rtol=1e-5)
+    grad = head + penalty * (-rho / avg + (1 - rho) / (1 - avg))
+    np.testing.assert_allclose(exe.grad_dict["data"].asnumpy(), grad, rtol=1e-5, atol=1e-6)
+
+
+def test_onehot_encode_checks_indices_on_the_device():
+    idx = mx.nd.array([2, 0, 3], ctx=DEV)
+    out = mx.nd.zeros((3, 4), ctx=DEV)
+    mx.nd._internal._onehot_encode(idx, out, out=out)
+    np.testing.assert_array_equal(out.asnumpy(), np.eye(4)[[2, 0, 3]])
+    bad = mx.nd.array([1, 4, 0], ctx=DEV)
+    with pytest.raises(mx.MXNetError, match=r"lhs\[1\] = 4"):
+        mx.nd._internal._onehot_encode(bad, out, out=out).asnumpy()
+
+
+def test_smooth_l1_and_gradient():
+    for dtype in DTYPES:
+        check_fn(lambda x: mx.nd.smooth_l1(x, scalar=1.5), inputs([(4, 7)], dtype), dtype, True,
+                 "smooth_l1")
