@@ -10,6 +10,9 @@
  * accumulates in 64 bits and wraps to the output type (as NumPy's integer matmul does).
  * The first call sets OpenBLAS's thread count (OMP_NUM_THREADS / MXNET_OMP_MAX_THREADS, else
  * all cores) so that GEMMs issued from engine worker threads use every core.
+ *
+ * Also here: the triangular product and solve (BlasTrmm, BlasTrsm; float and double), and the
+ * device-dispatching Gemm and Trsm that run the same call on OpenBLAS or cuBLAS.
  */
 #ifndef MXNET_OPERATOR_BLAS_GEMM_H_
 #define MXNET_OPERATOR_BLAS_GEMM_H_
@@ -154,6 +157,63 @@ inline void BlasGemm<mshadow::half::half_t>(bool ta, bool tb, index_t M, index_t
 }
 #endif  // MXNET_USE_BLAS_OPEN
 
+/*!
+ * \brief In place: B = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right), row-major, B (M, N),
+ *        A triangular (the `lower` or upper triangle is read, non-unit diagonal) of side M
+ *        (left) or N (right). float and double only (OpenBLAS strsm / dtrsm).
+ */
+inline void BlasTrsm(bool right, bool lower, bool trans, index_t M, index_t N, float alpha,
+                     const float* A, index_t lda, float* B, index_t ldb) {
+#if MXNET_USE_BLAS_OPEN
+  if (M == 0 || N == 0) return;
+  InitBlasThreads();
+  cblas_strsm(CblasRowMajor, right ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
+              trans ? CblasTrans : CblasNoTrans, CblasNonUnit, M, N, alpha, A, lda, B, ldb);
+#else
+  MX_THROW(NotImplementedError) << "triangular solve (linalg_trsm) needs a build with BLAS";
+#endif
+}
+
+inline void BlasTrsm(bool right, bool lower, bool trans, index_t M, index_t N, double alpha,
+                     const double* A, index_t lda, double* B, index_t ldb) {
+#if MXNET_USE_BLAS_OPEN
+  if (M == 0 || N == 0) return;
+  InitBlasThreads();
+  cblas_dtrsm(CblasRowMajor, right ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
+              trans ? CblasTrans : CblasNoTrans, CblasNonUnit, M, N, alpha, A, lda, B, ldb);
+#else
+  MX_THROW(NotImplementedError) << "triangular solve (linalg_trsm) needs a build with BLAS";
+#endif
+}
+
+/*!
+ * \brief In place: B = alpha op(A) B (left) or alpha B op(A) (right), row-major, B (M, N), A
+ *        triangular as for BlasTrsm. float and double only (OpenBLAS strmm / dtrmm).
+ */
+inline void BlasTrmm(bool right, bool lower, bool trans, index_t M, index_t N, float alpha,
+                     const float* A, index_t lda, float* B, index_t ldb) {
+#if MXNET_USE_BLAS_OPEN
+  if (M == 0 || N == 0) return;
+  InitBlasThreads();
+  cblas_strmm(CblasRowMajor, right ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
+              trans ? CblasTrans : CblasNoTrans, CblasNonUnit, M, N, alpha, A, lda, B, ldb);
+#else
+  MX_THROW(NotImplementedError) << "triangular product (linalg_trmm) needs a build with BLAS";
+#endif
+}
+
+inline void BlasTrmm(bool right, bool lower, bool trans, index_t M, index_t N, double alpha,
+                     const double* A, index_t lda, double* B, index_t ldb) {
+#if MXNET_USE_BLAS_OPEN
+  if (M == 0 || N == 0) return;
+  InitBlasThreads();
+  cblas_dtrmm(CblasRowMajor, right ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
+              trans ? CblasTrans : CblasNoTrans, CblasNonUnit, M, N, alpha, A, lda, B, ldb);
+#else
+  MX_THROW(NotImplementedError) << "triangular product (linalg_trmm) needs a build with BLAS";
+#endif
+}
+
 // ------------------------------------------------------------------- by device
 
 /*!
@@ -190,6 +250,48 @@ inline void Gemm(mshadow::Stream<mshadow::gpu>* s, bool ta, bool tb, index_t M, 
                  index_t sa = 0, index_t sb = 0, index_t sc = 0) {
   GpuGemm(s, mshadow::DataType<DType>::kFlag, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C,
           ldc, batch, sa, sb, sc);
+}
+
+/*!
+ * \brief cuBLAS triangular solve on the stream of `s`, BlasTrsm's arguments, `batch` solves.
+ *        batch == 1 solves A, B with cublas<t>trsm; batch > 1 runs cublas<t>trsmBatched on
+ *        `ptrs`, device memory holding the batch's A_i pointers followed by its B_i pointers
+ *        (cuBLAS takes pointer arrays in device memory; a kernel of the caller fills them).
+ *        dtype is float32 or float64; any other dtype throws naming it. Defined in
+ *        blas_gemm_gpu.cc (CUDA builds).
+ */
+void GpuTrsm(mshadow::Stream<mshadow::gpu>* s, int dtype, bool right, bool lower, bool trans,
+             index_t M, index_t N, double alpha, const void* A, index_t lda, void* B, index_t ldb,
+             index_t batch, void* const* ptrs);
+
+/*!
+ * \brief B_i = alpha op(A_i)^-1 B_i (left) or alpha B_i op(A_i)^-1 (right) in place on either
+ *        device, for A_i = A + i * sa, B_i = B + i * sb, i < batch (row-major, BlasTrsm's
+ *        arguments). `ptrs` is read on the GPU only, when batch > 1 (see GpuTrsm).
+ */
+template <typename DType>
+inline void Trsm(mshadow::Stream<mshadow::cpu>*, bool right, bool lower, bool trans, index_t M,
+                 index_t N, double alpha, const DType* A, index_t lda, index_t sa, DType* B,
+                 index_t ldb, index_t sb, index_t batch, void* const* ptrs = nullptr) {
+  (void)ptrs;
+  const index_t k = right ? N : M;
+  // Many small solves: one per thread; few large ones: let BLAS thread each.
+  const bool per_thread = batch > 1 && M * N * k < (index_t(1) << 18);
+#pragma omp parallel for if (per_thread)
+  for (index_t i = 0; i < batch; ++i) {
+    BlasTrsm(right, lower, trans, M, N, static_cast<DType>(alpha), A + i * sa, lda, B + i * sb,
+             ldb);
+  }
+}
+
+template <typename DType>
+inline void Trsm(mshadow::Stream<mshadow::gpu>* s, bool right, bool lower, bool trans, index_t M,
+                 index_t N, double alpha, const DType* A, index_t lda, index_t sa, DType* B,
+                 index_t ldb, index_t sb, index_t batch, void* const* ptrs = nullptr) {
+  (void)sa;
+  (void)sb;
+  GpuTrsm(s, mshadow::DataType<DType>::kFlag, right, lower, trans, M, N, alpha, A, lda, B, ldb,
+          batch, ptrs);
 }
 
 }  // namespace op

@@ -1,6 +1,7 @@
 /*!
  * \file blas_gemm_gpu.cc
- * \brief GpuGemm: row-major GEMMs on cuBLAS (CUDA builds only).
+ * \brief GpuGemm and GpuTrsm: row-major GEMMs and triangular solves on cuBLAS (CUDA builds
+ *        only).
  *
  * cuBLAS is column-major: the row-major C(M, N) = op(A) op(B) is the column-major
  * C^T(N, M) = op(B)^T op(A)^T, so the operands swap and M and N trade places; the stored row
@@ -12,6 +13,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <unordered_map>
@@ -66,9 +68,10 @@ const MathPolicy& Policy() {
   return p;
 }
 
-int CheckedInt(index_t v, const char* name, index_t M, index_t N, index_t K) {
+int CheckedInt(index_t v, const char* name, index_t M, index_t N, index_t K,
+               const char* what = "GPU GEMM") {
   if (v < 0 || v > INT_MAX) {
-    MX_THROW(ValueError) << "GPU GEMM (M=" << M << ", N=" << N << ", K=" << K << "): " << name
+    MX_THROW(ValueError) << what << " (M=" << M << ", N=" << N << ", K=" << K << "): " << name
                          << "=" << v << " is beyond cuBLAS's 32-bit limit";
   }
   return static_cast<int>(v);
@@ -104,8 +107,12 @@ void GpuGemm(mshadow::Stream<mshadow::gpu>* s, int dtype, bool ta, bool tb, inde
   }
   const int m = CheckedInt(N, "N", M, N, K), n = CheckedInt(M, "M", M, N, K);
   const int k = CheckedInt(K, "K", M, N, K);
-  const int lda_c = CheckedInt(ldb, "ldb", M, N, K), ldb_c = CheckedInt(lda, "lda", M, N, K);
+  int lda_c = CheckedInt(ldb, "ldb", M, N, K), ldb_c = CheckedInt(lda, "lda", M, N, K);
   const int ldc_c = CheckedInt(ldc, "ldc", M, N, K);
+  if (k == 0) {  // C = beta C reads neither A nor B, but cuBLAS still checks their strides
+    lda_c = std::max(lda_c, std::max(1, std::max(m, n)));
+    ldb_c = std::max(ldb_c, std::max(1, std::max(m, n)));
+  }
   const cublasOperation_t op_a = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_b = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
   // Scalars in the compute type: double for 64F, float otherwise.
@@ -126,6 +133,61 @@ void GpuGemm(mshadow::Stream<mshadow::gpu>* s, int dtype, bool ta, bool tb, inde
                                            CheckedInt(batch, "batch", M, N, K), compute,
                                            CUBLAS_GEMM_DEFAULT),
                 "cublasGemmStridedBatchedEx");
+  }
+}
+
+void GpuTrsm(mshadow::Stream<mshadow::gpu>* s, int dtype, bool right, bool lower, bool trans,
+             index_t M, index_t N, double alpha, const void* A, index_t lda, void* B, index_t ldb,
+             index_t batch, void* const* ptrs) {
+  if (M == 0 || N == 0 || batch == 0) return;
+  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64) {
+    MX_THROW(TypeError) << "GPU triangular solve (linalg_trsm): dtype "
+                        << mshadow::dtype_string(dtype)
+                        << " is not supported on the GPU (float32, float64 are)";
+  }
+  const index_t K = right ? N : M;
+  // Row-major B (M, N) is column-major B^T (N, M): op(A) X = B becomes X^T op(A)^T = B^T with
+  // A^T the column-major view of A, so the side and the triangle swap, the transpose stays.
+  const char* what = "GPU triangular solve (linalg_trsm)";
+  const int m = CheckedInt(N, "N", M, N, K, what), n = CheckedInt(M, "M", M, N, K, what);
+  const int lda_c = CheckedInt(lda, "lda", M, N, K, what);
+  const int ldb_c = CheckedInt(ldb, "ldb", M, N, K, what);
+  const cublasSideMode_t side = right ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+  const cublasFillMode_t uplo = lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  const cublasOperation_t op = trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasDiagType_t diag = CUBLAS_DIAG_NON_UNIT;
+  if (batch > 1 && ptrs == nullptr) {
+    MX_THROW(::dmlc::Error) << "GpuTrsm: a batch of " << batch
+                            << " solves needs the device pointer arrays (this is a bug)";
+  }
+  const int nb = CheckedInt(batch, "batch", M, N, K, what);
+
+  cublasHandle_t h = ThreadHandle();
+  CUBLAS_CALL(cublasSetStream(h, mshadow::Stream<mshadow::gpu>::GetStream(s)), "cublasSetStream");
+  if (dtype == mshadow::kFloat32) {
+    const float a = static_cast<float>(alpha);
+    if (batch == 1) {
+      CUBLAS_CALL(cublasStrsm(h, side, uplo, op, diag, m, n, &a, static_cast<const float*>(A),
+                              lda_c, static_cast<float*>(B), ldb_c),
+                  "cublasStrsm");
+    } else {
+      float* const* p = reinterpret_cast<float* const*>(ptrs);
+      CUBLAS_CALL(cublasStrsmBatched(h, side, uplo, op, diag, m, n, &a, p, lda_c, p + batch,
+                                     ldb_c, nb),
+                  "cublasStrsmBatched");
+    }
+  } else {
+    const double a = alpha;
+    if (batch == 1) {
+      CUBLAS_CALL(cublasDtrsm(h, side, uplo, op, diag, m, n, &a, static_cast<const double*>(A),
+                              lda_c, static_cast<double*>(B), ldb_c),
+                  "cublasDtrsm");
+    } else {
+      double* const* p = reinterpret_cast<double* const*>(ptrs);
+      CUBLAS_CALL(cublasDtrsmBatched(h, side, uplo, op, diag, m, n, &a, p, lda_c, p + batch,
+                                     ldb_c, nb),
+                  "cublasDtrsmBatched");
+    }
   }
 }
 

@@ -9,58 +9,19 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "./crop-inl.h"
 #include "./elemwise_op_common.h"
 #include "./operator_common.h"
 
 namespace mxnet {
 namespace op {
 
-struct CropParam : public dmlc::Parameter<CropParam> {
-  int num_args;
-  mxnet::TShape offset;
-  mxnet::TShape h_w;
-  bool center_crop;
-  DMLC_DECLARE_PARAMETER(CropParam) {
-    DMLC_DECLARE_FIELD(num_args).set_range(1, 3)
-        .describe("Number of inputs for crop, if equals one, then we will use the h_w for crop "
-                  "height and width, else if equals two, then we will use the height and width "
-                  "of the second input symbol, we name crop_like here");
-    DMLC_DECLARE_FIELD(offset).set_default(mxnet::TShape({0, 0}))
-        .describe("crop offset coordinate: (y, x)");
-    DMLC_DECLARE_FIELD(h_w).set_default(mxnet::TShape({0, 0}))
-        .describe("crop height and width: (h, w)");
-    DMLC_DECLARE_FIELD(center_crop).set_default(false)
-        .describe("If set to true, then it will use be the center_crop,or it will crop using the "
-                  "shape of crop_like");
-  }
-};
-
 DMLC_REGISTER_PARAMETER(CropParam);
 
 namespace {
-
-/*! \brief (y, x) of the crop window's corner; validates the window against data. */
-std::pair<dim_t, dim_t> CropCorner(const CropParam& p, const mxnet::TShape& d, dim_t h,
-                                   dim_t w) {
-  if (h > d[2] || w > d[3] || h <= 0 || w <= 0) {
-    MX_THROW(ValueError) << "Crop: crop size (" << h << ", " << w
-                         << ") must be positive and fit in data of shape " << d;
-  }
-  if (p.center_crop) return {(d[2] - h) / 2, (d[3] - w) / 2};
-  if (p.offset.ndim() != 2) {
-    MX_THROW(ValueError) << "Crop: offset must be (y, x), got " << p.offset;
-  }
-  const dim_t y = p.offset[0], x = p.offset[1];
-  if (y < 0 || x < 0 || y + h > d[2] || x + w > d[3]) {
-    MX_THROW(ValueError) << "Crop: offset (" << y << ", " << x << ") with crop size (" << h
-                         << ", " << w << ") exceeds data of shape " << d;
-  }
-  return {y, x};
-}
 
 bool CropShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
   const CropParam& p = nnvm::get<CropParam>(attrs.parsed);
@@ -101,58 +62,6 @@ bool CropType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<in
   return true;
 }
 
-/*!
- * \brief Copies between the window of `big` (N, C, H, W) and `small` (N, C, h, w); to_small
- *        selects the direction. The big array's other elements are not touched.
- */
-template <typename DType>
-void CopyWindow(const CropParam& p, const TBlob& big, const TBlob& small, bool to_small,
-                OpReqType req) {
-  const mxnet::TShape& d = big.shape_;
-  const dim_t h = small.shape_[2], w = small.shape_[3];
-  const auto corner = CropCorner(p, d, h, w);
-  DType* b = big.dptr<DType>();
-  DType* s = small.dptr<DType>();
-  const index_t planes = d[0] * d[1];
-  for (index_t c = 0; c < planes; ++c) {
-    for (dim_t i = 0; i < h; ++i) {
-      for (dim_t j = 0; j < w; ++j) {
-        DType& bv = b[(c * d[2] + corner.first + i) * d[3] + corner.second + j];
-        DType& sv = s[(c * h + i) * w + j];
-        DType& dst = to_small ? sv : bv;
-        const DType src = to_small ? bv : sv;
-        dst = req == kAddTo ? static_cast<DType>(dst + src) : src;
-      }
-    }
-  }
-}
-
-void CropCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                 const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const CropParam& p = nnvm::get<CropParam>(attrs.parsed);
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    CopyWindow<DType>(p, inputs[0], outputs[0], true, req[0]);
-  });
-}
-
-void CropGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const CropParam& p = nnvm::get<CropParam>(attrs.parsed);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    if (req[i] == kWriteTo || req[i] == kWriteInplace) {
-      std::memset(outputs[i].dptr_, 0,
-                  outputs[i].Size() * mshadow::mshadow_sizeof(outputs[i].type_flag_));
-    }
-  }
-  if (req[0] == kNullOp) return;
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    CopyWindow<DType>(p, outputs[0], inputs[0], false, req[0] == kAddTo ? kAddTo : kWriteTo);
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(Crop)
@@ -177,7 +86,7 @@ specify the crop height and width, otherwise the second input symbol's size will
 })
 .set_attr<mxnet::FInferShape>("FInferShape", CropShape)
 .set_attr<nnvm::FInferType>("FInferType", CropType)
-.set_attr<FCompute>("FCompute<cpu>", CropCompute)
+.set_attr<FCompute>("FCompute<cpu>", CropCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
     std::vector<nnvm::NodeEntry> heads{ograds[0]};
@@ -216,7 +125,7 @@ NNVM_REGISTER_OP(_backward_Crop)
   }
   return known;
 })
-.set_attr<FCompute>("FCompute<cpu>", CropGradCompute);
+.set_attr<FCompute>("FCompute<cpu>", CropGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

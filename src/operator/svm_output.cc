@@ -10,31 +10,15 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "./elemwise_op_common.h"
+#include "./svm_output-inl.h"
 #include "./operator_common.h"
 
 namespace mxnet {
 namespace op {
-
-struct SVMOutputParam : public dmlc::Parameter<SVMOutputParam> {
-  float margin;
-  float regularization_coefficient;
-  bool use_linear;
-  DMLC_DECLARE_PARAMETER(SVMOutputParam) {
-    DMLC_DECLARE_FIELD(margin).set_default(1.0f)
-        .describe("The loss function penalizes outputs that lie outside this margin. Default "
-                  "margin is 1.");
-    DMLC_DECLARE_FIELD(regularization_coefficient).set_default(1.0f)
-        .describe("Regularization parameter for the SVM. This balances the tradeoff between "
-                  "coefficient size and error.");
-    DMLC_DECLARE_FIELD(use_linear).set_default(false)
-        .describe("Whether to use L1-SVM objective. L2-SVM objective is used by default.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(SVMOutputParam);
 
@@ -64,64 +48,6 @@ bool SVMOutputType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vect
   return true;
 }
 
-void SVMOutputCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp || outputs[0].dptr_ == inputs[0].dptr_) return;
-  if (req[0] == kAddTo) {
-    MX_THROW(NotImplementedError) << "SVMOutput: req=add is not supported";
-  }
-  std::memcpy(outputs[0].dptr_, inputs[0].dptr_,
-              inputs[0].Size() * mshadow::mshadow_sizeof(inputs[0].type_flag_));
-}
-
-template <typename DType, typename LType>
-void SVMGrad(const SVMOutputParam& p, const TBlob& label, const TBlob& data, const TBlob& grad,
-             OpReqType req) {
-  const index_t rows = data.shape_[0];
-  const index_t cols = rows == 0 ? 0 : data.Size() / rows;
-  const LType* y = label.dptr<LType>();
-  const DType* x = data.dptr<DType>();
-  DType* g = grad.dptr<DType>();
-  const double m = p.margin, reg = p.regularization_coefficient;
-  for (index_t r = 0; r < rows; ++r) {
-    const int64_t target = static_cast<int64_t>(y[r]);
-    if (target < 0 || target >= cols) {
-      MX_THROW(IndexError) << "SVMOutput: label[" << r << "]=" << target
-                           << " is out of range for " << cols << " classes (data shape "
-                           << data.shape_ << ")";
-    }
-    for (index_t k = 0; k < cols; ++k) {
-      const double v = static_cast<double>(x[r * cols + k]);
-      double d;
-      if (k == target) {
-        d = m > v ? -reg * (p.use_linear ? 1.0 : 2.0 * (m - v)) : 0.0;
-      } else {
-        d = m > -v ? reg * (p.use_linear ? 1.0 : 2.0 * (m + v)) : 0.0;
-      }
-      DType& dst = g[r * cols + k];
-      dst = req == kAddTo ? static_cast<DType>(dst + d) : static_cast<DType>(d);
-    }
-  }
-}
-
-void SVMOutputGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& outputs) {
-  const SVMOutputParam& p = nnvm::get<SVMOutputParam>(attrs.parsed);
-  if (req[0] != kNullOp) {
-    MSHADOW_REAL_TYPE_SWITCH(inputs[1].type_flag_, DType, {
-      MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, LType, {
-        SVMGrad<DType, LType>(p, inputs[0], inputs[1], outputs[0], req[0]);
-      });
-    });
-  }
-  if (req[1] == kWriteTo || req[1] == kWriteInplace) {
-    std::memset(outputs[1].dptr_, 0,
-                outputs[1].Size() * mshadow::mshadow_sizeof(outputs[1].type_flag_));
-  }
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(SVMOutput)
@@ -142,7 +68,7 @@ https://github.com/apache/mxnet/tree/v1.x/example/svm_mnist.
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", [](const NodeAttrs& attrs) {
   return std::vector<std::pair<int, int>>{{0, 0}};
 })
-.set_attr<FCompute>("FCompute<cpu>", SVMOutputCompute)
+.set_attr<FCompute>("FCompute<cpu>", SVMOutputCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient",
   [](const nnvm::ObjectPtr& n, const std::vector<nnvm::NodeEntry>& ograds) {
     return MakeGradNode("_backward_SVMOutput", n, {n->inputs[1], n->inputs[0]},
@@ -170,7 +96,7 @@ NNVM_REGISTER_OP(_backward_SVMOutput)
   TYPE_ASSIGN_CHECK(*out, 1, (*in)[0]);
   return (*out)[0] != -1 && (*out)[1] != -1;
 })
-.set_attr<FCompute>("FCompute<cpu>", SVMOutputGradCompute);
+.set_attr<FCompute>("FCompute<cpu>", SVMOutputGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

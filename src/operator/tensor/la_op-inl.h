@@ -4,25 +4,35 @@
  *        the dense-matrix helpers the kernels share.
  *
  * Every operator works on a batch of matrices: the last two dimensions of a tensor (gemm and
- * gemm2 also accept the row axis elsewhere, see LaAxisView). gemm/gemm2 call BLAS GEMM in the
- * input dtype straight on the tensor buffers. All other ops load one matrix at a time into a
- * column-major double buffer (DMat), run cblas/LAPACK in double (OpenBLAS ships LAPACK) and
- * store the result in the output dtype: LAPACK is column-major and float32 inputs then get
- * double-precision factorizations for free. Batches run in parallel with OpenMP; errors found
- * inside the parallel loop (matrix not positive definite, singular) are collected and thrown
- * after it, naming the operator and the batch index.
+ * gemm2 also accept the row axis elsewhere, see LaAxisView).
+ *
+ * Both devices (the `xpu`-templated kernels at the end of this file, registered for the CPU in
+ * la_op.cc and for the GPU in la_op.cu): gemm, gemm2 and syrk are batched GEMMs in the input
+ * dtype straight on the tensor buffers (OpenBLAS / cuBLAS), trmm is OpenBLAS trmm on the CPU
+ * and a batched GEMM with a copy of A's triangle on the GPU, trsm is a batched triangular
+ * solve (OpenBLAS strsm/dtrsm, cuBLAS trsm/trsmBatched), and sumlogdiag and the
+ * diagonal/triangle copies are element-wise kernels.
+ *
+ * CPU only (la_op_factor.cc): the factorizations load one matrix at a time into a column-major
+ * double buffer (DMat), run LAPACK in double (OpenBLAS ships LAPACK) and store the result in the
+ * output dtype: LAPACK is column-major and float32 inputs then get double-precision
+ * factorizations for free. Batches run in parallel with OpenMP; errors found inside the
+ * parallel loop (matrix not positive definite, singular) are collected and thrown after it,
+ * naming the operator and the batch index.
  */
 #ifndef MXNET_OPERATOR_TENSOR_LA_OP_INL_H_
 #define MXNET_OPERATOR_TENSOR_LA_OP_INL_H_
 
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../blas_gemm.h"
@@ -293,16 +303,6 @@ inline void LaSymmetrizeFromLower(DMat* a) {
     for (int i = 0; i < j; ++i) (*a)(i, j) = (*a)(j, i);
 }
 
-/*! \brief In place: B = alpha op(A) B (left) or alpha B op(A) (right), A triangular. */
-inline void LaTrmm(const DMat& a, bool rightside, bool lower, bool transpose, double alpha,
-                   DMat* b) {
-  if (b->rows == 0 || b->cols == 0) return;
-  InitBlasThreads();
-  cblas_dtrmm(CblasColMajor, rightside ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
-              transpose ? CblasTrans : CblasNoTrans, CblasNonUnit, b->rows, b->cols, alpha,
-              a.data(), std::max(1, a.rows), b->data(), std::max(1, b->rows));
-}
-
 /*! \brief In place: B = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right), A triangular. */
 inline void LaTrsm(const DMat& a, bool rightside, bool lower, bool transpose, double alpha,
                    DMat* b) {
@@ -462,7 +462,8 @@ inline LaGemmDims LaGemmSizes(const mxnet::TShape& as, const mxnet::TShape& bs, 
 /*!
  * \brief C_b = alpha op(A_b) op(B_b) + beta C_b for every matrix of the batch: OpenMP over
  *        small products on the CPU; on the GPU one strided-batched cuBLAS call per outer index
- *        (matrix (o, i) sits at o * R * inner * C + i * C, a constant stride C within o).
+ *        (matrix (o, i) sits at o * R * inner * C + i * C, a constant stride C within o), or a
+ *        single call when inner == 1 (compact matrices at stride R * C).
  */
 template <typename DType>
 void LaBatchedGemm(mshadow::Stream<mshadow::cpu>*, bool ta, bool tb, index_t M, index_t N,
@@ -481,6 +482,12 @@ template <typename DType>
 void LaBatchedGemm(mshadow::Stream<mshadow::gpu>* s, bool ta, bool tb, index_t M, index_t N,
                    index_t K, DType alpha, const DType* a, const LaAxisView& av, const DType* b,
                    const LaAxisView& bv, DType beta, DType* c, const LaAxisView& cv) {
+  if (cv.inner == 1) {  // rows on the second-last axis: every matrix is compact, one call
+    Gemm<DType>(s, ta, tb, M, N, K, static_cast<double>(alpha), a, av.ld(), b, bv.ld(),
+                static_cast<double>(beta), c, cv.ld(), cv.outer, av.rows * av.cols,
+                bv.rows * bv.cols, cv.rows * cv.cols);
+    return;
+  }
   for (index_t o = 0; o < cv.outer; ++o) {
     const index_t first = o * cv.inner;
     Gemm<DType>(s, ta, tb, M, N, K, static_cast<double>(alpha),
@@ -573,6 +580,456 @@ void LaGemmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       const double beta = nnvm::get<LaMatrixMacParam>(attrs.parsed).beta;
       LaScaleInto(s, beta, g, outputs[2].Size(), req[2] == kAddTo,
                          outputs[2].dptr<DType>());
+    }
+  });
+}
+
+// ------------------------- syrk, trmm, trsm, sumlogdiag, diagonal/triangle copies (both devices)
+
+/*! \brief A compact batch: `batch` row-major (rows, cols) matrices one after the other. */
+inline LaAxisView LaCompactView(index_t batch, index_t rows, index_t cols) {
+  LaAxisView v;
+  v.outer = batch;
+  v.rows = rows;
+  v.cols = cols;
+  return v;
+}
+
+/*!
+ * \brief Temp space of the triangular ops (FResourceRequest kTempSpace): room for `nptr`
+ *        pointers (cuBLAS's batched pointer arrays, GPU only), then `nelem` DType values.
+ */
+template <typename DType>
+struct LaScratch {
+  void** ptrs;
+  DType* data;
+};
+template <typename DType>
+LaScratch<DType> LaGetScratch(const OpContext& ctx, index_t nptr, index_t nelem) {
+  const size_t ptr_bytes = (static_cast<size_t>(nptr) * sizeof(void*) + 63) / 64 * 64;
+  const size_t bytes = ptr_bytes + static_cast<size_t>(nelem) * sizeof(DType);
+  char* base = static_cast<char*>(ctx.requested[0].get_space_internal(std::max<size_t>(bytes, 64)));
+  return {reinterpret_cast<void**>(base), reinterpret_cast<DType*>(base + ptr_bytes)};
+}
+
+/*! \brief ptrs[i] = a + i * sa, ptrs[batch + i] = b + i * sb: cuBLAS's batched pointer arrays. */
+struct la_batch_ptrs {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, const DType* a, index_t sa, DType* b, index_t sb,
+                                  index_t batch, void** ptrs) {
+    ptrs[i] = const_cast<DType*>(a) + i * sa;
+    ptrs[batch + i] = b + i * sb;
+  }
+};
+
+/*! \brief out = the lower (or upper) triangle of each n x n matrix of in, zero elsewhere (add:
+ *         out += that). */
+struct la_triangle_into {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, bool lower, const DType* in, bool add,
+                                  DType* out) {
+    const index_t r = (i / n) % n, c = i % n;
+    const DType v = (lower ? c <= r : c >= r) ? in[i] : DType(0);
+    out[i] = add ? DType(out[i] + v) : v;
+  }
+};
+
+/*! \brief Pointers LaTrsmBatch needs in its scratch: the GPU's batched solve takes arrays. */
+template <typename xpu>
+index_t LaTrsmPointers(index_t batch) {
+  return std::is_same<xpu, mshadow::gpu>::value && batch > 1 ? 2 * batch : 0;
+}
+
+/*! \brief B_i = alpha op(A_i)^-1 B_i in place (A_i (k, k) at stride k * k, B_i (m, n)). */
+template <typename xpu, typename DType>
+void LaTrsmBatch(mshadow::Stream<xpu>* s, const LaTriangMatrixMultParam& p, bool transpose,
+                 double alpha, index_t batch, index_t m, index_t n, const DType* a, DType* b,
+                 void** ptrs) {
+  const index_t k = p.rightside ? n : m;
+  if (LaTrsmPointers<xpu>(batch) > 0) {
+    mxnet_op::Kernel<la_batch_ptrs, xpu>::Launch(s, batch, a, k * k, b, m * n, batch, ptrs);
+  }
+  Trsm<DType>(s, p.rightside, p.lower, transpose, m, n, alpha, a, std::max<index_t>(k, 1), k * k,
+              b, std::max<index_t>(n, 1), m * n, batch, ptrs);
+}
+
+/*! \brief out = alpha op(A) op(A)^T with op(A) = A^T when transposed; inputs (A). */
+template <typename xpu>
+void LaSyrkForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const LaSyrkParam& p = nnvm::get<LaSyrkParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t m = LaDim(inputs[0], 2), n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2);
+  const index_t k = p.transpose ? n : m;
+  const LaAxisView av = LaCompactView(batch, m, n), cv = LaCompactView(batch, k, k);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* a = inputs[0].dptr<DType>();
+    LaBatchedGemm<DType>(s, p.transpose, !p.transpose, k, k, p.transpose ? m : n,
+                         static_cast<DType>(p.alpha), a, av, a, av,
+                         DType(req[0] == kAddTo ? 1 : 0), outputs[0].dptr<DType>(), cv);
+  });
+}
+
+/*! \brief inputs (dOut, A); dA = alpha (G + G^T) A, or alpha A (G + G^T) when transposed. */
+template <typename xpu>
+void LaSyrkBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const LaSyrkParam& p = nnvm::get<LaSyrkParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
+  const index_t batch = LaBatchCount(inputs[1], 2);
+  const index_t k = p.transpose ? n : m;
+  const LaAxisView av = LaCompactView(batch, m, n), gv = LaCompactView(batch, k, k);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* g = inputs[0].dptr<DType>();
+    const DType* a = inputs[1].dptr<DType>();
+    DType* da = outputs[0].dptr<DType>();
+    const DType alpha = static_cast<DType>(p.alpha);
+    const DType beta = DType(req[0] == kAddTo ? 1 : 0);
+    for (bool tg : {false, true}) {  // G A + G^T A, or A G + A G^T
+      if (!p.transpose) {
+        LaBatchedGemm<DType>(s, tg, false, m, n, m, alpha, g, gv, a, av, tg ? DType(1) : beta,
+                             da, av);
+      } else {
+        LaBatchedGemm<DType>(s, false, tg, m, n, n, alpha, a, av, g, gv, tg ? DType(1) : beta,
+                             da, av);
+      }
+    }
+  });
+}
+
+template <typename xpu, typename DType>
+void LaTriangleInto(mshadow::Stream<xpu>* s, index_t size, index_t k, bool lower, const DType* in,
+                    bool add, DType* out) {
+  mxnet_op::Kernel<la_triangle_into, xpu>::Launch(s, size, k, lower, in, add, out);
+}
+
+/*! \brief Scratch values LaTrmmBatch needs: a copy of B on the CPU when adding, a copy of A's
+ *         triangles on the GPU. */
+template <typename xpu>
+index_t LaTrmmScratch(bool add, index_t batch, index_t m, index_t n, index_t k) {
+  return std::is_same<xpu, mshadow::gpu>::value ? batch * k * k : (add ? batch * m * n : 0);
+}
+
+/*!
+ * \brief out_i = alpha op(tri(A_i)) B_i (left) or alpha B_i op(tri(A_i)) (right), added to out_i
+ *        when `add`; A_i (k, k), B_i (m, n), compact batches. The CPU runs OpenBLAS trmm in place
+ *        on a copy of B (the output itself unless adding), one matrix per thread when small.
+ */
+template <typename DType>
+void LaTrmmBatch(mshadow::Stream<mshadow::cpu>*, bool right, bool lower, bool trans,
+                 double alpha, index_t batch, index_t m, index_t n, const DType* a,
+                 const DType* b, bool add, DType* out, DType* scratch) {
+  const index_t k = right ? n : m, size = m * n;
+  DType* x = add ? scratch : out;
+  const bool per_thread = batch > 1 && size * k < (index_t(1) << 18);
+#pragma omp parallel for if (per_thread)
+  for (index_t i = 0; i < batch; ++i) {
+    DType* xi = x + i * size;
+    const DType* bi = b + i * size;
+    if (xi != bi) std::copy(bi, bi + size, xi);
+    BlasTrmm(right, lower, trans, m, n, static_cast<DType>(alpha), a + i * k * k,
+             std::max<index_t>(k, 1), xi, std::max<index_t>(n, 1));
+    if (add) {
+      DType* oi = out + i * size;
+      for (index_t j = 0; j < size; ++j) oi[j] += xi[j];
+    }
+  }
+}
+
+/*! \brief The GPU: cuBLAS has no batched trmm, so a copy of A's triangles (in `scratch`) goes
+ *         through one strided-batched GEMM. */
+template <typename DType>
+void LaTrmmBatch(mshadow::Stream<mshadow::gpu>* s, bool right, bool lower, bool trans,
+                 double alpha, index_t batch, index_t m, index_t n, const DType* a,
+                 const DType* b, bool add, DType* out, DType* scratch) {
+  const index_t k = right ? n : m;
+  LaTriangleInto(s, batch * k * k, k, lower, a, false, scratch);
+  const LaAxisView tv = LaCompactView(batch, k, k), bv = LaCompactView(batch, m, n);
+  const DType al = static_cast<DType>(alpha), beta = DType(add ? 1 : 0);
+  if (!right) {
+    LaBatchedGemm<DType>(s, trans, false, m, n, k, al, scratch, tv, b, bv, beta, out, bv);
+  } else {
+    LaBatchedGemm<DType>(s, false, trans, m, n, k, al, b, bv, scratch, tv, beta, out, bv);
+  }
+}
+
+/*! \brief out = alpha op(tri(A)) B (left) or alpha B op(tri(A)) (right); inputs (A, B). */
+template <typename xpu>
+void LaTrmmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t k = LaDim(inputs[0], 1), m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
+  const index_t batch = LaBatchCount(inputs[1], 2);
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    DType* scratch = LaGetScratch<DType>(ctx, 0, LaTrmmScratch<xpu>(add, batch, m, n, k)).data;
+    LaTrmmBatch<DType>(s, p.rightside, p.lower, p.transpose, p.alpha, batch, m, n,
+                       inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), add,
+                       outputs[0].dptr<DType>(), scratch);
+  });
+}
+
+/*!
+ * \brief inputs (dOut, A, B); out = alpha op(A) B or alpha B op(A).
+ *        d op(A) = alpha G B^T (left) or alpha B^T G (right), transposed back when op is the
+ *        transpose and restricted to A's triangle; dB = alpha op(A)^T G or alpha G op(A)^T (a
+ *        trmm with the opposite transpose).
+ */
+template <typename xpu>
+void LaTrmmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t k = LaDim(inputs[1], 1), m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
+  const index_t batch = LaBatchCount(inputs[2], 2);
+  const LaAxisView tv = LaCompactView(batch, k, k), bv = LaCompactView(batch, m, n);
+  const bool add_db = req[1] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* g = inputs[0].dptr<DType>();
+    const DType* b = inputs[2].dptr<DType>();
+    const DType alpha = static_cast<DType>(p.alpha);
+    const index_t ntmp = req[0] != kNullOp ? batch * k * k : 0;
+    const index_t ntrmm = req[1] != kNullOp ? LaTrmmScratch<xpu>(add_db, batch, m, n, k) : 0;
+    DType* tmp = LaGetScratch<DType>(ctx, 0, ntmp + ntrmm).data;
+    if (req[0] != kNullOp) {
+      // Left: G B^T, or B G^T when transposed; right: B^T G, or G^T B when transposed.
+      const bool g_first = p.rightside == p.transpose;
+      const DType* x = g_first ? g : b;
+      const DType* y = g_first ? b : g;
+      if (!p.rightside) {
+        LaBatchedGemm<DType>(s, false, true, k, k, n, alpha, x, bv, y, bv, DType(0), tmp, tv);
+      } else {
+        LaBatchedGemm<DType>(s, true, false, k, k, m, alpha, x, bv, y, bv, DType(0), tmp, tv);
+      }
+      LaTriangleInto(s, batch * k * k, k, p.lower, tmp, req[0] == kAddTo,
+                     outputs[0].dptr<DType>());
+    }
+    if (req[1] != kNullOp) {
+      LaTrmmBatch<DType>(s, p.rightside, p.lower, !p.transpose, p.alpha, batch, m, n,
+                         inputs[1].dptr<DType>(), g, add_db, outputs[1].dptr<DType>(),
+                         tmp + ntmp);
+    }
+  });
+}
+
+/*! \brief out = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right); inputs (A, B). */
+template <typename xpu>
+void LaTrsmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
+  const index_t batch = LaBatchCount(inputs[1], 2), size = batch * m * n;
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaScratch<DType> w = LaGetScratch<DType>(ctx, LaTrsmPointers<xpu>(batch), add ? size : 0);
+    const DType* b = inputs[1].dptr<DType>();
+    DType* out = outputs[0].dptr<DType>();
+    DType* x = add ? w.data : out;  // solved in place, then added to the output
+    if (x != b) LaScaleInto(s, 1.0, b, size, false, x);
+    LaTrsmBatch<xpu, DType>(s, p, p.transpose, p.alpha, batch, m, n, inputs[0].dptr<DType>(), x,
+                            w.ptrs);
+    if (add) LaScaleInto(s, 1.0, x, size, true, out);
+  });
+}
+
+/*!
+ * \brief inputs (dOut, A, X) with X = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right).
+ *        dB = alpha op(A)^-T G (left) or alpha G op(A)^-T (right); with Y = dB / alpha,
+ *        d op(A) = -Y X^T (left) or -X^T Y (right), restricted to A's triangle.
+ */
+template <typename xpu>
+void LaTrsmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp && req[1] == kNullOp) return;
+  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t k = LaDim(inputs[1], 1), m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
+  const index_t batch = LaBatchCount(inputs[2], 2), size = batch * m * n;
+  const LaAxisView tv = LaCompactView(batch, k, k), bv = LaCompactView(batch, m, n);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaScratch<DType> w = LaGetScratch<DType>(ctx, LaTrsmPointers<xpu>(batch),
+                                             size + batch * k * k);
+    DType* y = w.data;
+    DType* tmp = w.data + size;
+    const DType* x = inputs[2].dptr<DType>();
+    LaScaleInto(s, 1.0, inputs[0].dptr<DType>(), size, false, y);
+    LaTrsmBatch<xpu, DType>(s, p, !p.transpose, 1.0, batch, m, n, inputs[1].dptr<DType>(), y,
+                            w.ptrs);
+    if (req[0] != kNullOp) {
+      // Left: -Y X^T, or -X Y^T when transposed; right: -X^T Y, or -Y^T X when transposed.
+      const bool y_first = p.rightside == p.transpose;
+      const DType* u = y_first ? y : x;
+      const DType* v = y_first ? x : y;
+      if (!p.rightside) {
+        LaBatchedGemm<DType>(s, false, true, k, k, n, DType(-1), u, bv, v, bv, DType(0), tmp, tv);
+      } else {
+        LaBatchedGemm<DType>(s, true, false, k, k, m, DType(-1), u, bv, v, bv, DType(0), tmp, tv);
+      }
+      LaTriangleInto(s, batch * k * k, k, p.lower, tmp, req[0] == kAddTo,
+                     outputs[0].dptr<DType>());
+    }
+    if (req[1] != kNullOp) {
+      LaScaleInto(s, p.alpha, y, size, req[1] == kAddTo, outputs[1].dptr<DType>());
+    }
+  });
+}
+
+/*! \brief out[b] = sum_i log A_b(i, i), summed in double. */
+struct la_sumlogdiag {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t b, index_t n, const DType* a, bool add, DType* out) {
+    double sum = 0.0;
+    for (index_t i = 0; i < n; ++i) sum += ::log(static_cast<double>(a[(b * n + i) * n + i]));
+    out[b] = add ? DType(out[b] + static_cast<DType>(sum)) : static_cast<DType>(sum);
+  }
+};
+
+/*! \brief dA_b = diag(g_b / A_b(i, i)), zero off the diagonal. */
+struct la_sumlogdiag_grad {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, const DType* g, const DType* a, bool add,
+                                  DType* da) {
+    const index_t b = i / (n * n), r = (i / n) % n, c = i % n;
+    const DType v = r == c ? static_cast<DType>(static_cast<double>(g[b]) /
+                                                static_cast<double>(a[i]))
+                           : DType(0);
+    da[i] = add ? DType(da[i] + v) : v;
+  }
+};
+
+/*! \brief sumlogdiag: inputs (A) -> one scalar per matrix. */
+template <typename xpu>
+void LaSumlogdiagCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                         const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    mxnet_op::Kernel<la_sumlogdiag, xpu>::Launch(
+        ctx.get_stream<xpu>(), LaBatchCount(inputs[0], 2), index_t(LaDim(inputs[0], 1)),
+        inputs[0].dptr<DType>(), req[0] == kAddTo, outputs[0].dptr<DType>());
+  });
+}
+
+/*! \brief Backward of sumlogdiag: inputs (dOut, A) -> dA. */
+template <typename xpu>
+void LaSumlogdiagGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                             const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    mxnet_op::Kernel<la_sumlogdiag_grad, xpu>::Launch(
+        ctx.get_stream<xpu>(), inputs[1].Size(), index_t(LaDim(inputs[1], 1)),
+        inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), req[0] == kAddTo,
+        outputs[0].dptr<DType>());
+  });
+}
+
+/*!
+ * \brief Where the copy ops (extractdiag, makediag, extracttrian, maketrian) put entry t of the
+ *        vector of an n x n matrix, and back. A diagonal runs from (r0, c0), r0 = max(0, -offset),
+ *        c0 = max(0, offset). A triangle is read in the lower-triangle orientation row by row:
+ *        entry t = r (r + 1) / 2 + c (c <= r) is element (r + k, c), k = |offset|, or its mirror
+ *        (c, r + k) for an upper triangle (offset > 0, or 0 with lower=false).
+ */
+struct LaCopyLayout {
+  index_t n = 0, len = 0, k = 0, r0 = 0, c0 = 0;
+  bool trian = false, upper = false;
+
+  /*! \brief Flat position (row * n + col) in the matrix of vector entry t. */
+  MSHADOW_XINLINE index_t pos(index_t t) const {
+    if (!trian) return (r0 + t) * n + c0 + t;
+    index_t r = static_cast<index_t>((::sqrt(8.0 * static_cast<double>(t) + 1.0) - 1.0) / 2.0);
+    while (r > 0 && r * (r + 1) / 2 > t) --r;      // guard the rounding of the square root
+    while ((r + 1) * (r + 2) / 2 <= t) ++r;
+    const index_t row = r + k, col = t - r * (r + 1) / 2;
+    return upper ? col * n + row : row * n + col;
+  }
+  /*! \brief Vector entry at flat matrix position q, or -1 if q is not copied. */
+  MSHADOW_XINLINE index_t index(index_t q) const {
+    const index_t i = q / n, j = q % n;
+    if (!trian) return (i >= r0 && j - i == c0 - r0) ? i - r0 : -1;
+    const index_t row = upper ? j : i, col = upper ? i : j;
+    if (row - col < k) return -1;
+    const index_t r = row - k;
+    return r * (r + 1) / 2 + col;
+  }
+};
+
+inline LaCopyLayout LaMakeCopyLayout(const nnvm::NodeAttrs& attrs, bool trian, index_t n) {
+  LaCopyLayout l;
+  l.n = n;
+  l.trian = trian;
+  if (trian) {
+    const LaTrianParam& p = nnvm::get<LaTrianParam>(attrs.parsed);
+    l.k = std::abs(p.offset);
+    l.upper = p.offset > 0 || (p.offset == 0 && !p.lower);
+    const index_t side = std::max<index_t>(n - l.k, 0);
+    l.len = side * (side + 1) / 2;
+  } else {
+    const int offset = nnvm::get<LaDiagParam>(attrs.parsed).offset;
+    l.r0 = std::max(0, -offset);
+    l.c0 = std::max(0, offset);
+    l.len = std::max<index_t>(n - std::abs(offset), 0);
+  }
+  return l;
+}
+
+/*! \brief vec[i] = entry i % len of matrix i / len (add: vec[i] += that). */
+struct la_copy_gather {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, LaCopyLayout l, const DType* mat, bool add,
+                                  DType* vec) {
+    const DType v = mat[(i / l.len) * l.n * l.n + l.pos(i % l.len)];
+    vec[i] = add ? DType(vec[i] + v) : v;
+  }
+};
+
+/*! \brief mat[i] = its vector entry, or zero where none is copied (add: mat[i] += that). */
+struct la_copy_scatter {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, LaCopyLayout l, const DType* vec, bool add,
+                                  DType* mat) {
+    const index_t n2 = l.n * l.n, t = l.index(i % n2);
+    const DType v = t >= 0 ? vec[(i / n2) * l.len + t] : DType(0);
+    mat[i] = add ? DType(mat[i] + v) : v;
+  }
+};
+
+/*!
+ * \brief extractdiag / extracttrian (gather, matrix input) and makediag / maketrian (scatter,
+ *        matrix output); their backward ops are the opposite direction on the same positions.
+ */
+template <typename xpu, bool kTrian, bool kGather>
+void LaCopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const TBlob& mat = kGather ? inputs[0] : outputs[0];
+  const LaCopyLayout l = LaMakeCopyLayout(attrs, kTrian, LaDim(mat, 1));
+  const index_t batch = LaBatchCount(mat, 2);
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* in = inputs[0].dptr<DType>();
+    DType* out = outputs[0].dptr<DType>();
+    if (kGather) {
+      mxnet_op::Kernel<la_copy_gather, xpu>::Launch(s, batch * l.len, l, in, add, out);
+    } else {
+      mxnet_op::Kernel<la_copy_scatter, xpu>::Launch(s, batch * l.n * l.n, l, in, add, out);
     }
   });
 }

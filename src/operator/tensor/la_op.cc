@@ -99,45 +99,6 @@ bool LaSyrkShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(a);
 }
 
-void LaSyrkForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const LaSyrkParam& param = nnvm::get<LaSyrkParam>(attrs.parsed);
-  const int m = LaDim(inputs[0], 2), n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* a = inputs[0].dptr<DType>();
-    DType* out = outputs[0].dptr<DType>();
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      const DMat am = LaLoad(a, b, m, n);
-      // op(A) op(A)^T with op(A) = A^T when transposed.
-      LaStore(LaMul(am, param.transpose, am, !param.transpose, param.alpha), out, b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dOut, A); dA = alpha (G + G^T) A, or alpha A (G + G^T) when transposed. */
-void LaSyrkBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const LaSyrkParam& param = nnvm::get<LaSyrkParam>(attrs.parsed);
-  const int m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
-  const int k = param.transpose ? n : m;
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      DMat g = LaLoad(inputs[0].dptr<DType>(), b, k, k);
-      const DMat am = LaLoad(inputs[1].dptr<DType>(), b, m, n);
-      DMat gs(k, k);
-      for (int i = 0; i < k; ++i)
-        for (int j = 0; j < k; ++j) gs(i, j) = g(i, j) + g(j, i);
-      const DMat da = param.transpose ? LaMul(am, false, gs, false, param.alpha)
-                                      : LaMul(gs, false, am, false, param.alpha);
-      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
 // ------------------------------------------------------------------------------ trmm, trsm
 
 bool LaTriangShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -161,102 +122,6 @@ bool LaTriangShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
   return shape_is_known(a) && shape_is_known(b);
 }
 
-/*!
- * \brief Forward of trmm/trsm: `apply(A, rightside, lower, transpose, alpha, &B)` turns each
- *        batch's B into the output in place.
- */
-template <typename Apply>
-void LaTriangularForward(const nnvm::NodeAttrs& attrs, const std::vector<TBlob>& inputs,
-                         const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs,
-                         Apply apply) {
-  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
-  const int k = LaDim(inputs[0], 1), m = LaDim(inputs[1], 2), n = LaDim(inputs[1], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      const DMat am = LaLoad(inputs[0].dptr<DType>(), b, k, k);
-      DMat bm = LaLoad(inputs[1].dptr<DType>(), b, m, n);
-      apply(am, p.rightside, p.lower, p.transpose, p.alpha, &bm);
-      LaStore(bm, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-void LaTrmmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  LaTriangularForward(attrs, inputs, req, outputs, LaTrmm);
-}
-
-/*!
- * \brief inputs (dOut, A, B); out = alpha op(A) B or alpha B op(A).
- *        d op(A) = alpha G B^T (left) or alpha B^T G (right), transposed back when op is the
- *        transpose and restricted to A's triangle; dB = alpha op(A)^T G or alpha G op(A)^T.
- */
-void LaTrmmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
-  const int k = LaDim(inputs[1], 1), m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
-      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, m, n);
-      DMat am = LaLoad(inputs[1].dptr<DType>(), b, k, k);
-      const DMat bm = LaLoad(inputs[2].dptr<DType>(), b, m, n);
-      if (req[0] != kNullOp) {
-        DMat dop = p.rightside ? LaMul(bm, true, g, false, p.alpha)
-                               : LaMul(g, false, bm, true, p.alpha);
-        if (p.transpose) dop = LaTranspose(dop);
-        LaKeepTriangle(&dop, p.lower);
-        LaStore(dop, outputs[0].dptr<DType>(), b, req[0]);
-      }
-      if (req[1] != kNullOp) {
-        DMat db = g;  // op(A)^T G (left) or G op(A)^T (right): trmm with the opposite transpose
-        LaTrmm(am, p.rightside, p.lower, !p.transpose, p.alpha, &db);
-        LaStore(db, outputs[1].dptr<DType>(), b, req[1]);
-      }
-      return std::string();
-    });
-  });
-}
-
-void LaTrsmForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  LaTriangularForward(attrs, inputs, req, outputs, LaTrsm);
-}
-
-/*!
- * \brief inputs (dOut, A, X) with X = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right).
- *        dB = alpha op(A)^-T G (left) or alpha G op(A)^-T (right); with Y = dB / alpha,
- *        d op(A) = -Y X^T (left) or -X^T Y (right), restricted to A's triangle.
- */
-void LaTrsmBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const LaTriangMatrixMultParam& p = nnvm::get<LaTriangMatrixMultParam>(attrs.parsed);
-  const int k = LaDim(inputs[1], 1), m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
-      DMat y = LaLoad(inputs[0].dptr<DType>(), b, m, n);
-      const DMat am = LaLoad(inputs[1].dptr<DType>(), b, k, k);
-      const DMat x = LaLoad(inputs[2].dptr<DType>(), b, m, n);
-      LaTrsm(am, p.rightside, p.lower, !p.transpose, 1.0, &y);
-      if (req[0] != kNullOp) {
-        DMat dop = p.rightside ? LaMul(x, true, y, false, -1.0) : LaMul(y, false, x, true, -1.0);
-        if (p.transpose) dop = LaTranspose(dop);
-        LaKeepTriangle(&dop, p.lower);
-        LaStore(dop, outputs[0].dptr<DType>(), b, req[0]);
-      }
-      if (req[1] != kNullOp) {
-        for (double& v : y.v) v *= p.alpha;
-        LaStore(y, outputs[1].dptr<DType>(), b, req[1]);
-      }
-      return std::string();
-    });
-  });
-}
-
 bool LaBackwardShapeFromInputs12(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                                  mxnet::ShapeVector* out_attrs) {
   // outputs (dA, dB) have the shapes of A (input 1) and B (= dOut, input 0).
@@ -266,32 +131,6 @@ bool LaBackwardShapeFromInputs12(const nnvm::NodeAttrs& attrs, mxnet::ShapeVecto
 }
 
 // ------------------------------------------------------------- diagonal and triangle copies
-
-/*! \brief Flat positions (row * n + col) in an n x n matrix of the copied diagonal. */
-std::vector<index_t> LaDiagPositions(int n, int offset) {
-  std::vector<index_t> pos;
-  const int r0 = std::max(0, -offset), c0 = std::max(0, offset);
-  for (int i = 0; r0 + i < n && c0 + i < n; ++i) pos.push_back((r0 + i) * index_t(n) + c0 + i);
-  return pos;
-}
-
-/*!
- * \brief Flat positions in an n x n matrix of the triangle extracttrian copies, in its order.
- *        A lower triangle (offset < 0, or 0 with lower) is read row by row; an upper one is read
- *        column by column (the lower triangle of the transpose, row by row).
- */
-std::vector<index_t> LaTrianPositions(int n, int offset, bool lower) {
-  const bool upper = offset > 0 || (offset == 0 && !lower);
-  const int k = std::abs(offset);
-  std::vector<index_t> pos;
-  for (int r = 0; r + k < n; ++r) {
-    for (int c = 0; c <= r; ++c) {
-      const index_t row = r + k, col = c;  // in the lower-triangle orientation
-      pos.push_back(upper ? col * n + row : row * n + col);
-    }
-  }
-  return pos;
-}
 
 bool LaExtractDiagShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
                         mxnet::ShapeVector* out_attrs) {
@@ -361,56 +200,8 @@ bool LaMakeTrianShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs
   return shape_is_known(a);
 }
 
-/*!
- * \brief Gather (matrix -> vector) or scatter (vector -> zero-filled matrix) along a list of
- *        positions in each n x n matrix of the batch.
- */
-template <typename DType>
-void LaGatherScatter(bool gather, const std::vector<index_t>& pos, index_t n2, index_t batch,
-                     const DType* in, DType* out, OpReqType req) {
-  if (req == kNullOp) return;
-  const index_t len = static_cast<index_t>(pos.size());
-#pragma omp parallel for if (batch * n2 > (1 << 16))
-  for (index_t b = 0; b < batch; ++b) {
-    if (gather) {
-      const DType* m = in + b * n2;
-      DType* v = out + b * len;
-      for (index_t i = 0; i < len; ++i) {
-        v[i] = req == kAddTo ? v[i] + m[pos[i]] : m[pos[i]];
-      }
-    } else {
-      const DType* v = in + b * len;
-      DType* m = out + b * n2;
-      if (req != kAddTo) std::fill(m, m + n2, DType(0));
-      for (index_t i = 0; i < len; ++i) m[pos[i]] += v[i];
-    }
-  }
-}
-
-/*! \brief The positions an op with the given params copies, for matrices of side n. */
-std::vector<index_t> LaCopyPositions(const nnvm::NodeAttrs& attrs, bool trian, int n) {
-  if (trian) {
-    const LaTrianParam& p = nnvm::get<LaTrianParam>(attrs.parsed);
-    return LaTrianPositions(n, p.offset, p.lower);
-  }
-  return LaDiagPositions(n, nnvm::get<LaDiagParam>(attrs.parsed).offset);
-}
-
-/*!
- * \brief extractdiag / extracttrian (gather, matrix input) and makediag / maketrian (scatter,
- *        matrix output); their backward ops are the opposite direction on the same positions.
- */
-template <bool kTrian, bool kGather>
-void LaCopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const TBlob& mat = kGather ? inputs[0] : outputs[0];
-  const int n = LaDim(mat, 1);
-  const std::vector<index_t> pos = LaCopyPositions(attrs, kTrian, n);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaGatherScatter<DType>(kGather, pos, index_t(n) * n, LaBatchCount(mat, 2),
-                           inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), req[0]);
-  });
+std::vector<ResourceRequest> LaTempSpace(const NodeAttrs&) {
+  return {ResourceRequest::kTempSpace};
 }
 
 bool LaSameShapeAsInput1(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_attrs,
@@ -561,7 +352,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaSyrkShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaSyrkForward)
+.set_attr<FCompute>("FCompute<cpu>", LaSyrkForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_syrk", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices")
 .add_arguments(LaSyrkParam::__FIELDS__());
@@ -574,7 +365,7 @@ NNVM_REGISTER_OP(_backward_linalg_syrk)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaSyrkBackward)
+.set_attr<FCompute>("FCompute<cpu>", LaSyrkBackward<cpu>)
 .add_arguments(LaSyrkParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_trmm)
@@ -615,7 +406,8 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaTriangShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaTrmmForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaTrmmForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_trmm", {0, 1}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices")
 .add_argument("B", "NDArray-or-Symbol", "Tensor of matrices")
@@ -629,7 +421,8 @@ NNVM_REGISTER_OP(_backward_linalg_trmm)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaBackwardShapeFromInputs12)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaTrmmBackward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaTrmmBackward<cpu>)
 .add_arguments(LaTriangMatrixMultParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_trsm)
@@ -670,7 +463,8 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaTriangShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaTrsmForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaTrsmForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_trsm", {0}, {0}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices")
 .add_argument("B", "NDArray-or-Symbol", "Tensor of matrices")
@@ -684,7 +478,8 @@ NNVM_REGISTER_OP(_backward_linalg_trsm)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaBackwardShapeFromInputs12)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaTrsmBackward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaTrsmBackward<cpu>)
 .add_arguments(LaTriangMatrixMultParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_extractdiag)
@@ -712,7 +507,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaExtractDiagShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, true>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, false, true>))
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_extractdiag", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices")
 .add_arguments(LaDiagParam::__FIELDS__());
@@ -725,7 +520,7 @@ NNVM_REGISTER_OP(_backward_linalg_extractdiag)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, false>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, false, false>))
 .add_arguments(LaDiagParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_makediag)
@@ -753,7 +548,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaMakeDiagShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, false>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, false, false>))
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_makediag", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of diagonal entries")
 .add_arguments(LaDiagParam::__FIELDS__());
@@ -766,7 +561,7 @@ NNVM_REGISTER_OP(_backward_linalg_makediag)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<false, true>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, false, true>))
 .add_arguments(LaDiagParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_extracttrian)
@@ -806,7 +601,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaExtractTrianShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, true>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, true, true>))
 .set_attr<nnvm::FGradient>("FGradient",
                            LaGradUsingInputs("_backward_linalg_extracttrian", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices")
@@ -820,7 +615,7 @@ NNVM_REGISTER_OP(_backward_linalg_extracttrian)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, false>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, true, false>))
 .add_arguments(LaTrianParam::__FIELDS__());
 
 NNVM_REGISTER_OP(_linalg_maketrian)
@@ -855,7 +650,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", LaMakeTrianShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, false>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, true, false>))
 .set_attr<nnvm::FGradient>("FGradient", LaGradUsingInputs("_backward_linalg_maketrian", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of triangular matrices stored as vectors")
 .add_arguments(LaTrianParam::__FIELDS__());
@@ -868,7 +663,7 @@ NNVM_REGISTER_OP(_backward_linalg_maketrian)
 .set_attr<nnvm::TIsBackward>("TIsBackward", true)
 .set_attr<mxnet::FInferShape>("FInferShape", LaSameShapeAsInput1)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaCopyCompute<true, true>)
+.set_attr<FCompute>("FCompute<cpu>", (LaCopyCompute<cpu, true, true>))
 .add_arguments(LaTrianParam::__FIELDS__());
 
 }  // namespace op

@@ -1,7 +1,10 @@
 /*!
  * \file la_op.cu
- * \brief GPU kernels of linalg_gemm and linalg_gemm2 and their gradients: the batched GEMMs of
- *        la_op-inl.h on cuBLAS (strided batches per outer index, any row axis).
+ * \brief GPU kernels of the linalg operators that need no LAPACK (la_op-inl.h, shared with the
+ *        CPU): gemm, gemm2, syrk and trmm as batched cuBLAS GEMMs, trsm as cuBLAS (batched)
+ *        triangular solves, sumlogdiag and the diagonal/triangle copies as element-wise kernels;
+ *        with their gradients. The factorizations (potrf, potri, gelqf, syevd, inverse, det,
+ *        slogdet) have no GPU kernel: they would need cuSOLVER.
  */
 #include "./la_op-inl.h"
 
@@ -16,6 +19,43 @@ NNVM_REGISTER_OP(_linalg_gemm2)
 .set_attr<FCompute>("FCompute<gpu>", (LaGemmForward<gpu, LaMatrixMultParam>));
 NNVM_REGISTER_OP(_backward_linalg_gemm2)
 .set_attr<FCompute>("FCompute<gpu>", (LaGemmBackward<gpu, LaMatrixMultParam>));
+
+NNVM_REGISTER_OP(_linalg_syrk)
+.set_attr<FCompute>("FCompute<gpu>", LaSyrkForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_syrk)
+.set_attr<FCompute>("FCompute<gpu>", LaSyrkBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_trmm)
+.set_attr<FCompute>("FCompute<gpu>", LaTrmmForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_trmm)
+.set_attr<FCompute>("FCompute<gpu>", LaTrmmBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_trsm)
+.set_attr<FCompute>("FCompute<gpu>", LaTrsmForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_trsm)
+.set_attr<FCompute>("FCompute<gpu>", LaTrsmBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_sumlogdiag)
+.set_attr<FCompute>("FCompute<gpu>", LaSumlogdiagCompute<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_sumlogdiag)
+.set_attr<FCompute>("FCompute<gpu>", LaSumlogdiagGradCompute<gpu>);
+
+NNVM_REGISTER_OP(_linalg_extractdiag)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, false, true>));
+NNVM_REGISTER_OP(_backward_linalg_extractdiag)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, false, false>));
+NNVM_REGISTER_OP(_linalg_makediag)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, false, false>));
+NNVM_REGISTER_OP(_backward_linalg_makediag)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, false, true>));
+NNVM_REGISTER_OP(_linalg_extracttrian)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, true, true>));
+NNVM_REGISTER_OP(_backward_linalg_extracttrian)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, true, false>));
+NNVM_REGISTER_OP(_linalg_maketrian)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, true, false>));
+NNVM_REGISTER_OP(_backward_linalg_maketrian)
+.set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, true, true>));
 
 }  // namespace op
 }  // namespace mxnet

@@ -181,41 +181,7 @@ void LaPotriBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 
 // ------------------------------------------------------------------------------ sumlogdiag
 
-void LaSumlogdiagForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* a = inputs[0].dptr<DType>();
-    DType* out = outputs[0].dptr<DType>();
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      double s = 0.0;
-      for (int i = 0; i < n; ++i) s += std::log(static_cast<double>(a[(b * n + i) * n + i]));
-      LaStoreScalar(s, out, b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dOut, A) -> dA = diag(g / A_ii). */
-void LaSumlogdiagBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[1], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* g = inputs[0].dptr<DType>();
-    const DType* a = inputs[1].dptr<DType>();
-    DType* da = outputs[0].dptr<DType>();
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      DMat d(n, n);
-      for (int i = 0; i < n; ++i) {
-        d(i, i) = static_cast<double>(g[b]) / static_cast<double>(a[(b * n + i) * n + i]);
-      }
-      LaStore(d, da, b, req[0]);
-      return std::string();
-    });
-  });
-}
+// Its kernels are in la_op-inl.h (LaSumlogdiagCompute / LaSumlogdiagGradCompute).
 
 // ------------------------------------------------------------------------------ gelqf
 
@@ -547,12 +513,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaSumlogdiagForward)
+.set_attr<FCompute>("FCompute<cpu>", LaSumlogdiagCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_sumlogdiag", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrices");
 
-LA_REGISTER_BACKWARD(_backward_linalg_sumlogdiag, 2, LaGradShapeLike<1>, LaSumlogdiagBackward,
-                     "Backward of linalg_sumlogdiag: (out_grad, A) -> A_grad.");
+LA_REGISTER_BACKWARD(_backward_linalg_sumlogdiag, 2, LaGradShapeLike<1>,
+                     LaSumlogdiagGradCompute<cpu>, "Backward of linalg_sumlogdiag: (out_grad, A) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_gelqf)
 .add_alias("linalg_gelqf")

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../host_copy.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
 
@@ -320,18 +321,6 @@ void IndexArrayCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       static_cast<int>(req[0]));
 }
 
-/*! \brief The (n,) indices of _onehot_encode on the host (a copy on the GPU), for checking. */
-void OnehotIndicesToHost(mshadow::Stream<gpu>* s, const TBlob& idx, std::vector<double>* host);
-inline void OnehotIndicesToHost(mshadow::Stream<cpu>*, const TBlob& idx,
-                                std::vector<double>* host) {
-  host->resize(idx.Size());
-  MSHADOW_TYPE_SWITCH(idx.type_flag_, IType, {
-    for (size_t i = 0; i < host->size(); ++i) {
-      (*host)[i] = static_cast<double>(idx.dptr<IType>()[i]);
-    }
-  });
-}
-
 template <typename xpu>
 void OnehotEncodeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
@@ -339,8 +328,7 @@ void OnehotEncodeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const TShape& r = outputs[0].shape_;
   const index_t k = r[1];
   mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-  std::vector<double> hot;
-  OnehotIndicesToHost(s, inputs[0], &hot);
+  const std::vector<double> hot = BlobValuesOnHost(s, inputs[0]);
   for (size_t i = 0; i < hot.size(); ++i) {
     if (!(hot[i] >= 0 && hot[i] < k)) {
       MX_THROW(ValueError) << "_onehot_encode: index lhs[" << i << "] = " << hot[i]

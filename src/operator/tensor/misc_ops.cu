@@ -3,32 +3,13 @@
  * \brief The small operators of misc_ops.cc on the GPU (misc_ops-inl.h's kernels):
  *        hard_sigmoid, cumsum, shape_array, size_array, index_array, the straight-through
  *        estimators, gradientmultiplier's gradient and _onehot_encode (whose indices are
- *        copied to the host and checked there before the kernel reads them).
+ *        checked on the host, host_copy.h, before the kernel reads them).
  */
 #include "./elemwise_unary_op-inl.h"
 #include "./misc_ops-inl.h"
 
-#if MXNET_USE_CUDA
-#include <cuda_runtime.h>
-
-#include "../../common/cuda_utils.h"
-
 namespace mxnet {
 namespace op {
-
-void OnehotIndicesToHost(mshadow::Stream<gpu>* s, const TBlob& idx, std::vector<double>* host) {
-  cudaStream_t stream = mshadow::Stream<gpu>::GetStream(s);
-  MSHADOW_TYPE_SWITCH(idx.type_flag_, IType, {
-    std::vector<IType> copy(idx.Size());
-    if (!copy.empty()) {
-      CUDA_CALL(cudaMemcpyAsync(copy.data(), idx.dptr_, copy.size() * sizeof(IType),
-                                cudaMemcpyDeviceToHost, stream));
-      CUDA_CALL(cudaStreamSynchronize(stream));
-    }
-    host->assign(copy.size(), 0.0);
-    for (size_t i = 0; i < copy.size(); ++i) (*host)[i] = static_cast<double>(copy[i]);
-  });
-}
 
 NNVM_REGISTER_OP(hard_sigmoid).set_attr<FCompute>("FCompute<gpu>", HardSigmoidCompute<gpu>);
 NNVM_REGISTER_OP(_backward_hard_sigmoid)
@@ -50,4 +31,3 @@ NNVM_REGISTER_OP(_contrib_sign_ste)
 
 }  // namespace op
 }  // namespace mxnet
-#endif  // MXNET_USE_CUDA
