@@ -10,10 +10,11 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
-#include <atomic>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
+#include "../mxnet_op.h"
 #include "../operator_common.h"
 
 namespace mxnet {
@@ -50,25 +51,40 @@ inline bool AllCloseType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attr
   return (*in_attrs)[0] >= 0 && (*in_attrs)[1] >= 0;
 }
 
+/*! \brief numpy.isclose of one pair, in double. */
+MSHADOW_XINLINE bool IsCloseValue(double x, double y, double rtol, double atol, bool equal_nan) {
+  const bool xnan = x != x, ynan = y != y;
+  if (xnan || ynan) return equal_nan && xnan && ynan;
+  const double inf = 1.0 / 0.0;
+  if (x == inf || x == -inf || y == inf || y == -inf) return x == y;
+  const double d = x - y, ay = y < 0 ? -y : y;
+  return (d < 0 ? -d : d) <= atol + rtol * ay;
+}
+
 template <typename AType, typename BType>
 inline bool AllCloseLoop(const AType* a, const BType* b, index_t n, double rtol, double atol,
                          bool equal_nan) {
   int bad = 0;
 #pragma omp parallel for reduction(| : bad) if (n > 65536)
   for (index_t i = 0; i < n; ++i) {
-    const double x = static_cast<double>(a[i]), y = static_cast<double>(b[i]);
-    bool ok;
-    if (std::isnan(x) || std::isnan(y)) {
-      ok = equal_nan && std::isnan(x) && std::isnan(y);
-    } else if (std::isinf(x) || std::isinf(y)) {
-      ok = x == y;
-    } else {
-      ok = std::fabs(x - y) <= atol + rtol * std::fabs(y);
-    }
-    bad |= ok ? 0 : 1;
+    bad |= IsCloseValue(static_cast<double>(a[i]), static_cast<double>(b[i]), rtol, atol,
+                        equal_nan) ? 0 : 1;
   }
   return bad == 0;
 }
+
+/*! \brief GPU: out starts at 1 and every pair that is not close writes 0 (the same value, so
+ *         the concurrent writes agree). */
+struct allclose_clear_if_far {
+  template <typename AType, typename BType>
+  MSHADOW_XINLINE static void Map(index_t i, const AType* a, const BType* b, double rtol,
+                                  double atol, bool equal_nan, float* out) {
+    if (!IsCloseValue(static_cast<double>(a[i]), static_cast<double>(b[i]), rtol, atol,
+                      equal_nan)) {
+      *out = 0.f;
+    }
+  }
+};
 
 template <typename xpu>
 void AllCloseCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -78,15 +94,20 @@ void AllCloseCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const index_t n = inputs[0].Size();
   const double rtol = param.rtol, atol = param.atol;
   const bool equal_nan = param.equal_nan;
-  bool close = true;
+  float* out = outputs[0].dptr<float>();
   MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[0].type_flag_, AType, {
     MSHADOW_TYPE_SWITCH_WITH_BOOL(inputs[1].type_flag_, BType, {
-      close = AllCloseLoop(inputs[0].dptr<AType>(), inputs[1].dptr<BType>(), n, rtol, atol,
-                           equal_nan);
+      if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+        out[0] = AllCloseLoop(inputs[0].dptr<AType>(), inputs[1].dptr<BType>(), n, rtol, atol,
+                              equal_nan) ? 1.f : 0.f;
+      } else {
+        mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+        mxnet_op::Kernel<mxnet_op::set_to_value<kWriteTo>, xpu>::Launch(s, 1, out, 1.f);
+        mxnet_op::Kernel<allclose_clear_if_far, xpu>::Launch(
+            s, n, inputs[0].dptr<AType>(), inputs[1].dptr<BType>(), rtol, atol, equal_nan, out);
+      }
     });
   });
-  float* out = outputs[0].dptr<float>();
-  out[0] = close ? 1.f : 0.f;
 }
 
 }  // namespace op

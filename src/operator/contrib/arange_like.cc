@@ -12,33 +12,10 @@
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./arange_like-inl.h"
 
 namespace mxnet {
 namespace op {
-
-struct ArangeLikeParam : public dmlc::Parameter<ArangeLikeParam> {
-  double start;
-  double step;
-  int repeat;
-  std::string ctx;
-  dmlc::optional<int> axis;
-  DMLC_DECLARE_PARAMETER(ArangeLikeParam) {
-    DMLC_DECLARE_FIELD(start).set_default(0)
-        .describe("Start of interval. The interval includes this value. The default start "
-                  "value is 0.");
-    DMLC_DECLARE_FIELD(step).set_default(1).describe("Spacing between values.");
-    DMLC_DECLARE_FIELD(repeat).set_default(1)
-        .describe("The repeating time of all elements. E.g repeat=3, the element a will be "
-                  "repeated three times --> a, a, a.");
-    DMLC_DECLARE_FIELD(ctx).set_default("")
-        .describe("Context of output, in format [cpu|gpu|cpu_pinned](n).Only used for "
-                  "imperative calls.");
-    DMLC_DECLARE_FIELD(axis).set_default(dmlc::optional<int>())
-        .describe("Arange elements according to the size of a certain axis of input array. The "
-                  "negative numbers are interpreted counting from the backward. If not "
-                  "provided, will arange elements according to the input shape.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(ArangeLikeParam);
 
@@ -64,21 +41,6 @@ bool ArangeLikeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   }
   SHAPE_ASSIGN_CHECK(*out, 0, mxnet::TShape(1, d[axis]));
   return true;
-}
-
-void ArangeLikeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const ArangeLikeParam& p = nnvm::get<ArangeLikeParam>(attrs.parsed);
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    DType* o = outputs[0].dptr<DType>();
-    const size_t n = outputs[0].Size();
-    for (size_t i = 0; i < n; ++i) {
-      const DType v = static_cast<DType>(p.start + p.step * static_cast<double>(i / p.repeat));
-      o[i] = req[0] == kAddTo ? static_cast<DType>(o[i] + v) : v;
-    }
-  });
 }
 
 }  // namespace
@@ -116,7 +78,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", ArangeLikeShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", ArangeLikeCompute)
+.set_attr<FCompute>("FCompute<cpu>", ArangeLikeCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
 .add_argument("data", "NDArray-or-Symbol", "The input")
 .add_arguments(ArangeLikeParam::__FIELDS__());

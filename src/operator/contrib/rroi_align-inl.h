@@ -11,7 +11,9 @@
  *   x = xx*cos(t) + yy*sin(t) + cx,   y = yy*cos(t) - xx*sin(t) + cy
  * and is interpolated bilinearly as in ROIAlign (0 beyond one cell outside the map, clamped
  * at the border). A roi whose batch index is outside [0, N) gives zeros. MXNet 1.9.1 defines
- * no gradient for this operator; neither does this one.
+ * no gradient for this operator; neither does this one. The kernel serves every device
+ * (rroi_align.cc registers the CPU, rroi_align.cu the GPU): one item per bin and block of
+ * channels (a block is one channel on the GPU).
  */
 #ifndef MXNET_OPERATOR_CONTRIB_RROI_ALIGN_INL_H_
 #define MXNET_OPERATOR_CONTRIB_RROI_ALIGN_INL_H_
@@ -19,10 +21,10 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
-#include <algorithm>
-#include <cmath>
 #include <vector>
 
+#include "../mxnet_op.h"
+#include "../nn/spatial_kernel_util-inl.h"
 #include "../operator_common.h"
 
 namespace mxnet {
@@ -44,7 +46,7 @@ struct RROIAlignParam : public dmlc::Parameter<RROIAlignParam> {
 
 /*! \brief Bilinear value of point (y, x) on an H x W plane, ROIAlign's border rules. */
 template <typename G, typename DType>
-G RROIBilinear(const DType* plane, index_t H, index_t W, G y, G x) {
+MSHADOW_XINLINE G RROIBilinear(const DType* plane, index_t H, index_t W, G y, G x) {
   // (written so that NaN points read 0 too)
   if (!(y >= G(-1) && y <= static_cast<G>(H) && x >= G(-1) && x <= static_cast<G>(W))) {
     return G(0);
@@ -72,60 +74,91 @@ G RROIBilinear(const DType* plane, index_t H, index_t W, G y, G x) {
          ly * lx * static_cast<G>(plane[y1 * W + x1]);
 }
 
-/*! \brief Forward over all rois (G is the geometry type: float, or double for float64). */
-template <typename G, typename DType>
-void RROIAlignForward(const RROIAlignParam& p, const mxnet::TShape& dshape, const DType* data,
-                      const DType* rois, index_t R, DType* out) {
-  const index_t N = dshape[0], C = dshape[1], H = dshape[2], W = dshape[3];
-  const index_t PH = p.pooled_size[0], PW = p.pooled_size[1];
-  const G scale = p.spatial_scale;
-  const G pi = static_cast<G>(3.14159265358979323846);
-  #pragma omp parallel for
-  for (index_t r = 0; r < R; ++r) {
+/*! \brief Shapes and parameters of one call. */
+struct RROIGeom {
+  index_t N, C, H, W, PH, PW;
+  float spatial_scale;
+  int sampling_ratio;
+};
+
+/*!
+ * \brief Item i = (r, cb, ph, pw): outputs (r, c, ph, pw) for the kBlock channels c of block cb,
+ *        each the average of the bin's samples (the sample points shared by the block). G is
+ *        the geometry type (float, or double for float64).
+ */
+template <int kBlock>
+struct rroi_align_forward {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, const DType* data, const DType* rois, DType* out,
+                                  RROIGeom g, int req) {
+    using G = SpGeomT<DType>;
+    const index_t nb = (g.C + kBlock - 1) / kBlock;
+    const index_t pw = i % g.PW, ph = (i / g.PW) % g.PH, cb = (i / (g.PW * g.PH)) % nb;
+    const index_t r = i / (g.PW * g.PH * nb);
+    const index_t c0 = cb * kBlock, nc = SpMin<index_t>(kBlock, g.C - c0);
+    const index_t P = g.PH * g.PW;
+    DType* o = out + (r * g.C + c0) * P + ph * g.PW + pw;  // channel stride P
     const DType* roi = rois + r * 6;
-    DType* o = out + r * C * PH * PW;
+    const G scale = g.spatial_scale;
+    const G pi = static_cast<G>(3.14159265358979323846);
     const G bf = static_cast<G>(roi[0]);  // truncated toward zero; NaN is out of range
     const G cx = static_cast<G>(roi[1]) * scale, cy = static_cast<G>(roi[2]) * scale;
-    const G rw = std::max(static_cast<G>(roi[3]) * scale, G(1));
-    const G rh = std::max(static_cast<G>(roi[4]) * scale, G(1));
+    const G rw = SpMax(static_cast<G>(roi[3]) * scale, G(1));
+    const G rh = SpMax(static_cast<G>(roi[4]) * scale, G(1));
     const G theta = static_cast<G>(roi[5]) * pi / G(180);
-    if (!(bf > G(-1) && bf < static_cast<G>(N)) || !std::isfinite(cx) || !std::isfinite(cy) ||
-        !std::isfinite(rw) || !std::isfinite(rh) || !std::isfinite(theta)) {
-      std::fill(o, o + C * PH * PW, DType(0));
-      continue;
-    }
-    const index_t b = static_cast<index_t>(bf);
-    const G ct = std::cos(theta), st = std::sin(theta);
-    const G bh = rh / static_cast<G>(PH), bw = rw / static_cast<G>(PW);
-    // Adaptive grids are capped so that absurd roi sizes cannot overflow the count.
-    const index_t gh = p.sampling_ratio > 0 ? p.sampling_ratio
-        : static_cast<index_t>(std::min(std::ceil(rh / static_cast<G>(PH)), G(1 << 16)));
-    const index_t gw = p.sampling_ratio > 0 ? p.sampling_ratio
-        : static_cast<index_t>(std::min(std::ceil(rw / static_cast<G>(PW)), G(1 << 16)));
-    const G count = static_cast<G>(std::max<index_t>(gh * gw, 1));
-    std::vector<G> acc(C);
-    for (index_t i = 0; i < PH; ++i) {
-      for (index_t j = 0; j < PW; ++j) {
-        std::fill(acc.begin(), acc.end(), G(0));
-        for (index_t iy = 0; iy < gh; ++iy) {
-          const G yy = -rh / G(2) + static_cast<G>(i) * bh +
-                       (static_cast<G>(iy) + G(0.5)) * bh / static_cast<G>(gh);
-          for (index_t ix = 0; ix < gw; ++ix) {
-            const G xx = -rw / G(2) + static_cast<G>(j) * bw +
-                         (static_cast<G>(ix) + G(0.5)) * bw / static_cast<G>(gw);
-            const G x = xx * ct + yy * st + cx;
-            const G y = yy * ct - xx * st + cy;
-            for (index_t c = 0; c < C; ++c) {
-              acc[c] += RROIBilinear<G>(data + (b * C + c) * H * W, H, W, y, x);
-            }
+    G acc[kBlock];
+    for (index_t cc = 0; cc < nc; ++cc) acc[cc] = 0;
+    G count = 1;
+    if (bf > G(-1) && bf < static_cast<G>(g.N) && SpIsFinite(cx) && SpIsFinite(cy) &&
+        SpIsFinite(rw) && SpIsFinite(rh) && SpIsFinite(theta)) {
+      const index_t b = static_cast<index_t>(bf);
+      const G ct = SpCos(theta), st = SpSin(theta);
+      const G bh = rh / static_cast<G>(g.PH), bw = rw / static_cast<G>(g.PW);
+      // Adaptive grids are capped so that absurd roi sizes cannot overflow the count.
+      const index_t gh = g.sampling_ratio > 0 ? g.sampling_ratio
+          : static_cast<index_t>(SpMin(SpCeil(rh / static_cast<G>(g.PH)), G(1 << 16)));
+      const index_t gw = g.sampling_ratio > 0 ? g.sampling_ratio
+          : static_cast<index_t>(SpMin(SpCeil(rw / static_cast<G>(g.PW)), G(1 << 16)));
+      count = static_cast<G>(SpMax<index_t>(gh * gw, 1));
+      const DType* base = data + (b * g.C + c0) * g.H * g.W;
+      for (index_t iy = 0; iy < gh; ++iy) {
+        const G yy = -rh / G(2) + static_cast<G>(ph) * bh +
+                     (static_cast<G>(iy) + G(0.5)) * bh / static_cast<G>(gh);
+        for (index_t ix = 0; ix < gw; ++ix) {
+          const G xx = -rw / G(2) + static_cast<G>(pw) * bw +
+                       (static_cast<G>(ix) + G(0.5)) * bw / static_cast<G>(gw);
+          const G x = xx * ct + yy * st + cx;
+          const G y = yy * ct - xx * st + cy;
+          for (index_t cc = 0; cc < nc; ++cc) {
+            acc[cc] += RROIBilinear<G>(base + cc * g.H * g.W, g.H, g.W, y, x);
           }
-        }
-        for (index_t c = 0; c < C; ++c) {
-          o[(c * PH + i) * PW + j] = static_cast<DType>(acc[c] / count);
         }
       }
     }
+    for (index_t cc = 0; cc < nc; ++cc) {
+      const DType v = static_cast<DType>(acc[cc] / count);
+      o[cc * P] = req == kAddTo ? static_cast<DType>(o[cc * P] + v) : v;
+    }
   }
+};
+
+template <typename xpu>
+void RROIAlignCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp || outputs[0].Size() == 0) return;
+  const RROIAlignParam& p = nnvm::get<RROIAlignParam>(attrs.parsed);
+  const mxnet::TShape& d = inputs[0].shape_;
+  const RROIGeom g{d[0], d[1], d[2], d[3], p.pooled_size[0], p.pooled_size[1], p.spatial_scale,
+                   p.sampling_ratio};
+  constexpr int kBlock = SpChannelBlock<xpu>::value;
+  const index_t items = inputs[1].shape_[0] * ((g.C + kBlock - 1) / kBlock) * g.PH * g.PW;
+  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaunchGrouped<rroi_align_forward<kBlock>>(ctx.get_stream<xpu>(), items, 1,
+                                              inputs[0].dptr<DType>(), inputs[1].dptr<DType>(),
+                                              outputs[0].dptr<DType>(), g,
+                                              static_cast<int>(req[0]));
+  });
 }
 
 }  // namespace op

@@ -3,7 +3,7 @@
  * \brief Registration of _contrib_RROIAlign (see rroi_align-inl.h). Forward only: 1.9.1
  *        registers no gradient, so autograd through it raises.
  */
-#include <type_traits>
+#include <string>
 #include <vector>
 
 #include "./rroi_align-inl.h"
@@ -62,22 +62,6 @@ bool RROIAlignType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vect
   return true;
 }
 
-void RROIAlignCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const RROIAlignParam& p = nnvm::get<RROIAlignParam>(attrs.parsed);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    using G = typename std::conditional<std::is_same<DType, double>::value, double, float>::type;
-    DType* out = outputs[0].dptr<DType>();
-    std::vector<DType> tmp(req[0] == kAddTo ? outputs[0].Size() : 0);
-    RROIAlignForward<G, DType>(p, inputs[0].shape_, inputs[0].dptr<DType>(),
-                               inputs[1].dptr<DType>(), inputs[1].shape_[0],
-                               req[0] == kAddTo ? tmp.data() : out);
-    for (size_t i = 0; i < tmp.size(); ++i) out[i] = static_cast<DType>(out[i] + tmp[i]);
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(_contrib_RROIAlign)
@@ -111,7 +95,7 @@ IEEE Transactions on Multimedia, 2018.
 })
 .set_attr<mxnet::FInferShape>("FInferShape", RROIAlignShape)
 .set_attr<nnvm::FInferType>("FInferType", RROIAlignType)
-.set_attr<FCompute>("FCompute<cpu>", RROIAlignCompute)
+.set_attr<FCompute>("FCompute<cpu>", RROIAlignCompute<cpu>)
 .add_argument("data", "NDArray-or-Symbol", "Input data to the pooling operator, a 4D Feature maps")
 .add_argument("rois", "NDArray-or-Symbol", "Bounding box coordinates, a 2D array")
 .add_arguments(RROIAlignParam::__FIELDS__());

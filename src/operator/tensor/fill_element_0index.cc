@@ -10,6 +10,7 @@
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./fill_element_0index-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -36,31 +37,6 @@ bool FillElementShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   return true;
 }
 
-void FillElementCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                        const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  if (req[0] == kAddTo) {
-    MX_THROW(NotImplementedError) << "fill_element_0index: req=add is not supported";
-  }
-  const index_t rows = inputs[0].shape_[0], cols = inputs[0].shape_[1];
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    const DType* lhs = inputs[0].dptr<DType>();
-    const DType* mhs = inputs[1].dptr<DType>();
-    const DType* rhs = inputs[2].dptr<DType>();
-    DType* o = outputs[0].dptr<DType>();
-    if (o != lhs) std::copy(lhs, lhs + rows * cols, o);
-    for (index_t i = 0; i < rows; ++i) {
-      const int64_t c = static_cast<int64_t>(rhs[i]);
-      if (c < 0 || c >= cols) {
-        MX_THROW(IndexError) << "fill_element_0index: rhs[" << i << "]=" << c
-                             << " is out of range for lhs of shape " << inputs[0].shape_;
-      }
-      o[i * cols + c] = mhs[i];
-    }
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(fill_element_0index)
@@ -77,7 +53,7 @@ according to index indicated by rhs and values indicated by mhs. This function a
 .set_attr<nnvm::FInplaceOption>("FInplaceOption", [](const NodeAttrs& attrs) {
   return std::vector<std::pair<int, int>>{{0, 0}};
 })
-.set_attr<FCompute>("FCompute<cpu>", FillElementCompute)
+.set_attr<FCompute>("FCompute<cpu>", FillElementCompute<cpu>)
 // 1.9.1 registers no gradient for it.
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("lhs", "NDArray-or-Symbol", "Left operand to the function.")

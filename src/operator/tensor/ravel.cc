@@ -13,17 +13,10 @@
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./ravel-inl.h"
 
 namespace mxnet {
 namespace op {
-
-struct RavelParam : public dmlc::Parameter<RavelParam> {
-  mxnet::TShape shape;
-  DMLC_DECLARE_PARAMETER(RavelParam) {
-    DMLC_DECLARE_FIELD(shape).set_default(mxnet::TShape())
-        .describe("Shape of the array into which the multi-indices apply.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(RavelParam);
 
@@ -73,60 +66,6 @@ bool UnravelShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   return shape_is_known(oshape);
 }
 
-template <typename DType>
-void RavelKernel(const mxnet::TShape& target, index_t n, const DType* x, DType* o, OpReqType req) {
-  const int nd = target.ndim();
-  #pragma omp parallel for
-  for (index_t j = 0; j < n; ++j) {
-    int64_t flat = 0;
-    for (int k = 0; k < nd; ++k) flat = flat * target[k] + static_cast<int64_t>(x[k * n + j]);
-    const DType v = static_cast<DType>(flat);
-    o[j] = req == kAddTo ? static_cast<DType>(o[j] + v) : v;
-  }
-}
-
-void RavelCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                  const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const mxnet::TShape& target = nnvm::get<RavelParam>(attrs.parsed).shape;
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    RavelKernel<DType>(target, outputs[0].Size(), inputs[0].dptr<DType>(),
-                       outputs[0].dptr<DType>(), req[0]);
-  });
-}
-
-template <typename DType>
-void UnravelKernel(const mxnet::TShape& target, index_t n, const DType* x, DType* o,
-                   OpReqType req) {
-  const int nd = target.ndim();
-  #pragma omp parallel for
-  for (index_t j = 0; j < n; ++j) {
-    int64_t flat = static_cast<int64_t>(x[j]);
-    for (int k = nd - 1; k >= 0; --k) {
-      int64_t coord = flat;
-      if (k > 0) {
-        coord = flat % target[k];
-        flat /= target[k];
-      }
-      const DType v = static_cast<DType>(coord);
-      DType& dst = o[k * n + j];
-      dst = req == kAddTo ? static_cast<DType>(dst + v) : v;
-    }
-  }
-}
-
-void UnravelCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const mxnet::TShape& target = nnvm::get<RavelParam>(attrs.parsed).shape;
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    UnravelKernel<DType>(target, inputs[0].Size(), inputs[0].dptr<DType>(),
-                         outputs[0].dptr<DType>(), req[0]);
-  });
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(_ravel_multi_index)
@@ -150,7 +89,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", RavelShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", RavelCompute)
+.set_attr<FCompute>("FCompute<cpu>", RavelCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
 .add_argument("data", "NDArray-or-Symbol", "Batch of multi-indices")
 .add_arguments(RavelParam::__FIELDS__());
@@ -176,7 +115,7 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", UnravelShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", UnravelCompute)
+.set_attr<FCompute>("FCompute<cpu>", UnravelCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", MakeZeroGradNodes)
 .add_argument("data", "NDArray-or-Symbol", "Array of flat indices")
 .add_arguments(RavelParam::__FIELDS__());
