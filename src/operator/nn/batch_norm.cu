@@ -4,8 +4,10 @@
  *        batch or moving statistics, the `var` output as the inverse std, moving statistics
  *        updated by the backward pass, fix_gamma writing ones, float16 data with float
  *        parameters, kAddTo). One block per channel reduces over (outer, inner) in double, as the
- *        CPU does, then writes that channel's outputs.
+ *        CPU does, then writes that channel's outputs. BatchNormWithReLU and single-device
+ *        SyncBatchNorm run the same kernels (a ReLU after, a mask on dy; the variance output).
  */
+#include "../mxnet_op.h"
 #include "./batch_norm-inl.h"
 
 #if MXNET_USE_CUDA
@@ -23,6 +25,30 @@ using common::cuda::BlockSum;
 __device__ __forceinline__ index_t BNOffset(const BNDims& d, index_t c, index_t t) {
   return ((t / d.inner) * d.C + c) * d.inner + t % d.inner;
 }
+
+/*! \brief dy[i] as a double, zero where a ReLU after the normalization was off. */
+template <typename DType>
+__device__ __forceinline__ double DyAt(const DType* dy, const DType* relu_out, index_t i) {
+  if (relu_out != nullptr && !(static_cast<float>(relu_out[i]) > 0.f)) return 0.0;
+  return static_cast<double>(dy[i]);
+}
+
+/*! \brief y = max(y, 0) after the normalization (NaN becomes 0, as on the CPU). */
+struct relu_in_place {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y) {
+    if (!(static_cast<float>(y[i]) > 0.f)) y[i] = DType(0);
+  }
+};
+
+/*! \brief The inverse std output becomes the variance (SyncBatchNorm's `var` output). */
+struct invstd_to_var {
+  template <typename AType>
+  MSHADOW_XINLINE static void Map(index_t c, AType* v, double eps) {
+    const double invstd = static_cast<double>(v[c]);
+    v[c] = static_cast<AType>(1.0 / (invstd * invstd) - eps);
+  }
+};
 
 template <typename DType, typename AType>
 __global__ void BatchNormForwardKernel(BNDims d, double eps, bool fix_gamma, bool training,
@@ -69,9 +95,15 @@ __global__ void BatchNormForwardKernel(BNDims d, double eps, bool fix_gamma, boo
   }
 }
 
+/*!
+ * \brief One block per channel. `relu_out` (BatchNormWithReLU) masks dy where the forward
+ *        output was not positive; `stats_are_var` (SyncBatchNorm) reads the variance instead of
+ *        the inverse std (rounded to AType as the CPU does).
+ */
 template <typename DType, typename AType>
 __global__ void BatchNormBackwardKernel(BNDims d, double eps, double momentum, bool fix_gamma,
-                                        bool training, const DType* dy, const AType* mean_in,
+                                        bool training, const DType* relu_out, bool stats_are_var,
+                                        const DType* dy, const AType* mean_in,
                                         const AType* invstd_in, const DType* x,
                                         const AType* gamma, AType* moving_mean,
                                         AType* moving_var, DType* dx, int req_dx, AType* dgamma,
@@ -82,7 +114,9 @@ __global__ void BatchNormBackwardKernel(BNDims d, double eps, double momentum, b
     double mean, invstd;
     if (training) {
       mean = static_cast<double>(mean_in[c]);
-      invstd = static_cast<double>(invstd_in[c]);
+      invstd = stats_are_var ? static_cast<double>(static_cast<AType>(
+                                   1.0 / sqrt(static_cast<double>(invstd_in[c]) + eps)))
+                             : static_cast<double>(invstd_in[c]);
     } else {
       mean = static_cast<double>(moving_mean[c]);
       invstd = 1.0 / sqrt(static_cast<double>(moving_var[c]) + eps);
@@ -90,7 +124,7 @@ __global__ void BatchNormBackwardKernel(BNDims d, double eps, double momentum, b
     double s1 = 0, s2 = 0;
     for (index_t t = threadIdx.x; t < M; t += blockDim.x) {
       const index_t i = BNOffset(d, c, t);
-      const double g = static_cast<double>(static_cast<AType>(dy[i]));
+      const double g = DyAt(dy, relu_out, i);
       s1 += g;
       s2 += g * (static_cast<double>(static_cast<AType>(x[i])) - mean);
     }
@@ -105,7 +139,7 @@ __global__ void BatchNormBackwardKernel(BNDims d, double eps, double momentum, b
       for (index_t t = threadIdx.x; t < M; t += blockDim.x) {
         const index_t i = BNOffset(d, c, t);
         const double xhat = (static_cast<double>(static_cast<AType>(x[i])) - mean) * invstd;
-        const double v = k * (static_cast<double>(static_cast<AType>(dy[i])) - a - xhat * b);
+        const double v = k * (DyAt(dy, relu_out, i) - a - xhat * b);
         dx[i] = req_dx == kAddTo ? DType(static_cast<double>(static_cast<AType>(dx[i])) + v)
                                  : DType(v);
       }
@@ -151,26 +185,86 @@ void BatchNormComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   });
 }
 
-/*! \brief inputs: out_grad, mean, var(invstd), data, gamma, beta, moving_mean, moving_var. */
-void BatchNormGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                             const std::vector<TBlob>& outputs) {
+/*!
+ * \brief inputs: out_grad, mean, var, data, gamma, beta, moving_mean, moving_var (var is the
+ *        inverse std, or the variance with stats_are_var); relu_out masks out_grad.
+ */
+void BatchNormGradGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const char* op,
+                      const std::vector<TBlob>& inputs, const TBlob* relu_out,
+                      bool stats_are_var, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
   const BatchNormParam& param = nnvm::get<BatchNormParam>(attrs.parsed);
   const BNDims d = MakeBNDims(param, inputs[3].shape_);
   if (d.C == 0) return;
   const bool training = ctx.is_train && !param.use_global_stats;
   cudaStream_t stream = mshadow::Stream<mshadow::gpu>::GetStream(ctx.get_stream<mshadow::gpu>());
-  BNTypeSwitch(inputs[3].type_flag_, "_backward_BatchNorm", [&](auto dtag, auto atag) {
+  BNTypeSwitch(inputs[3].type_flag_, op, [&](auto dtag, auto atag) {
     using DType = decltype(dtag);
     using AType = decltype(atag);
     BatchNormBackwardKernel<DType, AType><<<ChannelBlocks(d.C), kBNThreads, 0, stream>>>(
-        d, param.eps, param.momentum, param.fix_gamma, training, inputs[0].dptr<DType>(),
-        inputs[1].dptr<AType>(), inputs[2].dptr<AType>(), inputs[3].dptr<DType>(),
-        inputs[4].dptr<AType>(), inputs[6].dptr<AType>(), inputs[7].dptr<AType>(),
-        outputs[0].dptr<DType>(), req[0], outputs[1].dptr<AType>(), req[1],
-        outputs[2].dptr<AType>(), req[2]);
+        d, param.eps, param.momentum, param.fix_gamma, training,
+        relu_out != nullptr ? relu_out->dptr<DType>() : nullptr, stats_are_var,
+        inputs[0].dptr<DType>(), inputs[1].dptr<AType>(), inputs[2].dptr<AType>(),
+        inputs[3].dptr<DType>(), inputs[4].dptr<AType>(), inputs[6].dptr<AType>(),
+        inputs[7].dptr<AType>(), outputs[0].dptr<DType>(), req[0], outputs[1].dptr<AType>(),
+        req[1], outputs[2].dptr<AType>(), req[2]);
     CUDA_CALL(cudaPeekAtLastError());
   });
+}
+
+void BatchNormGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                             const std::vector<TBlob>& outputs) {
+  BatchNormGradGPU(attrs, ctx, "_backward_BatchNorm", inputs, nullptr, false, req, outputs);
+}
+
+void BatchNormReLUComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                             const std::vector<TBlob>& outputs) {
+  if (req[0] == kAddTo) {
+    MX_THROW(ValueError) << "_contrib_BatchNormWithReLU: the output cannot be accumulated into "
+                         << "(grad_req/req 'add')";
+  }
+  BatchNormComputeGPU(attrs, ctx, inputs, req, outputs);
+  if (req[0] == kNullOp) return;
+  BNTypeSwitch(outputs[0].type_flag_, "_contrib_BatchNormWithReLU", [&](auto dtag, auto) {
+    using DType = decltype(dtag);
+    mxnet_op::Kernel<relu_in_place, gpu>::Launch(ctx.get_stream<gpu>(), outputs[0].Size(),
+                                                 outputs[0].dptr<DType>());
+  });
+}
+
+/*! \brief inputs: out_grad, output, mean, invstd, data, gamma, beta, moving_mean, moving_var. */
+void BatchNormReLUGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                 const std::vector<TBlob>& inputs,
+                                 const std::vector<OpReqType>& req,
+                                 const std::vector<TBlob>& outputs) {
+  std::vector<TBlob> bn_in(inputs);
+  bn_in.erase(bn_in.begin() + 1);
+  BatchNormGradGPU(attrs, ctx, "_backward_contrib_BatchNormWithReLU", bn_in, &inputs[1], false,
+                   req, outputs);
+}
+
+/*! \brief SyncBatchNorm on one device: BatchNorm, then the `var` output is the variance. */
+void SyncBatchNormComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                             const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                             const std::vector<TBlob>& outputs) {
+  BatchNormComputeGPU(attrs, ctx, inputs, req, outputs);
+  const double eps = nnvm::get<BatchNormParam>(attrs.parsed).eps;
+  BNTypeSwitch(inputs[0].type_flag_, "_contrib_SyncBatchNorm", [&](auto, auto atag) {
+    using AType = decltype(atag);
+    mxnet_op::Kernel<invstd_to_var, gpu>::Launch(ctx.get_stream<gpu>(),
+                                                 outputs[batchnorm::kVar].Size(),
+                                                 outputs[batchnorm::kVar].dptr<AType>(), eps);
+  });
+}
+
+void SyncBatchNormGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                 const std::vector<TBlob>& inputs,
+                                 const std::vector<OpReqType>& req,
+                                 const std::vector<TBlob>& outputs) {
+  BatchNormGradGPU(attrs, ctx, "_backward__contrib_SyncBatchNorm", inputs, nullptr, true, req,
+                   outputs);
 }
 
 }  // namespace
@@ -178,6 +272,14 @@ void BatchNormGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 NNVM_REGISTER_OP(BatchNorm).set_attr<FCompute>("FCompute<gpu>", BatchNormComputeGPU);
 NNVM_REGISTER_OP(_backward_BatchNorm)
 .set_attr<FCompute>("FCompute<gpu>", BatchNormGradComputeGPU);
+NNVM_REGISTER_OP(_contrib_BatchNormWithReLU)
+.set_attr<FCompute>("FCompute<gpu>", BatchNormReLUComputeGPU);
+NNVM_REGISTER_OP(_backward_contrib_BatchNormWithReLU)
+.set_attr<FCompute>("FCompute<gpu>", BatchNormReLUGradComputeGPU);
+NNVM_REGISTER_OP(_contrib_SyncBatchNorm)
+.set_attr<FCompute>("FCompute<gpu>", SyncBatchNormComputeGPU);
+NNVM_REGISTER_OP(_backward__contrib_SyncBatchNorm)
+.set_attr<FCompute>("FCompute<gpu>", SyncBatchNormGradComputeGPU);
 
 }  // namespace op
 }  // namespace mxnet

@@ -115,3 +115,43 @@ def test_smooth_l1_and_gradient():
     for dtype in DTYPES:
         check_fn(lambda x: mx.nd.smooth_l1(x, scalar=1.5), inputs([(4, 7)], dtype), dtype, True,
                  "smooth_l1")
+
+
+def _bn_inputs(dtype, channels=3):
+    rng = np.random.RandomState(11)
+    data = rng.uniform(-2, 2, (4, channels, 5, 3)).astype(dtype)
+    gamma = rng.uniform(0.5, 1.5, channels).astype(dtype)
+    beta = rng.uniform(-0.5, 0.5, channels).astype(dtype)
+    return [data, gamma, beta]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op", ["BatchNormWithReLU", "SyncBatchNorm"])
+def test_batch_norm_variants_and_gradients(op, dtype):
+    """Training-mode forward and gradients (data, gamma, beta) against the CPU in float64,
+    and the moving statistics updated by the backward pass."""
+    fn = getattr(mx.nd.contrib, op)
+
+    def run(ctx, arrays):
+        nds = [mx.nd.array(a, ctx=ctx, dtype=a.dtype) for a in arrays]
+        mm = mx.nd.zeros((3,), ctx=ctx, dtype=arrays[0].dtype)
+        mv = mx.nd.ones((3,), ctx=ctx, dtype=arrays[0].dtype)
+        for x in nds:
+            x.attach_grad()
+        with mx.autograd.record():
+            kwargs = {"key": "gpu_test_sync_bn"} if op == "SyncBatchNorm" else {}
+            out = fn(nds[0], nds[1], nds[2], mm, mv, fix_gamma=False, **kwargs)
+        head = mx.nd.array(np.linspace(-1, 1, out.size).reshape(out.shape), ctx=ctx,
+                           dtype=out.dtype)
+        out.backward(head)
+        return [out.asnumpy()] + [x.grad.asnumpy() for x in nds] + [mm.asnumpy(), mv.asnumpy()]
+
+    arrays = _bn_inputs(dtype)
+    ref = run(mx.cpu(), [a.astype(np.float64) for a in arrays])
+    got = run(DEV, arrays)
+    rtol, atol = TOL[dtype]
+    for i, (g, r) in enumerate(zip(got, ref)):
+        np.testing.assert_allclose(g, r, rtol=max(rtol, 1e-5), atol=max(atol, 1e-5),
+                                   err_msg="%s result %d" % (op, i))
+    if op == "BatchNormWithReLU":
+        assert (got[0] >= 0).all() and (got[0] == 0).any()
