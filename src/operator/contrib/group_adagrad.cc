@@ -16,19 +16,11 @@
 
 #include "../optimizer/optimizer_op-inl.h"
 #include "../sparse/sparse_ops-inl.h"
+#include "./group_adagrad-inl.h"
 
 namespace mxnet {
 namespace op {
 
-struct GroupAdagradParam : public dmlc::Parameter<GroupAdagradParam> {
-  float lr, rescale_grad, clip_gradient, epsilon;
-  DMLC_DECLARE_PARAMETER(GroupAdagradParam) {
-    MXNET_OPT_LR_FIELD
-    MXNET_OPT_RESCALE_FIELD
-    MXNET_OPT_CLIP_FIELD
-    DMLC_DECLARE_FIELD(epsilon).set_default(1.0e-5f).describe("Epsilon for numerical stability");
-  }
-};
 DMLC_REGISTER_PARAMETER(GroupAdagradParam);
 
 namespace {
@@ -96,53 +88,11 @@ bool GroupAdagradStype(const nnvm::NodeAttrs&, const int, DispatchMode* mode,
   return DispatchEx(out, mode, kDefaultStorage);
 }
 
-/*!
- * \brief Update row r of `out` (row length len) from gradient row `g`:
- *        h[r] += mean(clip(rescale * g)^2); out = w - lr * clip(rescale * g) / sqrt(h[r] + eps).
- */
-template <typename DType>
-inline void GroupAdagradRow(const GroupAdagradParam& p, int64_t len, DType* out, const DType* w,
-                            const DType* g, DType* hist, OpReqType req) {
-  typedef OptAcc<DType> A;
-  const A rs(p.rescale_grad), clip(p.clip_gradient);
-  A sum = 0;
-  for (int64_t j = 0; j < len; ++j) {
-    const A gj = OptClip(rs * static_cast<A>(g[j]), clip);
-    sum += gj * gj;
-  }
-  const A h = static_cast<A>(*hist) + (len > 0 ? sum / A(len) : A(0));
-  *hist = DType(h);
-  const A scale = A(p.lr) / std::sqrt(static_cast<A>(DType(h)) + A(p.epsilon));
-  for (int64_t j = 0; j < len; ++j) {
-    const A gj = OptClip(rs * static_cast<A>(g[j]), clip);
-    OptAssign(out, j, req, static_cast<A>(w[j]) - scale * gj);
-  }
-}
-
 /*! \brief fn(r) for r in [0, rows), with OpenMP when rows * len is large. */
 template <typename Fn>
 inline void ParallelRows(int64_t rows, int64_t len, Fn fn) {
 #pragma omp parallel for if (rows * len > 32768)
   for (int64_t r = 0; r < rows; ++r) fn(r);
-}
-
-void GroupAdagradCompute(const nnvm::NodeAttrs& attrs, const OpContext&,
-                         const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& out) {
-  if (req[0] == kNullOp) return;
-  const GroupAdagradParam& p = nnvm::get<GroupAdagradParam>(attrs.parsed);
-  const int64_t rows = in[0].shape_[0];
-  const int64_t len = rows > 0 ? static_cast<int64_t>(in[0].Size()) / rows : 0;
-  MSHADOW_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
-    const DType* w = in[0].dptr<DType>();
-    const DType* g = in[1].dptr<DType>();
-    DType* hist = in[2].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    ParallelRows(rows, len, [&](int64_t r) {
-      GroupAdagradRow(p, len, o + r * len, w + r * len, g + r * len, hist + r, rq);
-    });
-  });
 }
 
 void GroupAdagradRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
@@ -176,7 +126,8 @@ void GroupAdagradRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
     const DType* g = grad.sparse_data().data().dptr<DType>();
     ParallelRows(static_cast<int64_t>(idx.size()), len, [&](int64_t k) {
       const int64_t r = idx[k];
-      GroupAdagradRow(p, len, ow + r * len, ow + r * len, g + k * len, hist + r, kWriteInplace);
+      GroupAdagradRow(p.lr, p.rescale_grad, p.clip_gradient, p.epsilon, len, ow + r * len,
+                      ow + r * len, g + k * len, hist + r, kWriteInplace);
     });
   });
 }
@@ -217,7 +168,7 @@ Note that non-zero values for the weight decay option are not supported.
 .set_attr<mxnet::FInferShape>("FInferShape", GroupAdagradShape)
 .set_attr<nnvm::FInferType>("FInferType", GroupAdagradType)
 .set_attr<FInferStorageType>("FInferStorageType", GroupAdagradStype)
-.set_attr<FCompute>("FCompute<cpu>", GroupAdagradCompute)
+.set_attr<FCompute>("FCompute<cpu>", GroupAdagradCompute<cpu>)
 .set_attr<FComputeEx>("FComputeEx<cpu>", GroupAdagradRspComputeEx)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("weight", "NDArray-or-Symbol", "Weight")
