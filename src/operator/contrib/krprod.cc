@@ -12,17 +12,10 @@
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./krprod-inl.h"
 
 namespace mxnet {
 namespace op {
-
-struct KhatriRaoParam : public dmlc::Parameter<KhatriRaoParam> {
-  int num_args;
-  DMLC_DECLARE_PARAMETER(KhatriRaoParam) {
-    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1)
-        .describe("Number of input matrices.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(KhatriRaoParam);
 
@@ -48,39 +41,6 @@ bool KhatriRaoShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   }
   SHAPE_ASSIGN_CHECK(*out, 0, mxnet::TShape({rows, cols}));
   return true;
-}
-
-template <typename DType>
-void KhatriRaoKernel(const std::vector<TBlob>& inputs, const TBlob& out, OpReqType req) {
-  const index_t cols = out.shape_[1];
-  const index_t rows = out.shape_[0];
-  DType* o = out.dptr<DType>();
-  #pragma omp parallel for
-  for (index_t r = 0; r < rows; ++r) {
-    // Decompose r into (i_1, ..., i_n), the last matrix varying fastest.
-    std::vector<index_t> row_of(inputs.size());
-    index_t rest = r;
-    for (int k = static_cast<int>(inputs.size()) - 1; k >= 0; --k) {
-      row_of[k] = rest % inputs[k].shape_[0];
-      rest /= inputs[k].shape_[0];
-    }
-    for (index_t c = 0; c < cols; ++c) {
-      double v = 1.0;
-      for (size_t k = 0; k < inputs.size(); ++k)
-        v *= static_cast<double>(inputs[k].dptr<DType>()[row_of[k] * cols + c]);
-      DType& dst = o[r * cols + c];
-      dst = req == kAddTo ? static_cast<DType>(dst + v) : static_cast<DType>(v);
-    }
-  }
-}
-
-void KhatriRaoCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    KhatriRaoKernel<DType>(inputs, outputs[0], req[0]);
-  });
 }
 
 }  // namespace
@@ -133,7 +93,7 @@ Example::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", KhatriRaoShape)
 .set_attr<nnvm::FInferType>("FInferType", ElemwiseType<-1, 1>)
-.set_attr<FCompute>("FCompute<cpu>", KhatriRaoCompute)
+.set_attr<FCompute>("FCompute<cpu>", KhatriRaoCompute<cpu>)
 // 1.9.1 registers no gradient for it.
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("args", "NDArray-or-Symbol[]", "Positional input matrices")
