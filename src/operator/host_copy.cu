@@ -1,6 +1,6 @@
 /*!
  * \file host_copy.cu
- * \brief BlobValuesOnHost for GPU blobs: one device-to-host copy on the operator's stream.
+ * \brief BlobValuesOnHost and CopyHostToDevice for GPU blobs: copies on the operator's stream.
  */
 #include "./host_copy.h"
 
@@ -27,6 +27,12 @@ std::vector<double> BlobValuesOnHost(mshadow::Stream<gpu>* s, const TBlob& b) {
     for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(p[i]);
   });
   return v;
+}
+
+void CopyHostToDevice(mshadow::Stream<gpu>* s, void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  CUDA_CALL(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
+                            mshadow::Stream<gpu>::GetStream(s)));
 }
 
 }  // namespace op

@@ -5,11 +5,11 @@
  *
  * Inputs are (data, offset, [mask,] weight[, bias]); the backward ops take (out_grad, data,
  * offset, [mask,] weight) and return the gradients of all forward inputs. float16 runs the
- * float kernels on converted copies. im2col_step only bounds the memory of MXNet's GPU kernel;
- * the CPU kernel processes one image at a time whatever its value.
+ * float kernels on converted copies. The kernels (the header's, shared with the GPU in
+ * deformable_convolution.cu) process one image at a time whatever im2col_step is.
  */
-#include <memory>
-#include <type_traits>
+#include <string>
+#include <vector>
 
 #include "./deformable_convolution-inl.h"
 
@@ -21,115 +21,15 @@ DMLC_REGISTER_PARAMETER(ModulatedDeformableConvolutionParam);
 
 namespace {
 
-constexpr char kV1[] = "_contrib_DeformableConvolution";
-constexpr char kV2[] = "_contrib_ModulatedDeformableConvolution";
-
-DeformConvConfig ConfigOf(const DeformableConvolutionParam& p) {
-  return MakeDeformConvConfig(kV1, false, p);
-}
-
-DeformConvConfig ConfigOf(const ModulatedDeformableConvolutionParam& p) {
-  return MakeDeformConvConfig(kV2, true, p);
-}
-
 template <typename Param>
 DeformConvConfig ConfigOf(const nnvm::NodeAttrs& attrs) {
-  return ConfigOf(nnvm::get<Param>(attrs.parsed));
+  return DeformConfigOf(nnvm::get<Param>(attrs.parsed));
 }
 
 template <typename Param>
 void DeformParamParser(nnvm::NodeAttrs* attrs) {
   ParamParser<Param>(attrs);
   ConfigOf<Param>(*attrs);  // validate now: bad parameters fail at creation
-}
-
-/*! \brief Input positions of the forward op. */
-struct DeformSlots {
-  int offset = 1, mask = -1, weight = 2, bias = 3;
-  size_t count = 4;
-  explicit DeformSlots(const DeformConvConfig& c) {
-    if (c.modulated) {
-      mask = 2;
-      weight = 3;
-      bias = 4;
-    }
-    count = static_cast<size_t>(bias) + (c.no_bias ? 0 : 1);
-    if (c.no_bias) bias = -1;
-  }
-};
-
-/*! \brief Assigns `expected` to (*in)[i] or throws naming the op, the input and both shapes. */
-void ExpectShape(const DeformConvConfig& c, mxnet::ShapeVector* in, int i, const char* name,
-                 const mxnet::TShape& expected, const char* layout, const mxnet::TShape& data) {
-  const mxnet::TShape given = (*in)[i];
-  if (!shape_assign(&(*in)[i], expected)) {
-    MX_THROW(ValueError) << c.op << ": expected " << name << " of shape " << expected << " "
-                         << layout << " for data " << data << ", kernel (" << c.kh << ", "
-                         << c.kw << "), num_filter=" << c.num_filter << ", num_group="
-                         << c.num_group << ", num_deformable_group=" << c.num_dgroup
-                         << "; got " << name << " " << given;
-  }
-}
-
-/*! \brief Shape inference of the forward op; fills `geom` when every shape is known. */
-bool DeformConvShapeImpl(const DeformConvConfig& c, mxnet::ShapeVector* in,
-                         mxnet::ShapeVector* out, DeformConvGeom* geom) {
-  const DeformSlots s(c);
-  if (in->size() != s.count) {
-    MX_THROW(ValueError) << c.op << ": expected " << s.count << " inputs (data, offset, "
-                         << (c.modulated ? "mask, " : "") << "weight"
-                         << (c.no_bias ? "" : ", bias") << "), got " << in->size();
-  }
-  const dim_t F = c.num_filter, G = c.num_group, DG = c.num_dgroup, K = c.kh * c.kw;
-  if (s.bias >= 0) {
-    const mxnet::TShape given = (*in)[s.bias];
-    if (!shape_assign(&(*in)[s.bias], mxnet::TShape(1, F))) {
-      MX_THROW(ValueError) << c.op << ": expected bias of shape (" << F << ",) (num_filter), got "
-                           << given;
-    }
-  }
-  const mxnet::TShape dshape = (*in)[0];
-  if (!ndim_is_known(dshape)) return false;
-  if (dshape.ndim() != 4) {
-    MX_THROW(ValueError) << c.op << ": data must be 4-d (batch, channel, height, width), got "
-                         << dshape;
-  }
-  if (!shape_is_known(dshape)) return false;
-  const dim_t N = dshape[0], C = dshape[1], H = dshape[2], W = dshape[3];
-  if (C % G != 0) {
-    MX_THROW(ValueError) << c.op << ": input channels " << C << " of data " << dshape
-                         << " must be divisible by num_group=" << G;
-  }
-  if (C % DG != 0) {
-    MX_THROW(ValueError) << c.op << ": input channels " << C << " of data " << dshape
-                         << " must be divisible by num_deformable_group=" << DG;
-  }
-  const dim_t ekh = c.dh * (c.kh - 1) + 1, ekw = c.dw * (c.kw - 1) + 1;
-  if (H + 2 * c.ph < ekh || W + 2 * c.pw < ekw) {
-    MX_THROW(ValueError) << c.op << ": kernel (" << c.kh << ", " << c.kw << ") with dilate ("
-                         << c.dh << ", " << c.dw << ") is larger than the padded input: data "
-                         << dshape << ", pad (" << c.ph << ", " << c.pw << ")";
-  }
-  const dim_t OH = (H + 2 * c.ph - ekh) / c.sh + 1, OW = (W + 2 * c.pw - ekw) / c.sw + 1;
-  ExpectShape(c, in, s.weight, "weight", mxnet::TShape({F, C / G, c.kh, c.kw}),
-              "(num_filter, channels/num_group, kh, kw)", dshape);
-  ExpectShape(c, in, s.offset, "offset", mxnet::TShape({N, DG * 2 * K, OH, OW}),
-              "(batch, num_deformable_group*2*kh*kw, out_height, out_width)", dshape);
-  if (s.mask >= 0) {
-    ExpectShape(c, in, s.mask, "mask", mxnet::TShape({N, DG * K, OH, OW}),
-                "(batch, num_deformable_group*kh*kw, out_height, out_width)", dshape);
-  }
-  SHAPE_ASSIGN_CHECK(*out, 0, mxnet::TShape({N, F, OH, OW}));
-  if (geom != nullptr) {
-    geom->cfg = c;
-    geom->N = N;
-    geom->C = C;
-    geom->H = H;
-    geom->W = W;
-    geom->OH = OH;
-    geom->OW = OW;
-  }
-  return true;
 }
 
 template <typename Param>
@@ -167,107 +67,8 @@ bool DeformConvTypeAttr(const nnvm::NodeAttrs& attrs, std::vector<int>* in,
   return DeformConvType(attrs.op->name.c_str(), in, out);
 }
 
-// ---- dtype plumbing: the kernels run in float (float16/float32) or double ------------------
-
-template <typename DType>
-using RealOf = typename std::conditional<std::is_same<DType, double>::value, double, float>::type;
-
-/*! \brief A read-only view of a blob as R: the blob itself or a converted copy. */
-template <typename DType, typename R>
-class RealInput {
- public:
-  explicit RealInput(const TBlob& b) {
-    const DType* src = b.dptr<DType>();
-    if (std::is_same<DType, R>::value) {
-      ptr_ = reinterpret_cast<const R*>(src);
-    } else {
-      copy_.resize(b.Size());
-      for (size_t i = 0; i < copy_.size(); ++i) copy_[i] = static_cast<R>(src[i]);
-      ptr_ = copy_.data();
-    }
-  }
-  const R* get() const { return ptr_; }
-
- private:
-  const R* ptr_ = nullptr;
-  std::vector<R> copy_;
-};
-
-/*! \brief Writes a computed R buffer into an output blob under req. */
-template <typename DType, typename R>
-void StoreOutput(const std::vector<R>& v, const TBlob& b, OpReqType req) {
-  if (req == kNullOp) return;
-  DType* dst = b.dptr<DType>();
-  if (req == kAddTo) {
-    for (size_t i = 0; i < v.size(); ++i) {
-      dst[i] = static_cast<DType>(static_cast<R>(dst[i]) + v[i]);
-    }
-  } else {
-    for (size_t i = 0; i < v.size(); ++i) dst[i] = static_cast<DType>(v[i]);
-  }
-}
-
-DeformConvGeom GeomOf(const DeformConvConfig& c, const std::vector<TBlob>& inputs,
-                      size_t first) {
-  mxnet::ShapeVector in;
-  const DeformSlots s(c);
-  for (size_t i = 0; i < s.count; ++i) {
-    in.push_back(i < inputs.size() - first ? inputs[first + i].shape_ : mxnet::TShape());
-  }
-  if (s.bias >= 0) in[s.bias] = mxnet::TShape(1, c.num_filter);
-  mxnet::ShapeVector out(1);
-  DeformConvGeom g;
-  DeformConvShapeImpl(c, &in, &out, &g);
-  return g;
-}
-
-template <typename Param>
-void DeformConvCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const DeformConvConfig c = ConfigOf<Param>(attrs);
-  const DeformSlots s(c);
-  const DeformConvGeom g = GeomOf(c, inputs, 0);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    using R = RealOf<DType>;
-    RealInput<DType, R> data(inputs[0]), offset(inputs[s.offset]), weight(inputs[s.weight]);
-    std::unique_ptr<RealInput<DType, R>> mask, bias;
-    if (s.mask >= 0) mask.reset(new RealInput<DType, R>(inputs[s.mask]));
-    if (s.bias >= 0) bias.reset(new RealInput<DType, R>(inputs[s.bias]));
-    std::vector<R> out(outputs[0].Size());
-    DeformConvForward<R>(g, data.get(), offset.get(), mask ? mask->get() : nullptr,
-                         weight.get(), bias ? bias->get() : nullptr, out.data());
-    StoreOutput<DType, R>(out, outputs[0], req[0]);
-  });
-}
-
-// inputs: (out_grad, data, offset, [mask,] weight); outputs: gradients of the forward inputs.
-template <typename Param>
-void DeformConvGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& outputs) {
-  const DeformConvConfig c = ConfigOf<Param>(attrs);
-  const DeformSlots s(c);
-  const DeformConvGeom g = GeomOf(c, inputs, 1);
-  MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    using R = RealOf<DType>;
-    RealInput<DType, R> og(inputs[0]), data(inputs[1]), offset(inputs[1 + s.offset]),
-        weight(inputs[1 + s.weight]);
-    std::unique_ptr<RealInput<DType, R>> mask;
-    if (s.mask >= 0) mask.reset(new RealInput<DType, R>(inputs[1 + s.mask]));
-    std::vector<std::vector<R>> grads(outputs.size());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      if (req[i] != kNullOp) grads[i].assign(outputs[i].Size(), R(0));
-    }
-    auto ptr = [&](int slot) -> R* {
-      return slot >= 0 && req[slot] != kNullOp ? grads[slot].data() : nullptr;
-    };
-    DeformConvBackward<R>(g, og.get(), data.get(), offset.get(), mask ? mask->get() : nullptr,
-                          weight.get(), ptr(0), ptr(s.offset), ptr(s.mask), ptr(s.weight),
-                          ptr(s.bias));
-    for (size_t i = 0; i < outputs.size(); ++i) StoreOutput<DType, R>(grads[i], outputs[i], req[i]);
-  });
+std::vector<ResourceRequest> DeformTempSpace(const NodeAttrs&) {
+  return {ResourceRequest::kTempSpace};  // columns, column gradients, float copies of float16
 }
 
 template <typename Param>
@@ -370,7 +171,8 @@ Both ``weight`` and ``bias`` are learnable parameters.
 })
 .set_attr<mxnet::FInferShape>("FInferShape", DeformConvShape<DeformableConvolutionParam>)
 .set_attr<nnvm::FInferType>("FInferType", DeformConvTypeAttr)
-.set_attr<FCompute>("FCompute<cpu>", DeformConvCompute<DeformableConvolutionParam>)
+.set_attr<FResourceRequest>("FResourceRequest", DeformTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", DeformConvCompute<cpu, DeformableConvolutionParam>)
 .set_attr<nnvm::FGradient>("FGradient",
                            DeformGradient("_backward_DeformableConvolution", 3))
 .add_argument("data", "NDArray-or-Symbol", "Input data to the DeformableConvolutionOp.")
@@ -389,7 +191,9 @@ NNVM_REGISTER_OP(_backward_DeformableConvolution)
 .set_attr<mxnet::FInferShape>("FInferShape",
                               DeformConvBackwardShape<DeformableConvolutionParam>)
 .set_attr<nnvm::FInferType>("FInferType", DeformConvTypeAttr)
-.set_attr<FCompute>("FCompute<cpu>", DeformConvGradCompute<DeformableConvolutionParam>)
+.set_attr<FResourceRequest>("FResourceRequest", DeformTempSpace)
+.set_attr<FCompute>("FCompute<cpu>",
+                    DeformConvGradCompute<cpu, DeformableConvolutionParam>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 .add_argument("data", "NDArray-or-Symbol", "Input data")
 .add_argument("offset", "NDArray-or-Symbol", "Input offset")
@@ -457,7 +261,9 @@ Both ``weight`` and ``bias`` are learnable parameters.
 .set_attr<mxnet::FInferShape>("FInferShape",
                               DeformConvShape<ModulatedDeformableConvolutionParam>)
 .set_attr<nnvm::FInferType>("FInferType", DeformConvTypeAttr)
-.set_attr<FCompute>("FCompute<cpu>", DeformConvCompute<ModulatedDeformableConvolutionParam>)
+.set_attr<FResourceRequest>("FResourceRequest", DeformTempSpace)
+.set_attr<FCompute>("FCompute<cpu>",
+                    DeformConvCompute<cpu, ModulatedDeformableConvolutionParam>)
 .set_attr<nnvm::FGradient>("FGradient",
                            DeformGradient("_backward_ModulatedDeformableConvolution", 4))
 .add_argument("data", "NDArray-or-Symbol", "Input data to the ModulatedDeformableConvolutionOp.")
@@ -477,8 +283,9 @@ NNVM_REGISTER_OP(_backward_ModulatedDeformableConvolution)
 .set_attr<mxnet::FInferShape>("FInferShape",
                               DeformConvBackwardShape<ModulatedDeformableConvolutionParam>)
 .set_attr<nnvm::FInferType>("FInferType", DeformConvTypeAttr)
+.set_attr<FResourceRequest>("FResourceRequest", DeformTempSpace)
 .set_attr<FCompute>("FCompute<cpu>",
-                    DeformConvGradCompute<ModulatedDeformableConvolutionParam>)
+                    DeformConvGradCompute<cpu, ModulatedDeformableConvolutionParam>)
 .add_argument("out_grad", "NDArray-or-Symbol", "Gradient of the output")
 .add_argument("data", "NDArray-or-Symbol", "Input data")
 .add_argument("offset", "NDArray-or-Symbol", "Input offset")

@@ -7,13 +7,14 @@
  *        index_grad = 0.
  */
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./index_copy-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -43,86 +44,6 @@ bool IndexCopyType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vect
   TYPE_ASSIGN_CHECK(*in, 0, (*in)[2]);
   TYPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
   return (*out)[0] != -1 && (*in)[1] != -1;
-}
-
-/*! \brief The row indices, checked against the number of rows. */
-std::vector<index_t> ReadRows(const TBlob& index, index_t rows) {
-  std::vector<index_t> out(index.Size());
-  MSHADOW_TYPE_SWITCH(index.type_flag_, IType, {
-    const IType* p = index.dptr<IType>();
-    for (size_t i = 0; i < out.size(); ++i) {
-      const int64_t r = static_cast<int64_t>(p[i]);
-      if (r < 0 || r >= rows) {
-        MX_THROW(IndexError) << "_contrib_index_copy: index_vector[" << i << "]=" << r
-                             << " is out of range for old_tensor with " << rows << " rows";
-      }
-      out[i] = r;
-    }
-  });
-  return out;
-}
-
-void AddOrWrite(void* dst, const void* src, size_t n, int dtype, OpReqType req) {
-  if (req == kNullOp) return;
-  if (req != kAddTo) {
-    if (dst != src) std::memcpy(dst, src, n * mshadow::mshadow_sizeof(dtype));
-    return;
-  }
-  MSHADOW_TYPE_SWITCH(dtype, DType, {
-    DType* d = static_cast<DType*>(dst);
-    const DType* s = static_cast<const DType*>(src);
-    for (size_t i = 0; i < n; ++i) d[i] += s[i];
-  });
-}
-
-void IndexCopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  if (req[0] == kAddTo) {
-    MX_THROW(NotImplementedError) << "_contrib_index_copy: req=add is not supported";
-  }
-  const TBlob& old = inputs[0];
-  const std::vector<index_t> rows = ReadRows(inputs[1], old.shape_[0]);
-  const size_t row_size = old.shape_[0] == 0 ? 0 : old.Size() / old.shape_[0];
-  const size_t bytes = row_size * mshadow::mshadow_sizeof(old.type_flag_);
-  char* o = static_cast<char*>(outputs[0].dptr_);
-  if (o != old.dptr_) std::memcpy(o, old.dptr_, old.Size() * mshadow::mshadow_sizeof(old.type_flag_));
-  const char* fresh = static_cast<const char*>(inputs[2].dptr_);
-  for (size_t i = 0; i < rows.size(); ++i) std::memcpy(o + rows[i] * bytes, fresh + i * bytes, bytes);
-}
-
-void IndexCopyGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                          const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                          const std::vector<TBlob>& outputs) {
-  const TBlob& og = inputs[0];
-  const std::vector<index_t> rows = ReadRows(inputs[2], og.shape_[0]);
-  const size_t row_size = og.shape_[0] == 0 ? 0 : og.Size() / og.shape_[0];
-  const int dtype = og.type_flag_;
-  const size_t esize = mshadow::mshadow_sizeof(dtype);
-  // old_tensor: every row not overwritten passes the gradient through.
-  std::vector<bool> copied(og.shape_[0], false);
-  for (index_t r : rows) copied[r] = true;
-  if (req[0] != kNullOp) {
-    for (index_t r = 0; r < og.shape_[0]; ++r) {
-      char* dst = static_cast<char*>(outputs[0].dptr_) + r * row_size * esize;
-      if (copied[r]) {
-        if (req[0] != kAddTo) std::memset(dst, 0, row_size * esize);
-      } else {
-        AddOrWrite(dst, static_cast<const char*>(og.dptr_) + r * row_size * esize, row_size,
-                   dtype, req[0]);
-      }
-    }
-  }
-  if (req[1] == kWriteTo || req[1] == kWriteInplace) {
-    std::memset(outputs[1].dptr_, 0,
-                outputs[1].Size() * mshadow::mshadow_sizeof(outputs[1].type_flag_));
-  }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    AddOrWrite(static_cast<char*>(outputs[2].dptr_) + i * row_size * esize,
-               static_cast<const char*>(og.dptr_) + rows[i] * row_size * esize, row_size, dtype,
-               req[2]);
-  }
 }
 
 }  // namespace
@@ -163,7 +84,10 @@ Examples::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", IndexCopyShape)
 .set_attr<nnvm::FInferType>("FInferType", IndexCopyType)
-.set_attr<FCompute>("FCompute<cpu>", IndexCopyCompute)
+.set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+})
+.set_attr<FCompute>("FCompute<cpu>", IndexCopyCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_contrib_backward_index_copy"})
 .add_argument("old_tensor", "NDArray-or-Symbol", "Old tensor")
 .add_argument("index_vector", "NDArray-or-Symbol", "Index vector")
@@ -185,7 +109,10 @@ NNVM_REGISTER_OP(_contrib_backward_index_copy)
   for (int i = 0; i < 3; ++i) TYPE_ASSIGN_CHECK(*out, i, (*in)[i + 1]);
   return (*out)[0] != -1 && (*out)[1] != -1 && (*out)[2] != -1;
 })
-.set_attr<FCompute>("FCompute<cpu>", IndexCopyGradCompute);
+.set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+})
+.set_attr<FCompute>("FCompute<cpu>", IndexCopyGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -155,3 +155,34 @@ def test_batch_norm_variants_and_gradients(op, dtype):
                                    err_msg="%s result %d" % (op, i))
     if op == "BatchNormWithReLU":
         assert (got[0] >= 0).all() and (got[0] == 0).any()
+
+
+@pytest.mark.parametrize("grad_req", ["write", "add"])
+def test_index_copy_repeated_indices_and_gradients(grad_req):
+    """The last of repeated indices wins (as the CPU's sequential copy); old_tensor's gradient
+    is out_grad on kept rows only, new_tensor's is out_grad of its target row."""
+    rng = np.random.RandomState(2)
+    old = rng.uniform(-1, 1, (6, 3))
+    new = rng.uniform(-1, 1, (4, 3))
+    index = np.array([4, 1, 4, 0], dtype=np.int64)
+    head = rng.uniform(-1, 1, (6, 3))
+    x_old = mx.nd.array(old, ctx=DEV, dtype=np.float64)
+    x_new = mx.nd.array(new, ctx=DEV, dtype=np.float64)
+    x_old.attach_grad(grad_req=grad_req)
+    x_new.attach_grad(grad_req=grad_req)
+    if grad_req == "add":
+        x_old.grad[:] = 1
+        x_new.grad[:] = 1
+    with mx.autograd.record():
+        out = mx.nd.contrib.index_copy(x_old, mx.nd.array(index, ctx=DEV, dtype=np.int64), x_new)
+    out.backward(mx.nd.array(head, ctx=DEV, dtype=np.float64))
+    ref = old.copy()
+    for i, r in enumerate(index):
+        ref[r] = new[i]
+    np.testing.assert_array_equal(out.asnumpy(), ref)
+    base = 1.0 if grad_req == "add" else 0.0
+    expect_old = np.where(np.isin(np.arange(6), index)[:, None], base, head + base)
+    np.testing.assert_array_equal(x_old.grad.asnumpy(), expect_old)
+    np.testing.assert_array_equal(x_new.grad.asnumpy(), head[index] + base)
+    with pytest.raises(mx.MXNetError, match=r"index_vector\[1\]=6"):
+        mx.nd.contrib.index_copy(x_old, mx.nd.array([0, 6, 1, 2], ctx=DEV), x_new).asnumpy()
