@@ -102,7 +102,12 @@ class ResourceTempSpace {
   std::atomic<size_t> next_{0};
 };
 
-/*! \brief The kRandom generator of one device. */
+/*!
+ * \brief The kRandom generator of one device: a host generator (mshadow::Random<cpu>). A GPU
+ *        context's kRandom is one too, for operators that draw a few numbers on the host
+ *        (augmentation factors, permutations) before their kernels run; it is seeded per
+ *        device id, so cpu(i) and gpu(i) draw the same sequence after mx.random.seed.
+ */
 class ResourceRandom {
  public:
   ResourceRandom(Context ctx, uint32_t global_seed)
@@ -113,7 +118,7 @@ class ResourceRandom {
   }
   ~ResourceRandom() {
     mshadow::Random<cpu>* r = prnd_;
-    Engine::Get()->DeleteVariable([r](RunContext) { delete r; }, ctx_, resource_.var);
+    Engine::Get()->DeleteVariable([r](RunContext) { delete r; }, Context::CPU(), resource_.var);
   }
   /*! \brief Reseed after every function already pushed on the generator. */
   void Seed(uint32_t global_seed) {
@@ -124,7 +129,7 @@ class ResourceRandom {
           r->set_stream(rctx.get_stream<cpu>());
           r->Seed(seed);
         },
-        ctx_, {}, {resource_.var}, FnProperty::kNormal, 0, "ResourceRandomSetSeed");
+        Context::CPU(), {}, {resource_.var}, FnProperty::kNormal, 0, "ResourceRandomSetSeed");
   }
   const Resource& resource() const { return resource_; }
 
@@ -215,8 +220,8 @@ class ResourceGPURandom {
 
 /*!
  * \brief CPU resources are made up front (one set serves every CPU context, as MXNet 1.x).
- *        GPU temp space (MXNET_GPU_TEMP_COPY copies, 1) and the GPU's kParallelRandom
- *        generator are made per device on first request; kRandom is CPU-only.
+ *        GPU temp space (MXNET_GPU_TEMP_COPY copies, 1), the GPU's kParallelRandom generator
+ *        and its kRandom (host) generator are made per device on first request.
  */
 class ResourceManagerImpl final : public ResourceManager {
  public:
@@ -233,6 +238,7 @@ class ResourceManagerImpl final : public ResourceManager {
   ~ResourceManagerImpl() override {
     for (auto& space : gpu_space_) space.reset();
     for (auto& rand : gpu_rand_) rand.reset();
+    for (auto& rand : gpu_host_rand_) rand.reset();
     cpu_space_.reset();
     cpu_rand_.reset();
     cpu_parallel_rand_.reset();
@@ -249,6 +255,9 @@ class ResourceManagerImpl final : public ResourceManager {
     }
     if (ctx.dev_mask() == gpu::kDevMask && req.type == ResourceRequest::kParallelRandom) {
       return GPURandom(ctx)->resource();
+    }
+    if (ctx.dev_mask() == gpu::kDevMask && req.type == ResourceRequest::kRandom) {
+      return GPUHostRandom(ctx)->resource();
     }
     CheckCPU(ctx);
     switch (req.type) {
@@ -269,11 +278,15 @@ class ResourceManagerImpl final : public ResourceManager {
     for (auto& rand : gpu_rand_) {
       if (rand) rand->Seed(seed);
     }
+    for (auto& rand : gpu_host_rand_) {
+      if (rand) rand->Seed(seed);
+    }
   }
 
   void SeedRandom(Context ctx, uint32_t seed) override {
     if (ctx.dev_mask() == gpu::kDevMask) {
       GPURandom(ctx)->Seed(seed);
+      GPUHostRandom(ctx)->Seed(seed);
       return;
     }
     CheckCPU(ctx);
@@ -300,11 +313,19 @@ class ResourceManagerImpl final : public ResourceManager {
     return slot.get();
   }
 
+  ResourceRandom* GPUHostRandom(Context ctx) {
+    Context::CheckGPU(ctx, "random generator");
+    std::lock_guard<std::mutex> lock(gpu_mu_);
+    auto& slot = gpu_host_rand_.at(ctx.dev_id);
+    if (!slot) slot = std::make_unique<ResourceRandom>(ctx, global_seed_);
+    return slot.get();
+  }
+
   static void CheckCPU(Context ctx) {
     if (ctx.dev_mask() == cpu::kDevMask) return;
     Context::CheckGPU(ctx, "ResourceManager");  // no GPU support or no such device: throws
-    MX_THROW(NotImplementedError) << "ResourceManager: random generators on " << ctx
-                                  << " are not implemented (temp space and parallel random are)";
+    MX_THROW(NotImplementedError) << "ResourceManager: resources on " << ctx
+                                  << " are not implemented";
   }
 
   std::shared_ptr<Engine> engine_;    // outlives the deferred deletions pushed at exit
@@ -316,6 +337,7 @@ class ResourceManagerImpl final : public ResourceManager {
   std::mutex gpu_mu_;
   std::array<std::unique_ptr<ResourceTempSpace>, Context::kMaxDevID> gpu_space_;
   std::array<std::unique_ptr<ResourceGPURandom>, Context::kMaxDevID> gpu_rand_;
+  std::array<std::unique_ptr<ResourceRandom>, Context::kMaxDevID> gpu_host_rand_;
 };
 
 }  // namespace resource

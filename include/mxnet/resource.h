@@ -16,7 +16,9 @@
  *
  * Copies: kTempSpace has MXNET_CPU_TEMP_COPY (default 4) copies, kParallelRandom
  * MXNET_CPU_PARALLEL_RAND_COPY (default 1), kRandom one per device; each Request returns the
- * next copy in rotation. The manager owns every resource: never free one.
+ * next copy in rotation. The manager owns every resource: never free one. kRandom is a host
+ * generator on every device (get_random<cpu>): a GPU operator draws its few host-side numbers
+ * from it before launching kernels; bulk device sampling uses kParallelRandom.
  *
  * Seeding (mx.random.seed): SeedRandom(s) gives device dev_id's generator the seed
  * dev_id + s * 127 and parallel-random copy i the seed dev_id + i * 16 + s * 127 (s = 0 at
