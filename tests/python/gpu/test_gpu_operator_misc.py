@@ -186,3 +186,43 @@ def test_index_copy_repeated_indices_and_gradients(grad_req):
     np.testing.assert_array_equal(x_new.grad.asnumpy(), head[index] + base)
     with pytest.raises(mx.MXNetError, match=r"index_vector\[1\]=6"):
         mx.nd.contrib.index_copy(x_old, mx.nd.array([0, 6, 1, 2], ctx=DEV), x_new).asnumpy()
+
+
+def test_shuffle_matches_the_cpu_permutation_for_a_seed():
+    """kRandom is a host generator seeded per device id on every device: gpu(0) after
+    mx.random.seed(s) draws cpu(0)'s permutation; in place as well."""
+    x = np.arange(40, dtype=np.float32).reshape(10, 4)
+    mx.random.seed(123)
+    ref = mx.nd.shuffle(mx.nd.array(x, ctx=mx.cpu())).asnumpy()
+    mx.random.seed(123)
+    got = mx.nd.shuffle(mx.nd.array(x, ctx=DEV)).asnumpy()
+    np.testing.assert_array_equal(got, ref)
+    assert sorted(map(tuple, got)) == sorted(map(tuple, x)) and not (got == x).all()
+    y = mx.nd.array(x, ctx=DEV)
+    mx.random.seed(123)
+    mx.nd.shuffle(y, out=y)
+    np.testing.assert_array_equal(y.asnumpy(), ref)
+
+
+def test_sample_multinomial_statistics_gradient_and_errors():
+    probs = np.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.0, 0.0, 0.3]], dtype=np.float64)
+    p = mx.nd.array(probs, ctx=DEV, dtype=np.float64)
+    p.attach_grad()
+    with mx.autograd.record():
+        s, logp = mx.nd.sample_multinomial(p, shape=(20000,), get_prob=True)
+    head = np.random.RandomState(0).uniform(-1, 1, logp.shape)
+    logp.backward(mx.nd.array(head, ctx=DEV, dtype=np.float64))
+    s_np = s.asnumpy().astype(np.int64)
+    for r in range(2):
+        freq = np.bincount(s_np[r], minlength=4) / 20000.0
+        np.testing.assert_allclose(freq, probs[r], atol=0.015)
+    assert (s_np[1] != 1).all() and (s_np[1] != 2).all()
+    np.testing.assert_allclose(logp.asnumpy(), np.log(probs[np.arange(2)[:, None], s_np]))
+    expect = np.zeros_like(probs)
+    for r in range(2):
+        for t in range(20000):
+            expect[r, s_np[r, t]] += head[r, t] / probs[r, s_np[r, t]]
+    np.testing.assert_allclose(p.grad.asnumpy(), expect, rtol=1e-9, atol=1e-9)
+    bad = mx.nd.array([[0.5, -0.1, 0.6]], ctx=DEV)
+    with pytest.raises(mx.MXNetError, match="non-negative probabilities"):
+        mx.nd.sample_multinomial(bad).asnumpy()
