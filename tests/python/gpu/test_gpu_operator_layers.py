@@ -94,6 +94,59 @@ def test_deconvolution_and_gradients(shape, params, dtype):
              "Deconvolution", tol=CONV_TOL[dtype])
 
 
+DECONV_GEMM_CASES = DECONV_CASES + [
+    ((3, 2, 5), dict(kernel=(3,), num_filter=4, dilate=(2,), pad=(2,), num_group=2,
+                     no_bias=False)),
+    ((2, 3, 4, 5), dict(kernel=(3, 2), num_filter=2, stride=(3, 2), pad=(1, 1), adj=(2, 1),
+                        dilate=(1, 2), no_bias=False)),
+    ((1, 6, 3, 3), dict(kernel=(3, 3), num_filter=6, num_group=6, pad=(1, 1), no_bias=False)),
+    ((2, 4, 2, 3, 3), dict(kernel=(2, 3, 2), num_filter=6, stride=(2, 1, 2), pad=(0, 1, 1),
+                           num_group=2, no_bias=False)),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,params", DECONV_GEMM_CASES)
+def test_deconvolution_without_cudnn_and_gradients(shape, params, dtype):
+    """cudnn_off=True: GEMM + col2im forward, im2col + GEMM gradients on the GPU."""
+    arrays = _scaled(_weights(shape, params, deconv=True), dtype)
+    check_fn(lambda *x: mx.nd.Deconvolution(*x, cudnn_off=True, **params), arrays, dtype, True,
+             "Deconvolution cudnn_off", tol=CONV_TOL[dtype])
+
+
+def test_deconvolution_without_cudnn_accumulates_gradients():
+    params = dict(kernel=(3, 3), num_filter=4, num_group=2, stride=(2, 2), pad=(1, 1),
+                  no_bias=False)
+    x, w, b = _scaled(_weights((2, 4, 4, 5), params, True), np.float64)
+    results = []
+    for cudnn_off in (False, True):
+        arrs = [mx.nd.array(a, ctx=DEV, dtype=np.float64) for a in (x, w, b)]
+        for a in arrs:
+            a.attach_grad(grad_req="add")
+        for _ in range(2):
+            with mx.autograd.record():
+                y = mx.nd.Deconvolution(*arrs, cudnn_off=cudnn_off, **params)
+            y.backward(mx.nd.ones_like(y))
+        results.append([a.grad.asnumpy() for a in arrs] + [y.asnumpy()])
+    for g, r in zip(results[1], results[0]):
+        np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-12)
+
+
+def test_deconvolution_without_cudnn_of_an_empty_batch():
+    x = mx.nd.zeros((0, 3, 4, 4), ctx=DEV)
+    w = mx.nd.array(_scaled([(3, 2, 3, 3)], np.float32)[0], ctx=DEV)
+    b = mx.nd.ones((2,), ctx=DEV)
+    for a in (x, w, b):
+        a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Deconvolution(x, w, b, kernel=(3, 3), num_filter=2, no_bias=False,
+                                cudnn_off=True)
+    assert y.shape == (0, 2, 6, 6)
+    y.backward(mx.nd.zeros_like(y))
+    np.testing.assert_array_equal(w.grad.asnumpy(), np.zeros((3, 2, 3, 3), np.float32))
+    np.testing.assert_array_equal(b.grad.asnumpy(), np.zeros(2, np.float32))
+
+
 @pytest.mark.parametrize("tune", ["off", "limited_workspace", "fastest"])
 def test_convolution_tuning_modes_agree(tune):
     params = dict(kernel=(3, 3), num_filter=8, pad=(1, 1), cudnn_tune=tune)

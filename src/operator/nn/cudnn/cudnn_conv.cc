@@ -165,15 +165,6 @@ void ScaleOrZero(const OpContext& ctx, void* dst, size_t bytes, double beta) {
 
 }  // namespace
 
-void NoteCudnnOff(bool cudnn_off, const char* op) {
-  if (!cudnn_off) return;
-  static std::once_flag once;
-  std::call_once(once, [op] {
-    LOG(WARNING) << op << ": cudnn_off=True is ignored on the GPU: cuDNN is this build's only "
-                 << "GPU convolution";
-  });
-}
-
 int CudnnTuneMode(const dmlc::optional<int>& cudnn_tune) {
   if (cudnn_tune.has_value()) return cudnn_tune.value();
   static const int mode = [] {

@@ -38,9 +38,6 @@ int CudnnTuneMode(const dmlc::optional<int>& cudnn_tune);
 /*! \brief beta of a cuDNN call writing under `req`: 1 accumulates (kAddTo), 0 overwrites. */
 inline double CudnnBeta(OpReqType req) { return req == kAddTo ? 1.0 : 0.0; }
 
-/*! \brief cudnn_off=True still runs cuDNN, this build's only GPU convolution; says so once. */
-void NoteCudnnOff(bool cudnn_off, const char* op);
-
 class CudnnConv {
  public:
   CudnnConv(const ConvGeom& g, int dtype, int tune, size_t workspace_bytes, std::string op);
