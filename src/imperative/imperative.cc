@@ -265,10 +265,19 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   // Output shapes that depend on input values: wait for the inputs and read them now.
   static auto& fdata_shape = nnvm::Op::GetAttr<FDataDependentShape>("FDataDependentShape");
   if (fdata_shape.count(op)) {
+    // The shape function reads values on the host: device inputs are read from host copies.
     std::vector<TBlob> in_blobs;
+    std::vector<NDArray> host_copies;
+    host_copies.reserve(inputs.size());
     for (NDArray* in : inputs) {
       in->WaitToRead();
-      in_blobs.push_back(in->data());
+      if (!in->is_none() && in->ctx().dev_mask() != cpu::kDevMask) {
+        host_copies.emplace_back(in->shape(), Context::CPU(), false, in->dtype());
+        if (in->shape().Size() > 0) host_copies.back().SyncCopyFromNDArray(*in);
+        in_blobs.push_back(host_copies.back().data());
+      } else {
+        in_blobs.push_back(in->data());
+      }
     }
     try {
       fdata_shape[op](attrs, in_blobs, &out_shapes);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../elemwise_op_common.h"
+#include "../host_fallback.h"
 #include "../operator_common.h"
 
 namespace mxnet {
@@ -168,6 +169,9 @@ which stands for the rows in x where the corresonding element in index is non-ze
 .set_attr<FDataDependentShape>("FDataDependentShape", BooleanMaskDataShape)
 .set_attr<mxnet::FInferShape>("FInferShape", BooleanMaskShape)
 .set_attr<nnvm::FInferType>("FInferType", BooleanMaskType)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(BooleanMaskCompute))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", BooleanMaskCompute)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseIn{"_backward_contrib_boolean_mask"})
 .add_argument("data", "NDArray-or-Symbol", "Data")
@@ -193,6 +197,9 @@ NNVM_REGISTER_OP(_backward_contrib_boolean_mask)
   TYPE_ASSIGN_CHECK(*out, 1, (*in)[2]);
   return (*out)[0] != -1 && (*out)[1] != -1;
 })
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(BooleanMaskGradCompute))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", BooleanMaskGradCompute);
 
 }  // namespace op

@@ -9,6 +9,9 @@
  * thread does one element (length 1), a CPU thread a contiguous chunk, walking the coordinates
  * with counters instead of dividing for every element.
  *
+ * The random ops (_image_random_*) draw their few factors on the host from the kRandom
+ * resource (a host generator on every device) and then launch the same functors.
+ *
  * Layouts: images are (H, W, C) or batches (N, H, W, C); to_tensor turns them into (C, H, W) /
  * (N, C, H, W) float32 in [0, 1], which normalize consumes.
  *
@@ -20,13 +23,16 @@
 
 #include <dmlc/logging.h>
 #include <dmlc/parameter.h>
+#include <mshadow/random.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 #include <mxnet/tuple.h>
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../mxnet_op.h"
@@ -53,6 +59,35 @@ struct AdjustLightingParam : public dmlc::Parameter<AdjustLightingParam> {
   mxnet::Tuple<float> alpha;
   DMLC_DECLARE_PARAMETER(AdjustLightingParam) {
     DMLC_DECLARE_FIELD(alpha).describe("The lighting alphas for the R, G, B channels.");
+  }
+};
+
+struct RandomEnhanceParam : public dmlc::Parameter<RandomEnhanceParam> {
+  float min_factor;
+  float max_factor;
+  DMLC_DECLARE_PARAMETER(RandomEnhanceParam) {
+    DMLC_DECLARE_FIELD(min_factor).set_lower_bound(0.0).describe("Minimum factor.");
+    DMLC_DECLARE_FIELD(max_factor).set_lower_bound(0.0).describe("Maximum factor.");
+  }
+};
+
+struct RandomColorJitterParam : public dmlc::Parameter<RandomColorJitterParam> {
+  float brightness;
+  float contrast;
+  float saturation;
+  float hue;
+  DMLC_DECLARE_PARAMETER(RandomColorJitterParam) {
+    DMLC_DECLARE_FIELD(brightness).describe("How much to jitter brightness.");
+    DMLC_DECLARE_FIELD(contrast).describe("How much to jitter contrast.");
+    DMLC_DECLARE_FIELD(saturation).describe("How much to jitter saturation.");
+    DMLC_DECLARE_FIELD(hue).describe("How much to jitter hue.");
+  }
+};
+
+struct RandomLightingParam : public dmlc::Parameter<RandomLightingParam> {
+  float alpha_std;
+  DMLC_DECLARE_PARAMETER(RandomLightingParam) {
+    DMLC_DECLARE_FIELD(alpha_std).set_default(0.05f).describe("Level of the lighting noise.");
   }
 };
 
@@ -369,7 +404,7 @@ struct BrightnessKernel {
 struct SaturationKernel {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t p, DType* y, const DType* x, float alpha) {
-    const float gray = 0.114f * static_cast<float>(x[p * 3 + 2]) * (1.f - alpha);
+    const float gray = MulRn(MulRn(0.114f, static_cast<float>(x[p * 3 + 2])), 1.f - alpha);
     for (index_t ch = 0; ch < 3; ++ch)
       y[p * 3 + ch] = SaturateCast<DType>(MulRn(static_cast<float>(x[p * 3 + ch]), alpha) + gray);
   }
@@ -478,6 +513,165 @@ void AdjustLightingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   if (req[0] == kNullOp) return;
   const AdjustLightingParam& p = nnvm::get<AdjustLightingParam>(attrs.parsed);
   const float alpha[3] = {p.alpha[0], p.alpha[1], p.alpha[2]};
+  AdjustLightingRun<xpu>(ctx.get_stream<xpu>(), inputs[0], outputs[0], alpha);
+}
+
+// ---------------------------------------------------------------- random ops
+//
+// The factors are drawn on the host from the op's kRandom resource, a host generator on every
+// device (seeded per device id), so a call on gpu(0) after mx.random.seed(s) draws what a call
+// on cpu(0) draws after the same seed; the kernels then run on the op's stream.
+
+/*! \brief One uniform draw in [lo, hi) from the op's kRandom generator (lo when hi <= lo). */
+inline float DrawUniform(const OpContext& ctx, float lo, float hi) {
+  auto* rnd = ctx.requested[0].get_random<cpu, float>(nullptr);
+  float v = lo;
+  if (hi > lo) rnd->SampleUniform(&v, 1, lo, hi);
+  return v;
+}
+
+template <typename xpu, int axis>
+void RandomFlipCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  if (DrawUniform(ctx, 0.f, 1.f) < 0.5f) {
+    FlipRun<xpu>(s, inputs[0], outputs[0], axis);
+  } else {
+    CopyIfDistinct<xpu>(s, inputs[0], outputs[0]);
+  }
+}
+
+/*!
+ * \brief *sum = the summed gray value of an (H, W, C) image, in double, pixel by pixel. One
+ *        thread does it all: the CPU's order of additions, hence its bits, on both devices.
+ */
+struct GraySumKernel {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t, double* sum, const DType* x, index_t pixels,
+                                  index_t c) {
+    double acc = 0;
+    for (index_t p = 0; p < pixels; ++p) {
+      if (c == 3) {
+        acc += MulRn(0.299, static_cast<double>(static_cast<float>(x[p * 3]))) +
+               MulRn(0.587, static_cast<double>(static_cast<float>(x[p * 3 + 1]))) +
+               MulRn(0.114, static_cast<double>(static_cast<float>(x[p * 3 + 2])));
+      } else {
+        acc += static_cast<float>(x[p]);
+      }
+    }
+    *sum = acc;
+  }
+};
+
+/*! \brief y = x * alpha + (1 - alpha) * mean gray, the mean being *sum / pixels. */
+struct ContrastKernel {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* x, const double* sum,
+                                  index_t pixels, float alpha) {
+    const float beta = MulRn(1.f - alpha, static_cast<float>(*sum / pixels));
+    y[i] = SaturateCast<DType>(MulRn(static_cast<float>(x[i]), alpha) + beta);
+  }
+};
+
+enum ColorOp { kBrightness, kContrast, kSaturation, kHue };
+
+/*!
+ * \brief Applies one colour adjustment with factor alpha to an (H, W, C) image, reading x and
+ *        writing y (x == y is fine). Gray images pass saturation and hue unchanged, as 1.9.1.
+ *        Contrast needs `sum`, one double of device memory (the op's kTempSpace).
+ */
+template <typename xpu, typename DType>
+void ApplyColorOp(mshadow::Stream<xpu>* s, ColorOp op, const DType* x, DType* y,
+                  const mxnet::TShape& shape, float alpha, double* sum) {
+  using mxnet_op::Kernel;
+  const index_t pixels = shape[0] * shape[1], c = shape[2];
+  const bool identity = (op == kSaturation || op == kHue) &&
+                        (c == 1 || (op == kHue && fabsf(alpha) < 1e-3f));  // 1.9.1's skip
+  if (identity) {
+    if (x != y) Kernel<ImageCopyKernel, xpu>::Launch(s, pixels * c, y, x);
+    return;
+  }
+  switch (op) {
+    case kBrightness: Kernel<BrightnessKernel, xpu>::Launch(s, pixels * c, y, x, alpha); break;
+    case kContrast:
+      CHECK(sum != nullptr) << "ApplyColorOp: contrast without temp space (a bug)";
+      Kernel<GraySumKernel, xpu>::Launch(s, 1, sum, x, pixels, c);
+      Kernel<ContrastKernel, xpu>::Launch(s, pixels * c, y, x, static_cast<const double*>(sum),
+                                          pixels, alpha);
+      break;
+    case kSaturation: Kernel<SaturationKernel, xpu>::Launch(s, pixels, y, x, alpha); break;
+    case kHue: Kernel<HueKernel, xpu>::Launch(s, pixels, y, x, alpha); break;
+  }
+}
+
+/*! \brief The random brightness / contrast / saturation / hue ops: one factor drawn uniformly
+ *         from [min_factor, max_factor). Contrast's resources are (kRandom, kTempSpace). */
+template <typename xpu, ColorOp op>
+void RandomColorCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                        const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const RandomEnhanceParam& p = nnvm::get<RandomEnhanceParam>(attrs.parsed);
+  const float alpha = DrawUniform(ctx, p.min_factor, p.max_factor);
+  double* sum = op == kContrast ? ctx.requested[1].get_space_typed_ptr<double>(1) : nullptr;
+  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    ApplyColorOp<xpu, DType>(ctx.get_stream<xpu>(), op, inputs[0].dptr<DType>(),
+                             outputs[0].dptr<DType>(), inputs[0].shape_, alpha, sum);
+  });
+}
+
+/*!
+ * \brief Brightness, contrast, saturation and hue in an order shuffled per call (as 1.9.1); an
+ *        adjustment whose strength is 0 is skipped. Each stage draws its factor on the host
+ *        just before queuing its kernels, so the draws are the CPU's in the CPU's order.
+ *        Resources (kRandom, kTempSpace).
+ */
+template <typename xpu>
+void RandomColorJitterCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                              const std::vector<TBlob>& inputs,
+                              const std::vector<OpReqType>& req,
+                              const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const RandomColorJitterParam& p = nnvm::get<RandomColorJitterParam>(attrs.parsed);
+  auto* rnd = ctx.requested[0].get_random<cpu, float>(nullptr);
+  int order[4] = {kBrightness, kContrast, kSaturation, kHue};
+  for (int i = 3; i > 0; --i) {  // Fisher-Yates on our own draws: portable across libstdc++
+    const int j = static_cast<int>(rnd->GetRandInt() % static_cast<uint32_t>(i + 1));
+    std::swap(order[i], order[j]);
+  }
+  const float strength[4] = {p.brightness, p.contrast, p.saturation, p.hue};
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  double* sum = ctx.requested[1].get_space_typed_ptr<double>(1);
+  bool applied = false;
+  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const DType* src = inputs[0].dptr<DType>();
+    DType* dst = outputs[0].dptr<DType>();
+    for (int op : order) {
+      if (strength[op] <= 0) continue;
+      const float jitter = DrawUniform(ctx, -strength[op], strength[op]);
+      const float alpha = op == kHue ? jitter : 1.f + jitter;
+      ApplyColorOp<xpu, DType>(s, static_cast<ColorOp>(op), src, dst, inputs[0].shape_, alpha,
+                               sum);
+      src = dst;  // later stages work in place on the output
+      applied = true;
+    }
+  });
+  if (!applied) CopyIfDistinct<xpu>(s, inputs[0], outputs[0]);
+}
+
+/*! \brief AlexNet-style lighting with alpha drawn from N(0, alpha_std) per eigenvector. */
+template <typename xpu>
+void RandomLightingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  const RandomLightingParam& p = nnvm::get<RandomLightingParam>(attrs.parsed);
+  float alpha[3] = {0.f, 0.f, 0.f};
+  if (p.alpha_std > 0) {
+    ctx.requested[0].get_random<cpu, float>(nullptr)->SampleGaussian(alpha, 3, 0.f, p.alpha_std);
+  }
   AdjustLightingRun<xpu>(ctx.get_stream<xpu>(), inputs[0], outputs[0], alpha);
 }
 

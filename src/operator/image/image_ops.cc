@@ -2,21 +2,17 @@
  * \file image_ops.cc
  * \brief The `_image_*` operators of MXNet 1.9.1 except resize (resize.cc): to_tensor,
  *        normalize, the flips, the colour jitters, lighting and crop. Registration, shape and
- *        type inference and the CPU computes; the kernels are in image_ops-inl.h (shared with
- *        image_ops.cu).
+ *        type inference and FCompute<cpu>; the computes and kernels are in image_ops-inl.h
+ *        (shared with image_ops.cu).
  *
  * Random ops draw their factors from the kRandom resource, so mx.random.seed fixes them.
  * Integer images store each stage's result through SaturateCast (clamp, truncate), as 1.9.1.
  */
 #include <dmlc/parameter.h>
-#include <mshadow/random.h>
 #include <mxnet/op_attr_types.h>
 #include <mxnet/resource.h>
 
-#include <algorithm>
-#include <cmath>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "../elemwise_op_common.h"
@@ -28,35 +24,6 @@ namespace op {
 namespace image {
 
 // ---------------------------------------------------------------- parameters
-
-struct RandomEnhanceParam : public dmlc::Parameter<RandomEnhanceParam> {
-  float min_factor;
-  float max_factor;
-  DMLC_DECLARE_PARAMETER(RandomEnhanceParam) {
-    DMLC_DECLARE_FIELD(min_factor).set_lower_bound(0.0).describe("Minimum factor.");
-    DMLC_DECLARE_FIELD(max_factor).set_lower_bound(0.0).describe("Maximum factor.");
-  }
-};
-
-struct RandomColorJitterParam : public dmlc::Parameter<RandomColorJitterParam> {
-  float brightness;
-  float contrast;
-  float saturation;
-  float hue;
-  DMLC_DECLARE_PARAMETER(RandomColorJitterParam) {
-    DMLC_DECLARE_FIELD(brightness).describe("How much to jitter brightness.");
-    DMLC_DECLARE_FIELD(contrast).describe("How much to jitter contrast.");
-    DMLC_DECLARE_FIELD(saturation).describe("How much to jitter saturation.");
-    DMLC_DECLARE_FIELD(hue).describe("How much to jitter hue.");
-  }
-};
-
-struct RandomLightingParam : public dmlc::Parameter<RandomLightingParam> {
-  float alpha_std;
-  DMLC_DECLARE_PARAMETER(RandomLightingParam) {
-    DMLC_DECLARE_FIELD(alpha_std).set_default(0.05f).describe("Level of the lighting noise.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(NormalizeParam);
 DMLC_REGISTER_PARAMETER(RandomEnhanceParam);
@@ -71,12 +38,9 @@ std::vector<ResourceRequest> RandomResource(const NodeAttrs&) {
   return {ResourceRequest::kRandom};
 }
 
-/*! \brief One uniform draw in [lo, hi) from the op's kRandom generator. */
-float DrawUniform(const OpContext& ctx, float lo, float hi) {
-  auto* rnd = ctx.requested[0].get_random<cpu, float>(ctx.get_stream<cpu>());
-  float v = lo;
-  if (hi > lo) rnd->SampleUniform(&v, 1, lo, hi);
-  return v;
+/*! \brief Contrast (and the jitter, which may apply it) also sums the image in temp space. */
+std::vector<ResourceRequest> RandomAndTempResource(const NodeAttrs&) {
+  return {ResourceRequest::kRandom, ResourceRequest::kTempSpace};
 }
 
 bool SameAsSecondInputShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
@@ -148,120 +112,6 @@ bool SingleImageShape(const char* op, mxnet::ShapeVector* in, mxnet::ShapeVector
   SHAPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
   SHAPE_ASSIGN_CHECK(*in, 0, (*out)[0]);
   return shape_is_known((*out)[0]);
-}
-
-template <int axis>
-void RandomFlipCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  mshadow::Stream<cpu>* s = ctx.get_stream<cpu>();
-  if (DrawUniform(ctx, 0.f, 1.f) < 0.5f) {
-    FlipRun<cpu>(s, inputs[0], outputs[0], axis);
-  } else {
-    CopyIfDistinct<cpu>(s, inputs[0], outputs[0]);
-  }
-}
-
-// ---------------------------------------------------------------- colour adjustments
-
-/*! \brief y = x * alpha + (1 - alpha) * mean gray value of the image. */
-template <typename DType>
-void AdjustContrast(const DType* x, DType* y, const mxnet::TShape& s, float alpha) {
-  const index_t pixels = s[0] * s[1], c = s[2];
-  double sum = 0;
-  for (index_t p = 0; p < pixels; ++p) {
-    if (c == 3) {
-      sum += 0.299 * static_cast<float>(x[p * 3]) + 0.587 * static_cast<float>(x[p * 3 + 1]) +
-             0.114 * static_cast<float>(x[p * 3 + 2]);
-    } else {
-      sum += static_cast<float>(x[p]);
-    }
-  }
-  const float beta = (1.f - alpha) * static_cast<float>(sum / pixels);
-  for (index_t i = 0; i < pixels * c; ++i)
-    y[i] = SaturateCast<DType>(static_cast<float>(x[i]) * alpha + beta);
-}
-
-enum ColorOp { kBrightness, kContrast, kSaturation, kHue };
-
-/*! \brief Applies one colour adjustment with factor alpha, reading x and writing y (x == y is
- *         fine). Gray images pass saturation and hue unchanged, as 1.9.1. */
-template <typename DType>
-void ApplyColorOp(ColorOp op, const DType* x, DType* y, const mxnet::TShape& s, float alpha) {
-  using mxnet_op::Kernel;
-  const index_t pixels = s[0] * s[1], c = s[2];
-  const bool identity = (op == kSaturation || op == kHue) &&
-                        (c == 1 || (op == kHue && std::fabs(alpha) < 1e-3f));  // 1.9.1's skip
-  if (identity) {
-    if (x != y) std::copy(x, x + pixels * c, y);
-    return;
-  }
-  switch (op) {
-    case kBrightness:
-      Kernel<BrightnessKernel, cpu>::Launch(nullptr, pixels * c, y, x, alpha);
-      break;
-    case kContrast: AdjustContrast(x, y, s, alpha); break;
-    case kSaturation: Kernel<SaturationKernel, cpu>::Launch(nullptr, pixels, y, x, alpha); break;
-    case kHue: Kernel<HueKernel, cpu>::Launch(nullptr, pixels, y, x, alpha); break;
-  }
-}
-
-template <ColorOp op>
-void RandomColorCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                        const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const RandomEnhanceParam& p = nnvm::get<RandomEnhanceParam>(attrs.parsed);
-  const float alpha = DrawUniform(ctx, p.min_factor, p.max_factor);
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    ApplyColorOp<DType>(op, inputs[0].dptr<DType>(), outputs[0].dptr<DType>(), inputs[0].shape_,
-                        alpha);
-  });
-}
-
-/*! \brief Brightness, contrast, saturation and hue in an order shuffled per call (as 1.9.1);
- *         an adjustment whose strength is 0 is skipped. */
-void RandomColorJitterCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                              const std::vector<TBlob>& inputs,
-                              const std::vector<OpReqType>& req,
-                              const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const RandomColorJitterParam& p = nnvm::get<RandomColorJitterParam>(attrs.parsed);
-  auto* rnd = ctx.requested[0].get_random<cpu, float>(ctx.get_stream<cpu>());
-  int order[4] = {kBrightness, kContrast, kSaturation, kHue};
-  for (int i = 3; i > 0; --i) {  // Fisher-Yates on our own draws: portable across libstdc++
-    const int j = static_cast<int>(rnd->GetRandInt() % static_cast<uint32_t>(i + 1));
-    std::swap(order[i], order[j]);
-  }
-  const float strength[4] = {p.brightness, p.contrast, p.saturation, p.hue};
-  bool applied = false;
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const DType* src = inputs[0].dptr<DType>();
-    DType* dst = outputs[0].dptr<DType>();
-    for (int op : order) {
-      if (strength[op] <= 0) continue;
-      const float jitter = DrawUniform(ctx, -strength[op], strength[op]);
-      const float alpha = op == kHue ? jitter : 1.f + jitter;
-      ApplyColorOp<DType>(static_cast<ColorOp>(op), src, dst, inputs[0].shape_, alpha);
-      src = dst;  // later stages work in place on the output
-      applied = true;
-    }
-  });
-  if (!applied) CopyIfDistinct<cpu>(ctx.get_stream<cpu>(), inputs[0], outputs[0]);
-}
-
-void RandomLightingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  const RandomLightingParam& p = nnvm::get<RandomLightingParam>(attrs.parsed);
-  float alpha[3] = {0.f, 0.f, 0.f};
-  if (p.alpha_std > 0) {
-    auto* rnd = ctx.requested[0].get_random<cpu, float>(ctx.get_stream<cpu>());
-    rnd->SampleGaussian(alpha, 3, 0.f, p.alpha_std);
-  }
-  AdjustLightingRun<cpu>(ctx.get_stream<cpu>(), inputs[0], outputs[0], alpha);
 }
 
 // ---------------------------------------------------------------- crop
@@ -415,36 +265,36 @@ MXNET_IMAGE_UNARY(_image_random_flip_left_right)
 .describe("Reverses the columns of an (H x W x C) image with probability 0.5.")
 MXNET_IMAGE_SINGLE_SHAPE(_image_random_flip_left_right)
 .set_attr<FResourceRequest>("FResourceRequest", RandomResource)
-.set_attr<FCompute>("FCompute<cpu>", RandomFlipCompute<1>)
+.set_attr<FCompute>("FCompute<cpu>", RandomFlipCompute<cpu, 1>)
 .set_attr<bool>("TNonDifferentiable", true);
 
 MXNET_IMAGE_UNARY(_image_random_flip_top_bottom)
 .describe("Reverses the rows of an (H x W x C) image with probability 0.5.")
 MXNET_IMAGE_SINGLE_SHAPE(_image_random_flip_top_bottom)
 .set_attr<FResourceRequest>("FResourceRequest", RandomResource)
-.set_attr<FCompute>("FCompute<cpu>", RandomFlipCompute<0>)
+.set_attr<FCompute>("FCompute<cpu>", RandomFlipCompute<cpu, 0>)
 .set_attr<bool>("TNonDifferentiable", true);
 
-#define MXNET_IMAGE_RANDOM_ENHANCE(name, op, text)                                      \
+#define MXNET_IMAGE_RANDOM_ENHANCE(name, op, resources, text)                           \
   MXNET_IMAGE_UNARY(name)                                                               \
   .describe(text)                                                                       \
   .set_attr_parser(ParamParser<RandomEnhanceParam>)                                     \
   MXNET_IMAGE_SINGLE_SHAPE(name)                                                        \
-  .set_attr<FResourceRequest>("FResourceRequest", RandomResource)                       \
-  .set_attr<FCompute>("FCompute<cpu>", RandomColorCompute<op>)                          \
+  .set_attr<FResourceRequest>("FResourceRequest", resources)                            \
+  .set_attr<FCompute>("FCompute<cpu>", RandomColorCompute<cpu, op>)                     \
   .set_attr<bool>("TNonDifferentiable", true)                                           \
   .add_arguments(RandomEnhanceParam::__FIELDS__())
 
-MXNET_IMAGE_RANDOM_ENHANCE(_image_random_brightness, kBrightness,
+MXNET_IMAGE_RANDOM_ENHANCE(_image_random_brightness, kBrightness, RandomResource,
     "Multiplies an (H x W x C) image by a factor drawn uniformly from [min_factor, "
     "max_factor].");
-MXNET_IMAGE_RANDOM_ENHANCE(_image_random_contrast, kContrast,
+MXNET_IMAGE_RANDOM_ENHANCE(_image_random_contrast, kContrast, RandomAndTempResource,
     "Blends an (H x W x C) image with its mean gray level: x * a + (1 - a) * mean(gray), a drawn "
     "uniformly from [min_factor, max_factor].");
-MXNET_IMAGE_RANDOM_ENHANCE(_image_random_saturation, kSaturation,
+MXNET_IMAGE_RANDOM_ENHANCE(_image_random_saturation, kSaturation, RandomResource,
     "Blends an (H x W x C) RGB image with its gray version, the factor drawn uniformly from "
     "[min_factor, max_factor].");
-MXNET_IMAGE_RANDOM_ENHANCE(_image_random_hue, kHue,
+MXNET_IMAGE_RANDOM_ENHANCE(_image_random_hue, kHue, RandomResource,
     "Rotates the hue of an (H x W x C) RGB image by a * 360 degrees, a drawn uniformly from "
     "[min_factor, max_factor].");
 
@@ -453,8 +303,8 @@ MXNET_IMAGE_UNARY(_image_random_color_jitter)
           "in a random order; each factor is 1 + uniform(-v, v) (hue: uniform(-v, v)).")
 .set_attr_parser(ParamParser<RandomColorJitterParam>)
 MXNET_IMAGE_SINGLE_SHAPE(_image_random_color_jitter)
-.set_attr<FResourceRequest>("FResourceRequest", RandomResource)
-.set_attr<FCompute>("FCompute<cpu>", RandomColorJitterCompute)
+.set_attr<FResourceRequest>("FResourceRequest", RandomAndTempResource)
+.set_attr<FCompute>("FCompute<cpu>", RandomColorJitterCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_arguments(RandomColorJitterParam::__FIELDS__());
 
@@ -471,7 +321,8 @@ MXNET_IMAGE_UNARY(_image_adjust_lighting)
 })
 MXNET_IMAGE_SINGLE_SHAPE(_image_adjust_lighting)
 .set_attr<FCompute>("FCompute<cpu>", AdjustLightingCompute<cpu>)
-.set_attr<nnvm::FGradient>("FGradient", CloneGradient{"_backward_image_adjust_lighting"})
+// As 1.9.1: y = x + const, so the input gradient is the output gradient.
+.set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseNone{"_copy"})
 .add_arguments(AdjustLightingParam::__FIELDS__());
 
 MXNET_IMAGE_UNARY(_image_random_lighting)
@@ -479,7 +330,7 @@ MXNET_IMAGE_UNARY(_image_random_lighting)
 .set_attr_parser(ParamParser<RandomLightingParam>)
 MXNET_IMAGE_SINGLE_SHAPE(_image_random_lighting)
 .set_attr<FResourceRequest>("FResourceRequest", RandomResource)
-.set_attr<FCompute>("FCompute<cpu>", RandomLightingCompute)
+.set_attr<FCompute>("FCompute<cpu>", RandomLightingCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_arguments(RandomLightingParam::__FIELDS__());
 

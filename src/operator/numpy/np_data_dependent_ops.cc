@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "../host_copy.h"
+#include "../host_fallback.h"
 #include "../operator_common.h"
 
 namespace mxnet {
@@ -299,18 +301,31 @@ void BincountCompute(const NodeAttrs& attrs, const OpContext& ctx,
 
 // ---- share_memory ------------------------------------------------------------------------------
 
-void ShareMemoryCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                        const std::vector<TBlob>& outputs) {
+/*! \brief Whether the two arrays' memory ranges overlap (pointer arithmetic only). */
+bool ShareMemory(const std::vector<TBlob>& inputs) {
   auto range = [](const TBlob& b) {
     const char* p = static_cast<const char*>(b.dptr_);
     return std::make_pair(p, p + b.Size() * mshadow::mshadow_sizeof(b.type_flag_));
   };
   const auto a = range(inputs[0]), b = range(inputs[1]);
-  const bool overlap = a.first < a.second && b.first < b.second &&
-                       a.first < b.second && b.first < a.second;
-  *outputs[0].dptr<bool>() = overlap;
+  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
 }
+
+void ShareMemoryCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                        const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                        const std::vector<TBlob>& outputs) {
+  *outputs[0].dptr<bool>() = ShareMemory(inputs);
+}
+
+#if MXNET_USE_CUDA
+/*! \brief GPU: the same test on the device pointers; the 0-d result is copied over. */
+void ShareMemoryComputeGPU(const NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& outputs) {
+  const bool overlap = ShareMemory(inputs);
+  CopyHostToDevice(ctx.get_stream<gpu>(), outputs[0].dptr_, &overlap, sizeof(bool));
+}
+#endif
 
 }  // namespace
 
@@ -330,6 +345,9 @@ imperatively and in hybridized blocks, not in a bound executor. Not differentiab
 .set_attr<FDataDependentShape>("FDataDependentShape", UniqueDataShape)
 .set_attr<mxnet::FInferShape>("FInferShape", UniqueShape)
 .set_attr<nnvm::FInferType>("FInferType", UniqueType)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(UniqueCompute))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", UniqueCompute)
 .add_argument("data", "NDArray-or-Symbol", "The input array")
 .add_arguments(NpUniqueParam::__FIELDS__());
@@ -356,6 +374,9 @@ nonzero). A 0-d input counts as shape (1,). Not differentiable.
   TYPE_ASSIGN_CHECK(*out, 0, mshadow::kInt64);
   return (*in)[0] != -1;
 })
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(NonzeroCompute))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", NonzeroCompute)
 .add_argument("x", "NDArray-or-Symbol", "The input array");
 
@@ -378,6 +399,9 @@ dtype for weighted sums. Not differentiable.
 .set_attr<FDataDependentShape>("FDataDependentShape", BincountDataShape)
 .set_attr<mxnet::FInferShape>("FInferShape", BincountShape)
 .set_attr<nnvm::FInferType>("FInferType", BincountType)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(BincountCompute))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", BincountCompute)
 .add_argument("data", "NDArray-or-Symbol", "1-d array of non-negative integers")
 .add_argument("weights", "NDArray-or-Symbol", "Weights, the shape of data (has_weights=True)")
@@ -403,6 +427,9 @@ exact). In a bound graph its inputs are the arrays the executor holds.
   TYPE_ASSIGN_CHECK(*out, 0, mshadow::kBool);
   return true;
 })
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", ShareMemoryComputeGPU)
+#endif
 .set_attr<FCompute>("FCompute<cpu>", ShareMemoryCompute)
 .add_argument("a", "NDArray-or-Symbol", "First array")
 .add_argument("b", "NDArray-or-Symbol", "Second array");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../elemwise_op_common.h"
+#include "../host_fallback.h"
 #include "../operator_common.h"
 #include "./elemwise_unary_op-inl.h"
 #include "./misc_ops-inl.h"
@@ -483,6 +484,55 @@ void UniformRange(const HistogramParam& p, const TBlob& data, double* lo, double
   });
 }
 
+void HistogramCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  const HistogramParam& p = nnvm::get<HistogramParam>(attrs.parsed);
+  const TBlob& data = inputs[0];
+  const index_t nbins = outputs[0].Size();
+  std::vector<double> edges(nbins + 1);
+  double lo = 0, hi = 0;
+  if (HistogramUniform(p)) {
+    UniformRange(p, data, &lo, &hi);
+    for (index_t i = 0; i <= nbins; ++i) edges[i] = lo + (hi - lo) * i / nbins;
+  } else {
+    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, BType, {
+      for (index_t i = 0; i <= nbins; ++i) edges[i] = static_cast<double>(inputs[1].dptr<BType>()[i]);
+    });
+    for (index_t i = 0; i < nbins; ++i) {
+      if (!(edges[i] <= edges[i + 1])) {
+        MX_THROW(ValueError) << "histogram: bins must increase monotonically, got bins[" << i
+                             << "] = " << edges[i] << " > bins[" << i + 1 << "] = "
+                             << edges[i + 1];
+      }
+    }
+    lo = edges[0];
+    hi = edges[nbins];
+  }
+  std::vector<int64_t> counts(nbins, 0);
+  MSHADOW_TYPE_SWITCH(data.type_flag_, DType, {
+    const DType* x = data.dptr<DType>();
+    for (size_t i = 0; i < data.Size(); ++i) {
+      const double v = static_cast<double>(x[i]);
+      if (!(v >= lo && v <= hi)) continue;  // outside the range (or NaN): ignored
+      index_t bin;
+      if (v == hi) {
+        bin = nbins - 1;  // the last bin is closed on the right
+      } else if (HistogramUniform(p)) {
+        bin = std::min<index_t>(nbins - 1, static_cast<index_t>((v - lo) * nbins / (hi - lo)));
+      } else {
+        bin = static_cast<index_t>(std::upper_bound(edges.begin(), edges.end(), v) -
+                                   edges.begin()) - 1;
+      }
+      ++counts[bin];
+    }
+  });
+  Int64Output(outputs[0], counts, req[0]);
+  MSHADOW_TYPE_SWITCH(outputs[1].type_flag_, EType, {
+    for (index_t i = 0; i <= nbins; ++i) Assign(outputs[1].dptr<EType>() + i, req[1], edges[i]);
+  });
+}
+
 }  // namespace
 
 NNVM_REGISTER_OP(_histogram)
@@ -539,55 +589,10 @@ Example::
   return true;
 })
 .set_attr<bool>("TNonDifferentiable", true)
-.set_attr<FCompute>("FCompute<cpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                                        const std::vector<TBlob>& inputs,
-                                        const std::vector<OpReqType>& req,
-                                        const std::vector<TBlob>& outputs) {
-  const HistogramParam& p = nnvm::get<HistogramParam>(attrs.parsed);
-  const TBlob& data = inputs[0];
-  const index_t nbins = outputs[0].Size();
-  std::vector<double> edges(nbins + 1);
-  double lo = 0, hi = 0;
-  if (HistogramUniform(p)) {
-    UniformRange(p, data, &lo, &hi);
-    for (index_t i = 0; i <= nbins; ++i) edges[i] = lo + (hi - lo) * i / nbins;
-  } else {
-    MSHADOW_TYPE_SWITCH(inputs[1].type_flag_, BType, {
-      for (index_t i = 0; i <= nbins; ++i) edges[i] = static_cast<double>(inputs[1].dptr<BType>()[i]);
-    });
-    for (index_t i = 0; i < nbins; ++i) {
-      if (!(edges[i] <= edges[i + 1])) {
-        MX_THROW(ValueError) << "histogram: bins must increase monotonically, got bins[" << i
-                             << "] = " << edges[i] << " > bins[" << i + 1 << "] = "
-                             << edges[i + 1];
-      }
-    }
-    lo = edges[0];
-    hi = edges[nbins];
-  }
-  std::vector<int64_t> counts(nbins, 0);
-  MSHADOW_TYPE_SWITCH(data.type_flag_, DType, {
-    const DType* x = data.dptr<DType>();
-    for (size_t i = 0; i < data.Size(); ++i) {
-      const double v = static_cast<double>(x[i]);
-      if (!(v >= lo && v <= hi)) continue;  // outside the range (or NaN): ignored
-      index_t bin;
-      if (v == hi) {
-        bin = nbins - 1;  // the last bin is closed on the right
-      } else if (HistogramUniform(p)) {
-        bin = std::min<index_t>(nbins - 1, static_cast<index_t>((v - lo) * nbins / (hi - lo)));
-      } else {
-        bin = static_cast<index_t>(std::upper_bound(edges.begin(), edges.end(), v) -
-                                   edges.begin()) - 1;
-      }
-      ++counts[bin];
-    }
-  });
-  Int64Output(outputs[0], counts, req[0]);
-  MSHADOW_TYPE_SWITCH(outputs[1].type_flag_, EType, {
-    for (index_t i = 0; i <= nbins; ++i) Assign(outputs[1].dptr<EType>() + i, req[1], edges[i]);
-  });
-})
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(HistogramCompute))
+#endif
+.set_attr<FCompute>("FCompute<cpu>", HistogramCompute)
 .add_argument("data", "NDArray-or-Symbol", "Input ndarray")
 .add_argument("bins", "NDArray-or-Symbol", "Input ndarray")
 .add_arguments(HistogramParam::__FIELDS__());

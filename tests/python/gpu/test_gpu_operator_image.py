@@ -1,16 +1,17 @@
 """The _image_* operators on the GPU against the CPU: to_tensor, normalize, the flips, crop,
-resize (every interpolation mode) and adjust_lighting, with the gradients that exist.
+resize (every interpolation mode), adjust_lighting and the random ops, with the gradients
+that exist.
 
 Floating-point inputs follow check_fn's rule (the device in the dtype against the CPU in
 float64); uint8 images must give exactly the CPU's uint8 result, which resize's
 OpenCV-compatible fixed-point arithmetic makes a bit-for-bit comparison. The random image ops
-draw on the host from the CPU-only kRandom resource and have no GPU kernels; the last test
-checks that they say so instead of running."""
+draw their factors on the host from the kRandom resource, seeded per device id, so after the
+same mx.random.seed the device must give exactly the CPU's result, in every dtype."""
 import numpy as np
 import pytest
 
 import mxnet as mx
-from gpu_util import AS_CPU, DEV, check_fn
+from gpu_util import DEV, check_fn
 
 FLOATS = [np.float32, np.float64]
 
@@ -130,17 +131,71 @@ def test_resize_float32_same_bits_as_cpu():
 def test_adjust_lighting(shape, alpha):
     fn = lambda a: mx.nd.image.adjust_lighting(a, alpha=alpha)  # noqa: E731
     _check_exact(fn, _image(shape), "adjust_lighting uint8 %s" % (alpha,))
-    for dtype in FLOATS:
-        check_fn(fn, [_image(shape).astype(dtype)], dtype, False,
+    for dtype in FLOATS:  # y = x + const: the input gradient is the output gradient
+        check_fn(fn, [_image(shape).astype(dtype)], dtype, True,
                  "adjust_lighting %s %s" % (alpha, dtype.__name__))
 
 
-@pytest.mark.skipif(AS_CPU, reason="checks the GPU's refusal; the CPU runs these ops")
-@pytest.mark.parametrize("op,kwargs", [("random_flip_left_right", {}),
-                                       ("random_brightness", dict(min_factor=0.5,
-                                                                  max_factor=1.5)),
-                                       ("random_lighting", dict(alpha_std=0.1))])
-def test_random_ops_refuse_gpu(op, kwargs):
-    x = mx.nd.array(_image((4, 5, 3)), ctx=DEV, dtype=np.uint8)
-    with pytest.raises(mx.base.MXNetError):
-        getattr(mx.nd.image, op)(x, **kwargs).asnumpy()
+RANDOM_OPS = [("random_flip_left_right", {}), ("random_flip_top_bottom", {}),
+              ("random_brightness", dict(min_factor=0.3, max_factor=1.8)),
+              ("random_contrast", dict(min_factor=0.3, max_factor=1.8)),
+              ("random_saturation", dict(min_factor=0.0, max_factor=2.0)),
+              ("random_hue", dict(min_factor=0.1, max_factor=0.9)),
+              ("random_color_jitter", dict(brightness=0.4, contrast=0.6, saturation=0.7,
+                                           hue=0.3)),
+              ("random_color_jitter", dict(brightness=0.0, contrast=0.5, saturation=0.0,
+                                           hue=0.2)),
+              ("random_lighting", dict(alpha_std=3.0))]
+
+
+def _seeded_calls(fn, image, ctx, seed, calls, in_place=False):
+    """mx.random.seed(seed), then `calls` calls of fn on ctx: their outputs, in order."""
+    mx.random.seed(seed)
+    outs = []
+    for _ in range(calls):
+        x = mx.nd.array(image, ctx=ctx, dtype=image.dtype)
+        if in_place:
+            fn(x, out=x)
+            outs.append(x.asnumpy())
+        else:
+            outs.append(fn(x).asnumpy())
+    return outs
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(33, 47, 3), (6, 5, 1)])  # several blocks of threads; gray
+@pytest.mark.parametrize("op,kwargs", RANDOM_OPS)
+def test_random_ops_seeded_like_cpu(op, kwargs, shape, dtype):
+    """Seeded alike, DEV draws the CPU's factors (same generator seed per device id) and its
+    kernels give the CPU's bits: call after call, the outputs are equal."""
+    fn = lambda a, **k: getattr(mx.nd.image, op)(a, **kwargs, **k)  # noqa: E731
+    image = _image(shape, seed=len(op)).astype(dtype)
+    ref = _seeded_calls(fn, image, mx.cpu(), 7, 4)
+    out = _seeded_calls(fn, image, DEV, 7, 4)
+    for i, (o, r) in enumerate(zip(out, ref)):
+        assert o.dtype == r.dtype
+        np.testing.assert_array_equal(o, r, err_msg="%s %s call %d" % (op, kwargs, i))
+
+
+@pytest.mark.parametrize("op,kwargs", RANDOM_OPS)
+def test_random_ops_in_place(op, kwargs):
+    """out=data on DEV (contrast sums the image before any pixel is written) gives the CPU's
+    out-of-place result."""
+    fn = lambda a, **k: getattr(mx.nd.image, op)(a, **kwargs, **k)  # noqa: E731
+    image = _image((9, 11, 3), seed=3)
+    ref = _seeded_calls(fn, image, mx.cpu(), 11, 3)
+    out = _seeded_calls(fn, image, DEV, 11, 3, in_place=True)
+    for i, (o, r) in enumerate(zip(out, ref)):
+        np.testing.assert_array_equal(o, r, err_msg="%s %s call %d" % (op, kwargs, i))
+
+
+def test_random_ops_draw_per_call():
+    """The factors are drawn per call: 8 seeded flips on DEV are not all the same, and another
+    seed gives another brightness."""
+    image = _image((4, 5, 3))
+    flips = _seeded_calls(mx.nd.image.random_flip_left_right, image, DEV, 1, 8)
+    assert any(not np.array_equal(f, flips[0]) for f in flips[1:])
+    fn = lambda a: mx.nd.image.random_brightness(a, min_factor=0.2, max_factor=0.9)  # noqa: E731
+    a = _seeded_calls(fn, image.astype(np.float32), DEV, 1, 1)[0]
+    b = _seeded_calls(fn, image.astype(np.float32), DEV, 2, 1)[0]
+    assert not np.array_equal(a, b)

@@ -226,3 +226,35 @@ def test_sample_multinomial_statistics_gradient_and_errors():
     bad = mx.nd.array([[0.5, -0.1, 0.6]], ctx=DEV)
     with pytest.raises(mx.MXNetError, match="non-negative probabilities"):
         mx.nd.sample_multinomial(bad).asnumpy()
+
+
+def test_data_dependent_shapes_on_the_device():
+    """Operators whose output shape depends on the values: the shape is read from host copies
+    of device inputs, the work runs on host copies (host_fallback.h); results against NumPy."""
+    x_np = np.array([[3, 1, 0], [1, 0, 2]], dtype=np.float32)
+    x = mx.np.array(x_np, ctx=DEV)
+    u, idx, inv, cnt = mx.np.unique(x, return_index=True, return_inverse=True,
+                                    return_counts=True)
+    ru, ridx, rinv, rcnt = np.unique(x_np, return_index=True, return_inverse=True,
+                                     return_counts=True)
+    for got, ref in [(u, ru), (idx, ridx), (inv, rinv.reshape(-1)), (cnt, rcnt)]:
+        np.testing.assert_array_equal(got.asnumpy().reshape(ref.shape), ref)
+    np.testing.assert_array_equal(mx.npx.nonzero(x).asnumpy(), np.transpose(np.nonzero(x_np)))
+    b = mx.np.array([0, 1, 1, 3, 1], dtype=np.int64, ctx=DEV)
+    np.testing.assert_array_equal(mx.np.bincount(b, minlength=6).asnumpy(),
+                                  np.bincount([0, 1, 1, 3, 1], minlength=6))
+    data = mx.nd.array(np.arange(12).reshape(4, 3), ctx=DEV)
+    data.attach_grad()
+    mask = mx.nd.array([1, 0, 1, 1], ctx=DEV)
+    with mx.autograd.record():
+        out = mx.nd.contrib.boolean_mask(data, mask)
+    out.backward(mx.nd.ones_like(out) * 2)
+    np.testing.assert_array_equal(out.asnumpy(), np.arange(12).reshape(4, 3)[[0, 2, 3]])
+    np.testing.assert_array_equal(data.grad.asnumpy(),
+                                  np.array([2, 0, 2, 2])[:, None] * np.ones((4, 3)))
+    h, edges = mx.nd._internal._histogram(mx.nd.array([0, 1, 2, 2, 3, 4], ctx=DEV), bin_cnt=5,
+                                          range=(0, 5))
+    np.testing.assert_array_equal(h.asnumpy(), [1, 1, 2, 1, 1])
+    np.testing.assert_allclose(edges.asnumpy(), [0, 1, 2, 3, 4, 5])
+    a = mx.np.ones((4,), ctx=DEV)
+    assert bool(mx.np.shares_memory(a, a[1:3])) and not bool(mx.np.shares_memory(a, a.copy()))
