@@ -2,7 +2,7 @@
  * \file count_sketch.cc
  * \brief _contrib_count_sketch: project d-dimensional rows to out_dim dimensions with a count
  *        sketch, out[n, h[j]] += s[j] * data[n, j]. MXNet 1.9.1 registers it on the GPU only;
- *        this is the CPU form. h (bucket per input column) and s (sign per input column) are
+ *        this build has both (count_sketch-inl.h). h (bucket per input column) and s (sign per input column) are
  *        2-D (k, d) arrays of which the first row is used, as in 1.9.1.
  */
 #include <dmlc/parameter.h>
@@ -14,38 +14,29 @@
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./count_sketch-inl.h"
 
 namespace mxnet {
 namespace op {
 
-struct CountSketchParam : public dmlc::Parameter<CountSketchParam> {
-  int out_dim, processing_batch_size;
-  DMLC_DECLARE_PARAMETER(CountSketchParam) {
-    DMLC_DECLARE_FIELD(out_dim).describe("The output dimension.");
-    DMLC_DECLARE_FIELD(processing_batch_size).set_default(32)
-        .describe("How many sketch vectors to process at one time.");
-  }
-};
 DMLC_REGISTER_PARAMETER(CountSketchParam);
 
 namespace {
-
-constexpr const char* kOpName = "_contrib_count_sketch";
 
 bool CountSketchShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
                       mxnet::ShapeVector* out) {
   const CountSketchParam& p = nnvm::get<CountSketchParam>(attrs.parsed);
   if (p.out_dim <= 0) {
-    MX_THROW(ValueError) << kOpName << ": expected out_dim > 0, got " << p.out_dim;
+    MX_THROW(ValueError) << count_sketch::kOpName << ": expected out_dim > 0, got " << p.out_dim;
   }
   if (p.processing_batch_size <= 0) {
-    MX_THROW(ValueError) << kOpName << ": expected processing_batch_size > 0, got "
+    MX_THROW(ValueError) << count_sketch::kOpName << ": expected processing_batch_size > 0, got "
                          << p.processing_batch_size;
   }
   const TShape& d = (*in)[0];
   if (!shape_is_known(d)) return false;
   if (d.ndim() < 2) {
-    MX_THROW(ValueError) << kOpName << ": expected data of shape (N, d) or (N1, N2, N3, d), got "
+    MX_THROW(ValueError) << count_sketch::kOpName << ": expected data of shape (N, d) or (N1, N2, N3, d), got "
                          << d;
   }
   const int64_t dim = d[d.ndim() - 1];
@@ -56,7 +47,7 @@ bool CountSketchShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
       hs = TShape(2, 1);
       hs[1] = dim;
     } else if (hs.ndim() != 2 || hs[1] != dim || hs[0] < 1) {
-      MX_THROW(ValueError) << kOpName << ": expected " << names[i] << " of shape (1, " << dim
+      MX_THROW(ValueError) << count_sketch::kOpName << ": expected " << names[i] << " of shape (1, " << dim
                            << ") for data shape " << d << ", got " << hs;
     }
   }
@@ -72,7 +63,7 @@ bool CountSketchType(const nnvm::NodeAttrs&, std::vector<int>* in, std::vector<i
   static const char* names[] = {"data", "h", "s"};
   for (size_t i = 0; i < in->size(); ++i) {
     if ((*in)[i] >= 0 && (*in)[i] != t) {
-      MX_THROW(TypeError) << kOpName << ": expected " << names[i] << " of dtype "
+      MX_THROW(TypeError) << count_sketch::kOpName << ": expected " << names[i] << " of dtype "
                           << mshadow::dtype_string(t) << " (one dtype for all inputs), got "
                           << mshadow::dtype_string((*in)[i]);
     }
@@ -80,88 +71,6 @@ bool CountSketchType(const nnvm::NodeAttrs&, std::vector<int>* in, std::vector<i
   }
   TYPE_ASSIGN_CHECK(*out, 0, t);
   return true;
-}
-
-/*! \brief Bucket of every input column, checked to lie in [0, out_dim). */
-template <typename DType>
-std::vector<int64_t> Buckets(const TBlob& h, int64_t dim, int64_t out_dim) {
-  std::vector<int64_t> b(dim);
-  const DType* hp = h.dptr<DType>();
-  for (int64_t j = 0; j < dim; ++j) {
-    const double v = static_cast<double>(hp[j]);
-    if (!(v >= 0 && v < static_cast<double>(out_dim))) {
-      MX_THROW(IndexError) << kOpName << ": h[" << j << "] = " << v
-                           << " is not a bucket in [0, out_dim=" << out_dim << ")";
-    }
-    b[j] = static_cast<int64_t>(v);
-  }
-  return b;
-}
-
-template <typename Fn>
-inline void ForRows(int64_t rows, int64_t work, Fn fn) {
-#pragma omp parallel for if (rows * work > 32768)
-  for (int64_t r = 0; r < rows; ++r) fn(r);
-}
-
-void CountSketchCompute(const nnvm::NodeAttrs& attrs, const OpContext&,
-                        const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                        const std::vector<TBlob>& out) {
-  if (req[0] == kNullOp) return;
-  const CountSketchParam& p = nnvm::get<CountSketchParam>(attrs.parsed);
-  const int64_t dim = in[0].shape_[in[0].ndim() - 1];
-  const int64_t od = p.out_dim;
-  const int64_t rows = dim > 0 ? static_cast<int64_t>(in[0].Size()) / dim
-                               : static_cast<int64_t>(out[0].Size()) / od;
-  MSHADOW_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
-    const std::vector<int64_t> b = Buckets<DType>(in[1], dim, od);
-    const DType* x = in[0].dptr<DType>();
-    const DType* s = in[2].dptr<DType>();
-    DType* o = out[0].dptr<DType>();
-    const OpReqType rq = req[0];
-    ForRows(rows, dim, [&](int64_t r) {
-      std::vector<double> acc(od, 0.0);
-      for (int64_t j = 0; j < dim; ++j) {
-        acc[b[j]] += static_cast<double>(s[j]) * static_cast<double>(x[r * dim + j]);
-      }
-      DType* orow = o + r * od;
-      for (int64_t k = 0; k < od; ++k) {
-        orow[k] = rq == kAddTo ? DType(static_cast<double>(orow[k]) + acc[k]) : DType(acc[k]);
-      }
-    });
-  });
-}
-
-/*! \brief Inputs (out_grad, h, s); outputs (data_grad, h_grad = 0, s_grad = 0). */
-void CountSketchGradCompute(const nnvm::NodeAttrs& attrs, const OpContext&,
-                            const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                            const std::vector<TBlob>& out) {
-  const CountSketchParam& p = nnvm::get<CountSketchParam>(attrs.parsed);
-  const int64_t dim = out[0].shape_[out[0].ndim() - 1];
-  const int64_t od = p.out_dim;
-  MSHADOW_REAL_TYPE_SWITCH(in[0].type_flag_, DType, {
-    for (int i = 1; i < 3; ++i) {  // h and s are hash tables, not parameters
-      if (req[i] == kWriteTo || req[i] == kWriteInplace) {
-        DType* z = out[i].dptr<DType>();
-        for (size_t k = 0; k < out[i].Size(); ++k) z[k] = DType(0);
-      }
-    }
-    if (req[0] != kNullOp && dim > 0) {
-      const int64_t rows = static_cast<int64_t>(out[0].Size()) / dim;
-      const std::vector<int64_t> b = Buckets<DType>(in[1], dim, od);
-      const DType* g = in[0].dptr<DType>();
-      const DType* s = in[2].dptr<DType>();
-      DType* dx = out[0].dptr<DType>();
-      const OpReqType rq = req[0];
-      ForRows(rows, dim, [&](int64_t r) {
-        for (int64_t j = 0; j < dim; ++j) {
-          const double v = static_cast<double>(s[j]) * static_cast<double>(g[r * od + b[j]]);
-          DType& d = dx[r * dim + j];
-          d = rq == kAddTo ? DType(static_cast<double>(d) + v) : DType(v);
-        }
-      });
-    }
-  });
 }
 
 }  // namespace
@@ -200,7 +109,7 @@ Example::
 })
 .set_attr<mxnet::FInferShape>("FInferShape", CountSketchShape)
 .set_attr<nnvm::FInferType>("FInferType", CountSketchType)
-.set_attr<FCompute>("FCompute<cpu>", CountSketchCompute)
+.set_attr<FCompute>("FCompute<cpu>", CountSketchCompute<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", [](const nnvm::ObjectPtr& n,
                                            const std::vector<nnvm::NodeEntry>& ograds) {
   return MakeGradNode("_backward__contrib_count_sketch", n,
@@ -235,7 +144,7 @@ NNVM_REGISTER_OP(_backward__contrib_count_sketch)
   for (auto& v : *out) v = (*in)[0];
   return (*in)[0] != -1;
 })
-.set_attr<FCompute>("FCompute<cpu>", CountSketchGradCompute);
+.set_attr<FCompute>("FCompute<cpu>", CountSketchGradCompute<cpu>);
 
 }  // namespace op
 }  // namespace mxnet
