@@ -1,11 +1,13 @@
 /*!
  * \file hawkes_ll.cc
  * \brief Registration of _contrib_hawkesll (Hawkes process log likelihood) and its gradient
- *        _contrib_backward_hawkesll; the math is in hawkes_ll-inl.h.
+ *        _contrib_backward_hawkesll; the math is in hawkes_ll-inl.h. Each sample is one
+ *        sequential walk over its events; GPU calls run it on host copies (host_fallback.h).
  */
 #include <string>
 #include <vector>
 
+#include "../host_fallback.h"
 #include "../operator_common.h"
 #include "./hawkes_ll-inl.h"
 
@@ -285,6 +287,9 @@ References:
 })
 .set_attr<mxnet::FInferShape>("FInferShape", hawkesll::HawkesShape)
 .set_attr<nnvm::FInferType>("FInferType", hawkesll::HawkesType)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(hawkesll::HawkesForward))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", hawkesll::HawkesForward)
 .set_attr<nnvm::FGradient>("FGradient", [](const nnvm::ObjectPtr& n,
                                            const std::vector<nnvm::NodeEntry>& ograds) {
@@ -328,6 +333,9 @@ NNVM_REGISTER_OP(_contrib_backward_hawkesll)
   }
   return ok;
 })
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(hawkesll::HawkesBackward))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", hawkesll::HawkesBackward);
 
 }  // namespace op

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../operator_common.h"
@@ -56,8 +57,41 @@ inline float IntLimit(int t) { return t == mshadow::kUint8 ? kUint8Limit : kInt8
  * \brief The int32 output range (m_a / L_a) * (m_b / L_b) * 2^31 of a product of two quantized
  *        tensors, in float arithmetic in this order (MXNet 1.9.1's rounding of it).
  */
-inline float Int32ProductRange(float m_a, float l_a, float m_b, float l_b) {
+MSHADOW_XINLINE float Int32ProductRange(float m_a, float l_a, float m_b, float l_b) {
   return (m_a / l_a) * (m_b / l_b) * static_cast<float>(kInt32Range);
+}
+
+/*! \brief Round half to even (the default rounding mode), on the host and in device code. */
+MSHADOW_XINLINE double RoundHalfEven(double v) {
+#ifdef __CUDA_ARCH__
+  return rint(v);
+#else
+  return std::nearbyint(v);
+#endif
+}
+
+/*! \brief Round toward zero, on the host and in device code. */
+MSHADOW_XINLINE double RoundTowardZero(double v) {
+#ifdef __CUDA_ARCH__
+  return trunc(v);
+#else
+  return std::trunc(v);
+#endif
+}
+
+/*! \brief a * b rounded once: never fused with a following add into an FMA (nvcc would). */
+MSHADOW_XINLINE float MulRn(float a, float b) {
+#ifdef __CUDA_ARCH__
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+/*! \brief MaxAbs in device code too (the same comparisons as std::max of the std::fabs). */
+MSHADOW_XINLINE float MaxAbsX(float a, float b) {
+  const float fa = fabsf(a), fb = fabsf(b);
+  return fa < fb ? fb : fa;
 }
 
 /*!
@@ -65,11 +99,11 @@ inline float Int32ProductRange(float m_a, float l_a, float m_b, float l_b) {
  *        zero range) gives the largest int8 / 0 for uint8, as MXNet 1.9.1 does.
  */
 template <typename T>
-inline T SatRound(double v) {
+MSHADOW_XINLINE T SatRound(double v) {
   const double lo = static_cast<double>(std::numeric_limits<T>::min());
   const double hi = static_cast<double>(std::numeric_limits<T>::max());
-  if (std::isnan(v)) return std::is_same<T, uint8_t>::value ? T(0) : std::numeric_limits<T>::max();
-  v = std::nearbyint(v);
+  if (v != v) return std::is_same<T, uint8_t>::value ? T(0) : std::numeric_limits<T>::max();
+  v = RoundHalfEven(v);
   if (v <= lo) return std::numeric_limits<T>::min();
   if (v >= hi) return std::numeric_limits<T>::max();
   return static_cast<T>(v);
@@ -77,15 +111,33 @@ inline T SatRound(double v) {
 
 /*! \brief Truncate toward zero and saturate to T. */
 template <typename T>
-inline T SatTrunc(double v) {
+MSHADOW_XINLINE T SatTrunc(double v) {
   const double lo = static_cast<double>(std::numeric_limits<T>::min());
   const double hi = static_cast<double>(std::numeric_limits<T>::max());
-  if (std::isnan(v)) return T(0);
-  v = std::trunc(v);
+  if (v != v) return T(0);
+  v = RoundTowardZero(v);
   if (v <= lo) return std::numeric_limits<T>::min();
   if (v >= hi) return std::numeric_limits<T>::max();
   return static_cast<T>(v);
 }
+
+/*!
+ * \brief Range-dependent constants of an element kernel, from range scalars that live where the
+ *        data does. An accessor `acc` has get(), computing them from its pointers; the CPU
+ *        evaluates it once here and passes the values, a GPU thread evaluates it itself (so no
+ *        range is read on the host). Kernels read their argument with ScaleOf.
+ */
+template <typename Acc>
+inline auto ScaleArg(mshadow::Stream<mshadow::cpu>*, const Acc& a) -> decltype(a.get()) {
+  return a.get();
+}
+template <typename Acc>
+inline Acc ScaleArg(mshadow::Stream<mshadow::gpu>*, const Acc& a) { return a; }
+
+MSHADOW_XINLINE float ScaleOf(float v) { return v; }
+/*! \brief An accessor's values (a struct of values has a get() returning itself). */
+template <typename Acc>
+MSHADOW_XINLINE auto ScaleOf(const Acc& a) -> decltype(a.get()) { return a.get(); }
 
 /*! \brief The float value of a (1,)-shaped range input. */
 inline float Scalar(const TBlob& b) { return b.dptr<float>()[0]; }

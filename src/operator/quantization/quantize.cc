@@ -23,6 +23,7 @@
  *   shift = 255 - max * scale, with the range from calibration or the data. (1.9.1's CPU build
  *   crashes on every call of this op; this follows its documented formula.)
  * All of these are forward-only: they have no gradient, as in MXNet 1.9.1.
+ * The kernels are in quantize-inl.h, shared with the GPU registrations in quantize.cu.
  */
 #include <algorithm>
 #include <cmath>
@@ -30,100 +31,12 @@
 #include <string>
 #include <vector>
 
-#include "./quantization_utils-inl.h"
+#include "./quantize-inl.h"
 
 namespace mxnet {
 namespace op {
 
 using namespace quant;  // NOLINT
-
-/*!
- * \brief Declarations shared by the quantize-family parameter structs: out_type and the
- *        calibrated range are declared here once, each op passing the enum set, default and
- *        1.9.1 doc wording it documents.
- */
-template <typename PType>
-struct QuantizeFamilyParam : public dmlc::Parameter<PType> {
- protected:
-  using Manager = ::dmlc::parameter::ParamManagerSingleton<PType>;
-
-  /*! \brief out_type: {'int8', 'uint8'}, with 'auto' first where the op resolves it from
-   *         min_calib_range. */
-  void DeclareOutType(Manager* manager, int* field, bool with_auto, int default_type) {
-    auto& e = this->DECLARE(manager, "out_type", *field);
-    if (with_auto) e.add_enum("auto", kAuto);
-    e.add_enum("int8", kInt8).add_enum("uint8", kUint8).set_default(default_type);
-    e.describe(with_auto ? "Output data type. `auto` can be specified to automatically determine "
-                           "output type according to min_calib_range."
-                         : "Output data type.");
-  }
-
-  /*! \brief min/max_calib_range, optional floats documented as "The minimum scalar value in
-   *         the form of float32<origin>. If present, it will be used to <use>." */
-  void DeclareCalibRange(Manager* manager, dmlc::optional<float>* lo, dmlc::optional<float>* hi,
-                         const std::string& origin, const std::string& use) {
-    const std::string tail = origin + ". If present, it will be used to " + use + ".";
-    this->DECLARE(manager, "min_calib_range", *lo)
-        .set_default(dmlc::optional<float>())
-        .describe("The minimum scalar value in the form of float32" + tail);
-    this->DECLARE(manager, "max_calib_range", *hi)
-        .set_default(dmlc::optional<float>())
-        .describe("The maximum scalar value in the form of float32" + tail);
-  }
-};
-
-/*! \brief out_type ('auto', int8 by default) plus the calibrated range: quantize_v2 and
- *         requantize, which differ only in the wording of the range's docs. */
-template <typename PType>
-struct CalibratedOutParam : public QuantizeFamilyParam<PType> {
-  int out_type;
-  dmlc::optional<float> min_calib_range;
-  dmlc::optional<float> max_calib_range;
-
- protected:
-  void DeclareFields(typename QuantizeFamilyParam<PType>::Manager* manager,
-                     const std::string& origin, const std::string& use) {
-    this->DeclareOutType(manager, &out_type, true, kInt8);
-    this->DeclareCalibRange(manager, &min_calib_range, &max_calib_range, origin, use);
-  }
-};
-
-struct QuantizeParam : public QuantizeFamilyParam<QuantizeParam> {
-  int out_type;
-  DMLC_DECLARE_PARAMETER(QuantizeParam) {
-    DeclareOutType(manager, &out_type, false, kUint8);
-  }
-};
-
-struct QuantizeV2Param : public CalibratedOutParam<QuantizeV2Param> {
-  DMLC_DECLARE_PARAMETER(QuantizeV2Param) {
-    DeclareFields(manager, "", "quantize the fp32 data into int8 or uint8");
-  }
-};
-
-struct RequantizeParam : public CalibratedOutParam<RequantizeParam> {
-  DMLC_DECLARE_PARAMETER(RequantizeParam) {
-    DeclareFields(manager, " obtained through calibration", "requantize the int32 data into int8");
-  }
-};
-
-struct QuantizeAsymParam : public QuantizeFamilyParam<QuantizeAsymParam> {
-  dmlc::optional<float> min_calib_range;
-  dmlc::optional<float> max_calib_range;
-  DMLC_DECLARE_PARAMETER(QuantizeAsymParam) {
-    DeclareCalibRange(manager, &min_calib_range, &max_calib_range, "", "quantize the fp32 data");
-  }
-};
-
-struct DequantizeParam : public dmlc::Parameter<DequantizeParam> {
-  int out_type;
-  DMLC_DECLARE_PARAMETER(DequantizeParam) {
-    DMLC_DECLARE_FIELD(out_type)
-        .add_enum("float32", mshadow::kFloat32)
-        .set_default(mshadow::kFloat32)
-        .describe("Output data type.");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(QuantizeParam);
 DMLC_REGISTER_PARAMETER(QuantizeV2Param);
@@ -142,28 +55,6 @@ int ResolveOutType(int out_type, const dmlc::optional<float>& min_calib) {
   return mshadow::kInt8;
 }
 
-void DataMinMax(const float* x, index_t n, float* lo, float* hi) {
-  float mn = n > 0 ? x[0] : 0.f, mx = n > 0 ? x[0] : 0.f;
-  for (index_t i = 1; i < n; ++i) {
-    mn = std::min(mn, x[i]);
-    mx = std::max(mx, x[i]);
-  }
-  *lo = mn;
-  *hi = mx;
-}
-
-/*! \brief q[i] = sat(round(x[i] * scale)) in float arithmetic, as oneDNN's reorder. */
-template <typename Q>
-void ScaleToQuant(const float* x, index_t n, float scale, Q* q) {
-#pragma omp parallel for if (n > 65536)
-  for (index_t i = 0; i < n; ++i) q[i] = SatRound<Q>(static_cast<float>(x[i] * scale));
-}
-
-void SetRange(const std::vector<TBlob>& outputs, float lo, float hi) {
-  outputs[1].dptr<float>()[0] = lo;
-  outputs[2].dptr<float>()[0] = hi;
-}
-
 // ---- quantize ----------------------------------------------------------------------------------
 
 bool QuantizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
@@ -179,22 +70,6 @@ bool QuantizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vecto
   CheckInType("_contrib_quantize", in, 0, "data", {mshadow::kFloat32}, mshadow::kFloat32);
   QuantOutTypes(out, MshadowOf(p.out_type));
   return true;
-}
-
-void QuantizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const float lo = Scalar(inputs[1]), hi = Scalar(inputs[2]);
-  const float m = MaxAbs(lo, hi);
-  const float* x = inputs[0].dptr<float>();
-  const index_t n = inputs[0].Size();
-  if (outputs[0].type_flag_ == mshadow::kInt8) {
-    ScaleToQuant(x, n, kInt8Limit / m, outputs[0].dptr<int8_t>());
-    SetRange(outputs, -m, m);
-  } else {
-    ScaleToQuant(x, n, kUint8Limit / m, outputs[0].dptr<uint8_t>());
-    SetRange(outputs, lo, hi);
-  }
 }
 
 // ---- quantize_v2 -------------------------------------------------------------------------------
@@ -216,38 +91,6 @@ bool QuantizeV2Type(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vec
   return true;
 }
 
-void QuantizeV2Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const QuantizeV2Param& p = nnvm::get<QuantizeV2Param>(attrs.parsed);
-  const index_t n = inputs[0].Size();
-  const int in_t = inputs[0].type_flag_;
-  if (IsQuantType(in_t)) {
-    if (outputs[0].dptr_ != inputs[0].dptr_) {
-      std::copy_n(static_cast<const char*>(inputs[0].dptr_), n, static_cast<char*>(outputs[0].dptr_));
-    }
-    if (in_t == mshadow::kInt8) SetRange(outputs, -kInt8Range, kInt8Range);
-    else SetRange(outputs, 0.f, kUint8Range);
-    return;
-  }
-  const float* x = inputs[0].dptr<float>();
-  float lo, hi;
-  if (HasCalib("_contrib_quantize_v2", p.min_calib_range, p.max_calib_range)) {
-    lo = p.min_calib_range.value();
-    hi = p.max_calib_range.value();
-  } else {
-    DataMinMax(x, n, &lo, &hi);
-  }
-  const float m = MaxAbs(lo, hi);
-  if (outputs[0].type_flag_ == mshadow::kInt8) {
-    ScaleToQuant(x, n, kInt8Range / m, outputs[0].dptr<int8_t>());
-    SetRange(outputs, -m, m);
-  } else {
-    ScaleToQuant(x, n, kUint8Range / m, outputs[0].dptr<uint8_t>());
-    SetRange(outputs, lo, hi);
-  }
-}
-
 // ---- quantize_asym -----------------------------------------------------------------------------
 
 bool QuantizeAsymType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int>* out) {
@@ -256,30 +99,6 @@ bool QuantizeAsymType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::v
   CheckInType("_contrib_quantize_asym", in, 0, "data", {mshadow::kFloat32}, mshadow::kFloat32);
   QuantOutTypes(out, mshadow::kUint8);
   return true;
-}
-
-void QuantizeAsymCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                         const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                         const std::vector<TBlob>& outputs) {
-  const QuantizeAsymParam& p = nnvm::get<QuantizeAsymParam>(attrs.parsed);
-  const index_t n = inputs[0].Size();
-  const float* x = inputs[0].dptr<float>();
-  float lo, hi;
-  if (HasCalib("_contrib_quantize_asym", p.min_calib_range, p.max_calib_range)) {
-    lo = p.min_calib_range.value();
-    hi = p.max_calib_range.value();
-  } else {
-    DataMinMax(x, n, &lo, &hi);
-  }
-  const float scale = kUint8Limit / (hi - lo);
-  const float shift = kUint8Limit - hi * scale;
-  uint8_t* q = outputs[0].dptr<uint8_t>();
-#pragma omp parallel for if (n > 65536)
-  for (index_t i = 0; i < n; ++i) {
-    const float v = x[i] * scale + shift + 0.5f;
-    q[i] = std::isnan(v) ? 0 : v <= 0.f ? 0 : v >= 255.f ? 255 : static_cast<uint8_t>(v);
-  }
-  SetRange(outputs, scale, shift);
 }
 
 // ---- dequantize --------------------------------------------------------------------------------
@@ -302,30 +121,6 @@ bool DequantizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
   return shape_is_known((*in)[0]);
 }
 
-template <typename Q>
-void DequantizeLoop(const Q* q, index_t n, float scale, float* x) {
-#pragma omp parallel for if (n > 65536)
-  for (index_t i = 0; i < n; ++i) x[i] = static_cast<float>(q[i]) * scale;
-}
-
-void DequantizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const float m = MaxAbs(Scalar(inputs[1]), Scalar(inputs[2]));
-  const index_t n = inputs[0].Size();
-  float* x = outputs[0].dptr<float>();
-  switch (inputs[0].type_flag_) {
-    case mshadow::kInt8:
-      DequantizeLoop(inputs[0].dptr<int8_t>(), n, m / kInt8Range, x);
-      break;
-    case mshadow::kUint8:
-      DequantizeLoop(inputs[0].dptr<uint8_t>(), n, m / kUint8Range, x);
-      break;
-    default:
-      DequantizeLoop(inputs[0].dptr<int32_t>(), n, static_cast<float>(m / kInt32Range), x);
-  }
-}
-
 // ---- requantize --------------------------------------------------------------------------------
 
 bool RequantizeShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in,
@@ -343,40 +138,6 @@ bool RequantizeType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vec
   CheckInType("_contrib_requantize", in, 0, "data", {mshadow::kInt32}, mshadow::kInt32);
   QuantOutTypes(out, ResolveOutType(p.out_type, p.min_calib_range));
   return true;
-}
-
-void RequantizeCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const RequantizeParam& p = nnvm::get<RequantizeParam>(attrs.parsed);
-  const float per_unit =
-      static_cast<float>(MaxAbs(Scalar(inputs[1]), Scalar(inputs[2])) / kInt32Range);
-  const int32_t* q = inputs[0].dptr<int32_t>();
-  const index_t n = inputs[0].Size();
-  float m;
-  if (HasCalib("_contrib_requantize", p.min_calib_range, p.max_calib_range)) {
-    m = MaxAbs(p.min_calib_range.value(), p.max_calib_range.value());
-  } else {
-    int32_t qlo = n > 0 ? q[0] : 0, qhi = n > 0 ? q[0] : 0;
-    for (index_t i = 1; i < n; ++i) {
-      qlo = std::min(qlo, q[i]);
-      qhi = std::max(qhi, q[i]);
-    }
-    m = MaxAbs(static_cast<float>(qlo) * per_unit, static_cast<float>(qhi) * per_unit);
-  }
-  const bool s8 = outputs[0].type_flag_ == mshadow::kInt8;
-  const float scale = per_unit * ((s8 ? kInt8Limit : kUint8Limit) / m);
-  if (s8) {
-    int8_t* o = outputs[0].dptr<int8_t>();
-#pragma omp parallel for if (n > 65536)
-    for (index_t i = 0; i < n; ++i) o[i] = SatRound<int8_t>(static_cast<float>(q[i]) * scale);
-    SetRange(outputs, -m, m);
-  } else {
-    uint8_t* o = outputs[0].dptr<uint8_t>();
-#pragma omp parallel for if (n > 65536)
-    for (index_t i = 0; i < n; ++i) o[i] = SatRound<uint8_t>(static_cast<float>(q[i]) * scale);
-    SetRange(outputs, 0.f, m);
-  }
 }
 
 }  // namespace
@@ -405,7 +166,7 @@ Rounding is half to even; values saturate to the output type, as in MXNet 1.9.1'
 })
 .set_attr<mxnet::FInferShape>("FInferShape", QuantizeShape)
 .set_attr<nnvm::FInferType>("FInferType", QuantizeType)
-.set_attr<FCompute>("FCompute<cpu>", QuantizeCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizeCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "A ndarray/symbol of type `float32`")
 .add_argument("min_range", "NDArray-or-Symbol", "The minimum scalar value possibly produced for "
@@ -441,7 +202,7 @@ int8 or uint8 data is already quantized: it is passed through with the range of 
 })
 .set_attr<mxnet::FInferShape>("FInferShape", UnaryQuantShape)
 .set_attr<nnvm::FInferType>("FInferType", QuantizeV2Type)
-.set_attr<FCompute>("FCompute<cpu>", QuantizeV2Compute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizeV2Compute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "A ndarray/symbol of type `float32`")
 .add_arguments(QuantizeV2Param::__FIELDS__());
@@ -470,7 +231,7 @@ min/max_calib_range when given, else the data's minimum and maximum.
 })
 .set_attr<mxnet::FInferShape>("FInferShape", UnaryQuantShape)
 .set_attr<nnvm::FInferType>("FInferType", QuantizeAsymType)
-.set_attr<FCompute>("FCompute<cpu>", QuantizeAsymCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizeAsymCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "A ndarray/symbol of type `float32`")
 .add_arguments(QuantizeAsymParam::__FIELDS__());
@@ -503,7 +264,7 @@ quantized_fully_connected) is accepted too, with `out[i] = in[i] * MaxAbs(min_ra
 })
 .set_attr<mxnet::FInferShape>("FInferShape", DequantizeShape)
 .set_attr<nnvm::FInferType>("FInferType", DequantizeType)
-.set_attr<FCompute>("FCompute<cpu>", DequantizeCompute)
+.set_attr<FCompute>("FCompute<cpu>", DequantizeCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "A ndarray/symbol of type `uint8`")
 .add_argument("min_range", "NDArray-or-Symbol", "The minimum scalar value possibly produced for "
@@ -535,7 +296,7 @@ the calibrated range (or of the data's real minimum and maximum), int8 output is
 })
 .set_attr<mxnet::FInferShape>("FInferShape", RequantizeShape)
 .set_attr<nnvm::FInferType>("FInferType", RequantizeType)
-.set_attr<FCompute>("FCompute<cpu>", RequantizeCompute)
+.set_attr<FCompute>("FCompute<cpu>", RequantizeCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "A ndarray/symbol of type `int32`")
 .add_argument("min_range", "NDArray-or-Symbol", "The original minimum scalar value in the form of "

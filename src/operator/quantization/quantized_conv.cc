@@ -16,7 +16,11 @@
  *
  * quantized_pooling: max, or avg rounded half to even; with count_include_pad (the default) the
  * divisor is the kernel size even for the windows 'full' extends past the edge (as 1.9.1's
- * oneDNN kernel does). The range passes through. pool_type sum/lp and channel-last layouts are refused, as in 1.9.1.
+ * oneDNN kernel does). The range passes through. pool_type sum/lp and channel-last layouts are
+ * refused, as in 1.9.1.
+ *
+ * GPU: quantized_conv.cu (FC: a tiled int32 GEMM; conv: a direct convolution) and
+ * quantized_pooling.cu, with the shared pieces in quantized_conv-inl.h / quantized_pooling-inl.h.
  */
 #include <algorithm>
 #include <cstring>
@@ -27,7 +31,8 @@
 #include "../nn/convolution-inl.h"
 #include "../nn/fully_connected-inl.h"
 #include "../nn/pooling-inl.h"
-#include "./quantization_utils-inl.h"
+#include "./quantized_conv-inl.h"
+#include "./quantized_pooling-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -46,11 +51,6 @@ std::vector<std::string> ConvLikeInNames(bool no_bias) {
   if (no_bias) return {"data", "weight", "min_data", "max_data", "min_weight", "max_weight"};
   return {"data", "weight", "bias", "min_data", "max_data", "min_weight", "max_weight",
           "min_bias", "max_bias"};
-}
-
-void SetRange(const std::vector<TBlob>& outputs, float lo, float hi) {
-  outputs[1].dptr<float>()[0] = lo;
-  outputs[2].dptr<float>()[0] = hi;
 }
 
 /*!
@@ -157,10 +157,10 @@ void QConvCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       for (index_t j = 0; j < osp; ++j) yn[f * osp + j] = acc[f * osp + j] + b;
     }
   }
-  const float m_d = MaxAbs(Scalar(inputs[nd]), Scalar(inputs[nd + 1]));
-  const float m_w = MaxAbs(Scalar(inputs[nd + 2]), Scalar(inputs[nd + 3]));
-  const float m = Int32ProductRange(m_d, kInt8Limit, m_w, kInt8Limit);
-  SetRange(outputs, -m, m);
+  mxnet_op::Kernel<int32_product_range, cpu>::Launch(
+      ctx.get_stream<cpu>(), 1, inputs[nd].dptr<float>(), inputs[nd + 1].dptr<float>(),
+      inputs[nd + 2].dptr<float>(), inputs[nd + 3].dptr<float>(), kInt8Limit,
+      outputs[1].dptr<float>(), outputs[2].dptr<float>());
 }
 
 // ---- fully connected ---------------------------------------------------------------------------
@@ -184,16 +184,15 @@ void QFCCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   std::vector<int32_t> w(inputs[1].Size()), xt(x.Size());
   ToInt32Blob(inputs[1], w.data());
   ToInt32Blob(x, xt.data());
-  const float m_d = MaxAbs(Scalar(inputs[nd]), Scalar(inputs[nd + 1]));
-  const float m_w = MaxAbs(Scalar(inputs[nd + 2]), Scalar(inputs[nd + 3]));
   std::vector<int32_t> bias(H, 0);
   if (!p.no_bias) {
-    const float m_b = MaxAbs(Scalar(inputs[nd + 4]), Scalar(inputs[nd + 5]));
-    const float data_scale = OneDnnRange(x.type_flag_) / m_d;
-    const float weight_scale = kInt8Range / m_w;
-    const float rescale = data_scale * weight_scale * m_b / kInt8Range;
+    const float rescale =
+        FCBiasAccessor{inputs[nd].dptr<float>(), inputs[nd + 1].dptr<float>(),
+                       inputs[nd + 2].dptr<float>(), inputs[nd + 3].dptr<float>(),
+                       inputs[nd + 4].dptr<float>(), inputs[nd + 5].dptr<float>(),
+                       OneDnnRange(x.type_flag_)}.get();
     const int8_t* b = inputs[2].dptr<int8_t>();
-    for (index_t h = 0; h < H; ++h) bias[h] = SatTrunc<int32_t>(static_cast<float>(b[h] * rescale));
+    for (index_t h = 0; h < H; ++h) bias[h] = FCBias(b[h], rescale);
   }
   int32_t* y = outputs[0].dptr<int32_t>();
 #pragma omp parallel for if (M * H * K > 65536)
@@ -206,8 +205,10 @@ void QFCCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       y[i * H + h] = s + bias[h];
     }
   }
-  const float m = Int32ProductRange(m_d, IntLimit(x.type_flag_), m_w, kInt8Limit);
-  SetRange(outputs, -m, m);
+  mxnet_op::Kernel<int32_product_range, cpu>::Launch(
+      ctx.get_stream<cpu>(), 1, inputs[nd].dptr<float>(), inputs[nd + 1].dptr<float>(),
+      inputs[nd + 2].dptr<float>(), inputs[nd + 3].dptr<float>(), IntLimit(x.type_flag_),
+      outputs[1].dptr<float>(), outputs[2].dptr<float>());
 }
 
 // ---- pooling -----------------------------------------------------------------------------------
@@ -224,57 +225,6 @@ bool QPoolShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::Sha
   RangeShapes(kPool, in, 1, 3, Names({"data", "min_data", "max_data"}));
   ScalarOutShapes(out, 1, 3);
   return SubShape(kPool, PoolingShape, attrs, in, 1, out);
-}
-
-template <typename Q>
-void QPoolPlanes(const PoolGeom& g, const Q* x, Q* y) {
-  using pool_detail::MakeWindow;
-  const index_t isp = g.in[0] * g.in[1] * g.in[2], osp = g.out[0] * g.out[1] * g.out[2];
-#pragma omp parallel for if (g.N * g.C * osp > 16384)
-  for (index_t nc = 0; nc < g.N * g.C; ++nc) {
-    const Q* xp = x + nc * isp;
-    Q* yp = y + nc * osp;
-    for (index_t od = 0; od < g.out[0]; ++od) {
-      const auto wd = MakeWindow(od, g.in[0], g.k[0], g.s[0], g.p[0]);
-      for (index_t oh = 0; oh < g.out[1]; ++oh) {
-        const auto wh = MakeWindow(oh, g.in[1], g.k[1], g.s[1], g.p[1]);
-        for (index_t ow = 0; ow < g.out[2]; ++ow) {
-          const auto ww = MakeWindow(ow, g.in[2], g.k[2], g.s[2], g.p[2]);
-          int64_t sum = 0;
-          int best = std::numeric_limits<int>::min();
-          for (index_t d = wd.lo; d < wd.hi; ++d)
-            for (index_t h = wh.lo; h < wh.hi; ++h)
-              for (index_t w = ww.lo; w < ww.hi; ++w) {
-                const int v = xp[(d * g.in[1] + h) * g.in[2] + w];
-                sum += v;
-                best = std::max(best, v);
-              }
-          Q& o = yp[(od * g.out[1] + oh) * g.out[2] + ow];
-          if (g.type == pool_enum::kMax) {
-            o = best == std::numeric_limits<int>::min() ? Q(0) : static_cast<Q>(best);
-          } else {
-            // With padding counted, every window counts the whole kernel: oneDNN pads the
-            // right edge of 'full' windows too (1.9.1's divisor there).
-            const index_t count = g.count_include_pad
-                ? g.k[0] * g.k[1] * g.k[2]
-                : (wd.hi - wd.lo) * (wh.hi - wh.lo) * (ww.hi - ww.lo);
-            o = count > 0 ? SatRound<Q>(static_cast<double>(sum) / count) : Q(0);
-          }
-        }
-      }
-    }
-  }
-}
-
-void QPoolCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                  const std::vector<TBlob>& outputs) {
-  const PoolingParam& p = nnvm::get<PoolingParam>(attrs.parsed);
-  const PoolGeom g = MakePoolGeom(p, inputs[0].shape_);
-  MXNET_QUANT_TYPE_SWITCH(inputs[0].type_flag_, Q, {
-    QPoolPlanes<Q>(g, inputs[0].dptr<Q>(), outputs[0].dptr<Q>());
-  });
-  SetRange(outputs, Scalar(inputs[1]), Scalar(inputs[2]));
 }
 
 }  // namespace
@@ -392,7 +342,7 @@ the float32 data into int8. Average pooling rounds half to even; the range passe
   QuantOutTypes(out, (*in)[0]);
   return true;
 })
-.set_attr<FCompute>("FCompute<cpu>", QPoolCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedPoolingCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "Input data.")
 .add_argument("min_data", "NDArray-or-Symbol", "Minimum value of data.")

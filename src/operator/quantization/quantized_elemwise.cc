@@ -25,6 +25,8 @@
  * MXNet 1.9.1 differences, by design: quantized_act on uint8 data gives uint8 (1.9.1 labels it
  * int8); elemwise_add of uint8 + int8 adds both operands (1.9.1's CPU build drops the uint8
  * one); elemwise_mul runs imperatively (1.9.1 fails there and only runs in a bound symbol).
+ * The kernels of all but batch_norm are in quantized_elemwise-inl.h, shared with the GPU
+ * registrations in quantized_elemwise.cu (batch_norm has no GPU kernel).
  */
 #include <algorithm>
 #include <cmath>
@@ -36,41 +38,12 @@
 #include "../nn/batch_norm-inl.h"
 #include "../tensor/concat_split_op-inl.h"
 #include "../tensor/indexing_op-inl.h"
-#include "./quantization_utils-inl.h"
+#include "./quantized_elemwise-inl.h"
 
 namespace mxnet {
 namespace op {
 
 using namespace quant;  // NOLINT
-
-struct QuantizedElemwiseParam : public dmlc::Parameter<QuantizedElemwiseParam> {
-  dmlc::optional<float> min_calib_range;
-  dmlc::optional<float> max_calib_range;
-  DMLC_DECLARE_PARAMETER(QuantizedElemwiseParam) {
-    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>())
-        .describe("The minimum scalar value in the form of float32 obtained through calibration. "
-                  "If present, it will be used to requantize the int8 output data.");
-    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>())
-        .describe("The maximum scalar value in the form of float32 obtained through calibration. "
-                  "If present, it will be used to requantize the int8 output data.");
-  }
-};
-
-struct QuantizedElemwiseMulParam : public dmlc::Parameter<QuantizedElemwiseMulParam> {
-  dmlc::optional<float> min_calib_range;
-  dmlc::optional<float> max_calib_range;
-  bool enable_float_output;
-  DMLC_DECLARE_PARAMETER(QuantizedElemwiseMulParam) {
-    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>())
-        .describe("The minimum scalar value in the form of float32 obtained through calibration. "
-                  "If present, it will be used to requantize the int8 output data.");
-    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>())
-        .describe("The maximum scalar value in the form of float32 obtained through calibration. "
-                  "If present, it will be used to requantize the int8 output data.");
-    DMLC_DECLARE_FIELD(enable_float_output).set_default(false)
-        .describe("Whether to enable float32 output");
-  }
-};
 
 DMLC_REGISTER_PARAMETER(QuantizedElemwiseParam);
 DMLC_REGISTER_PARAMETER(QuantizedElemwiseMulParam);
@@ -119,16 +92,6 @@ bool PassTypes(const char* op, std::vector<int>* in, std::vector<int>* out,
   return true;
 }
 
-void FlattenCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const size_t bytes = inputs[0].Size() * mshadow::mshadow_sizeof(inputs[0].type_flag_);
-  if (outputs[0].dptr_ != inputs[0].dptr_ && bytes > 0) {
-    std::memcpy(outputs[0].dptr_, inputs[0].dptr_, bytes);
-  }
-  SetRange(outputs, Scalar(inputs[1]), Scalar(inputs[2]));
-}
-
 // ---- act ---------------------------------------------------------------------------------------
 
 const char* kAct = "_contrib_quantized_act";
@@ -138,18 +101,6 @@ bool SameShape3(const char* op, mxnet::ShapeVector* in, mxnet::ShapeVector* out)
   SHAPE_ASSIGN_CHECK(*out, 0, (*in)[0]);
   ScalarOutShapes(out, 1, 3);
   return shape_is_known((*in)[0]);
-}
-
-void ActCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                const std::vector<TBlob>& outputs) {
-  const index_t n = inputs[0].Size();
-  MXNET_QUANT_TYPE_SWITCH(inputs[0].type_flag_, Q, {
-    const Q* x = inputs[0].dptr<Q>();
-    Q* y = outputs[0].dptr<Q>();
-    for (index_t i = 0; i < n; ++i) y[i] = x[i] > 0 ? x[i] : Q(0);
-  });
-  SetRange(outputs, Scalar(inputs[1]), Scalar(inputs[2]));
 }
 
 // ---- concat ------------------------------------------------------------------------------------
@@ -235,45 +186,6 @@ bool ConcatQType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector
   return true;
 }
 
-void ConcatQCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const ConcatParam& p = nnvm::get<ConcatParam>(attrs.parsed);
-  const int n = p.num_args;
-  const TBlob& out = outputs[0];
-  const int axis = ConcatAxis(p.dim, out.ndim());
-  float lo = Scalar(inputs[n]), hi = Scalar(inputs[n + 1]);
-  for (int i = 1; i < n; ++i) {
-    lo = std::min(lo, Scalar(inputs[n + 2 * i]));
-    hi = std::max(hi, Scalar(inputs[n + 2 * i + 1]));
-  }
-  const float m_out = MaxAbs(lo, hi);
-  index_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= out.shape_[d];
-  for (int d = axis + 1; d < out.ndim(); ++d) inner *= out.shape_[d];
-  const index_t out_row = out.shape_[axis] * inner;
-  index_t offset = 0;
-  MXNET_QUANT_TYPE_SWITCH(out.type_flag_, OQ, {
-    OQ* y = out.dptr<OQ>();
-    for (int i = 0; i < n; ++i) {
-      const TBlob& x = inputs[i];
-      const float in_lo = Scalar(inputs[n + 2 * i]), in_hi = Scalar(inputs[n + 2 * i + 1]);
-      const bool same = in_lo == lo && in_hi == hi && x.type_flag_ == out.type_flag_;
-      const float scale = MaxAbs(in_lo, in_hi) / IntLimit(x.type_flag_) *
-                          (IntLimit(out.type_flag_) / m_out);
-      const index_t row = x.shape_[axis] * inner;
-      for (index_t o = 0; o < outer; ++o) {
-        OQ* dst = y + o * out_row + offset;
-        for (index_t j = 0; j < row; ++j) {
-          const double v = QAt(x, o * row + j);
-          dst[j] = same ? static_cast<OQ>(v) : SatRound<OQ>(static_cast<float>(v) * scale);
-        }
-      }
-      offset += row;
-    }
-  });
-  SetRange(outputs, lo, hi);
-}
 
 // ---- elemwise add / mul ------------------------------------------------------------------------
 
@@ -325,41 +237,6 @@ bool AddQType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<in
   return true;
 }
 
-void AddQCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                 const std::vector<TBlob>& outputs) {
-  const QuantizedElemwiseParam& p = nnvm::get<QuantizedElemwiseParam>(attrs.parsed);
-  const float m_l = MaxAbs(Scalar(inputs[2]), Scalar(inputs[3]));
-  const float m_r = MaxAbs(Scalar(inputs[4]), Scalar(inputs[5]));
-  const float u_l = m_l / OneDnnRange(inputs[0].type_flag_);
-  const float u_r = m_r / OneDnnRange(inputs[1].type_flag_);
-  const index_t n = inputs[0].Size();
-  const TBlob& out = outputs[0];
-  if (HasCalib(kAdd, p.min_calib_range, p.max_calib_range)) {
-    const float lo = p.min_calib_range.value(), hi = p.max_calib_range.value();
-    const float s = OneDnnRange(out.type_flag_) / MaxAbs(lo, hi);
-    MXNET_QUANT_TYPE_SWITCH(out.type_flag_, OQ, {
-      OQ* y = out.dptr<OQ>();
-      for (index_t i = 0; i < n; ++i) {
-        const float real = static_cast<float>(QAt(inputs[0], i)) * u_l +
-                           static_cast<float>(QAt(inputs[1], i)) * u_r;
-        y[i] = SatRound<OQ>(real * s);
-      }
-    });
-    SetRange(outputs, lo, hi);
-    return;
-  }
-  const float m_out = m_l + m_r;
-  const float s = static_cast<float>(kInt32Range / m_out);
-  int32_t* y = out.dptr<int32_t>();
-  for (index_t i = 0; i < n; ++i) {
-    const float real = static_cast<float>(QAt(inputs[0], i)) * u_l +
-                       static_cast<float>(QAt(inputs[1], i)) * u_r;
-    y[i] = SatRound<int32_t>(static_cast<double>(real) * s);
-  }
-  SetRange(outputs, -m_out, m_out);
-}
-
 bool MulQShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in, mxnet::ShapeVector* out) {
   return BinaryQShape(kMul, in, out);
 }
@@ -378,41 +255,6 @@ bool MulQType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<in
     QuantOutTypes(out, calib ? mshadow::kInt8 : mshadow::kInt32);
   }
   return true;
-}
-
-void MulQCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                 const std::vector<TBlob>& outputs) {
-  const QuantizedElemwiseMulParam& p = nnvm::get<QuantizedElemwiseMulParam>(attrs.parsed);
-  const int tl = inputs[0].type_flag_, tr = inputs[1].type_flag_;
-  const float m_l = MaxAbs(Scalar(inputs[2]), Scalar(inputs[3]));
-  const float m_r = MaxAbs(Scalar(inputs[4]), Scalar(inputs[5]));
-  const float unit = 1.f / ((OneDnnRange(tl) / m_l) * (OneDnnRange(tr) / m_r));
-  const index_t n = inputs[0].Size();
-  const TBlob& out = outputs[0];
-  if (p.enable_float_output) {
-    float* y = out.dptr<float>();
-    for (index_t i = 0; i < n; ++i) {
-      y[i] = static_cast<float>(QAt(inputs[0], i) * QAt(inputs[1], i)) * unit;
-    }
-    return;
-  }
-  if (HasCalib(kMul, p.min_calib_range, p.max_calib_range)) {
-    const float lo = p.min_calib_range.value(), hi = p.max_calib_range.value();
-    const float s = (m_l / OneDnnRange(tl)) * (m_r / OneDnnRange(tr)) * (kInt8Range / MaxAbs(lo, hi));
-    int8_t* y = out.dptr<int8_t>();
-    for (index_t i = 0; i < n; ++i) {
-      y[i] = SatTrunc<int8_t>(static_cast<float>(QAt(inputs[0], i) * QAt(inputs[1], i)) * s);
-    }
-    SetRange(outputs, lo, hi);
-    return;
-  }
-  int32_t* y = out.dptr<int32_t>();
-  for (index_t i = 0; i < n; ++i) {
-    y[i] = static_cast<int32_t>(QAt(inputs[0], i) * QAt(inputs[1], i));
-  }
-  const float m = Int32ProductRange(m_l, IntLimit(tl), m_r, IntLimit(tr));
-  SetRange(outputs, -m, m);
 }
 
 // ---- embedding ---------------------------------------------------------------------------------
@@ -448,25 +290,6 @@ bool EmbQType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<in
   }
   QuantOutTypes(out, mshadow::kInt8);
   return true;
-}
-
-void EmbQCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                 const std::vector<TBlob>& outputs) {
-  const EmbeddingParam& p = nnvm::get<EmbeddingParam>(attrs.parsed);
-  const index_t n = inputs[0].Size(), D = p.output_dim, V = p.input_dim;
-  const int8_t* w = inputs[1].dptr<int8_t>();
-  int8_t* y = outputs[0].dptr<int8_t>();
-  MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, IType, {
-    const IType* idx = inputs[0].dptr<IType>();
-    for (index_t i = 0; i < n; ++i) {
-      const double v = static_cast<double>(idx[i]);
-      const index_t r = std::isnan(v) ? 0 : static_cast<index_t>(std::min<double>(
-                                                 std::max<double>(v, 0.0), double(V - 1)));
-      std::memcpy(y + i * D, w + r * D, D);
-    }
-  });
-  SetRange(outputs, Scalar(inputs[2]), Scalar(inputs[3]));
 }
 
 // ---- batch norm --------------------------------------------------------------------------------
@@ -591,7 +414,7 @@ NNVM_REGISTER_OP(_contrib_quantized_flatten)
   QuantOutTypes(out, (*in)[0]);
   return true;
 })
-.set_attr<FCompute>("FCompute<cpu>", FlattenCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedFlattenCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "A ndarray/symbol of type `float32`")
 .add_argument("min_data", "NDArray-or-Symbol", "The minimum scalar value possibly produced for "
@@ -631,7 +454,7 @@ range.
                                               std::vector<int>* out) {
   return PassTypes(kAct, in, out, {mshadow::kInt8, mshadow::kUint8});
 })
-.set_attr<FCompute>("FCompute<cpu>", ActCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedActCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "Input data.")
 .add_argument("min_data", "NDArray-or-Symbol", "Minimum value of data.")
@@ -663,7 +486,7 @@ The inputs are the arrays, then min and max of each array in turn.
 .set_attr<std::string>("key_var_num_args", "num_args")
 .set_attr<mxnet::FInferShape>("FInferShape", ConcatQShape)
 .set_attr<nnvm::FInferType>("FInferType", ConcatQType)
-.set_attr<FCompute>("FCompute<cpu>", ConcatQCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedConcatCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol[]", "List of arrays to concatenate")
 .add_arguments(ConcatParam::__FIELDS__());
@@ -694,7 +517,7 @@ are uint8) in the calibrated range.
   return BinaryQShape(kAdd, in, out);
 })
 .set_attr<nnvm::FInferType>("FInferType", AddQType)
-.set_attr<FCompute>("FCompute<cpu>", AddQCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedAddCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("lhs", "NDArray-or-Symbol", "first input")
 .add_argument("rhs", "NDArray-or-Symbol", "second input")
@@ -726,7 +549,7 @@ float32 product (a single output).
 })
 .set_attr<mxnet::FInferShape>("FInferShape", MulQShape)
 .set_attr<nnvm::FInferType>("FInferType", MulQType)
-.set_attr<FCompute>("FCompute<cpu>", MulQCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedMulCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("lhs", "NDArray-or-Symbol", "first input")
 .add_argument("rhs", "NDArray-or-Symbol", "second input")
@@ -751,7 +574,7 @@ Indices are clipped to [0, input_dim - 1]; the weight's range passes through as 
 })
 .set_attr<mxnet::FInferShape>("FInferShape", EmbQShape)
 .set_attr<nnvm::FInferType>("FInferType", EmbQType)
-.set_attr<FCompute>("FCompute<cpu>", EmbQCompute)
+.set_attr<FCompute>("FCompute<cpu>", QuantizedEmbeddingCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "The input array to the embedding operator.")
 .add_argument("weight", "NDArray-or-Symbol", "The embedding weight matrix.")
