@@ -12,6 +12,7 @@
  *   both smoothed (a zero bin gets 1e-4, taken evenly from the non-zero ones) and normalized;
  *   divergence = sum p log(p / q) (infinite when q has no non-zero bin).
  * The output is the window's right edge with the least divergence, and that divergence.
+ * A search over one small histogram: GPU calls run it on host copies (host_fallback.h).
  */
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../host_fallback.h"
 #include "./quantization_utils-inl.h"
 
 namespace mxnet {
@@ -162,6 +164,9 @@ number of bins centred on zero and ``hist_edges`` one more entry.
 })
 .set_attr<mxnet::FInferShape>("FInferShape", CalibrateShape)
 .set_attr<nnvm::FInferType>("FInferType", CalibrateType)
+#if MXNET_USE_CUDA
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(CalibrateCompute))
+#endif
 .set_attr<FCompute>("FCompute<cpu>", CalibrateCompute)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("hist", "NDArray-or-Symbol", "A ndarray/symbol of type `float32`")
