@@ -188,6 +188,14 @@ struct op_with_req {
   }
 };
 
+/*! \brief out[i] (req, given at run time) in[i]. */
+struct copy_with_req {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* in, int req) {
+    KERNEL_ASSIGN(out[i], req, in[i]);
+  }
+};
+
 /*! \brief out[i] = value. */
 template <int req>
 struct set_to_value {

@@ -1,8 +1,9 @@
 /*!
  * \file fft.cc
  * \brief _contrib_fft and _contrib_ifft: 1-D discrete Fourier transforms over the last axis.
- *        MXNet 1.9.1 registers them on the GPU only (cuFFT); this is the CPU form with the same
- *        conventions: complex values interleaved as [re0, im0, re1, im1, ...], and neither
+ *        MXNet 1.9.1 registers them on the GPU only (cuFFT); this is the CPU form (the GPU's
+ *        direct-DFT kernel is in fft-inl.h, registered by fft.cu) with the same conventions:
+ *        complex values interleaved as [re0, im0, re1, im1, ...], and neither
  *        direction normalised, so fft(x) equals numpy.fft.fft(x) and ifft(X) equals
  *        d * numpy.fft.ifft(X).real (d complex elements), i.e. ifft(fft(x)) = d * x.
  *
@@ -20,17 +21,11 @@
 
 #include "../elemwise_op_common.h"
 #include "../operator_common.h"
+#include "./fft-inl.h"
 
 namespace mxnet {
 namespace op {
 
-struct FFTParam : public dmlc::Parameter<FFTParam> {
-  int compute_size;
-  DMLC_DECLARE_PARAMETER(FFTParam) {
-    DMLC_DECLARE_FIELD(compute_size).set_default(128)
-        .describe("Maximum size of sub-batch to be forwarded at one time");
-  }
-};
 DMLC_REGISTER_PARAMETER(FFTParam);
 
 namespace {

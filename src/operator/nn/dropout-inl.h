@@ -15,6 +15,7 @@
 #include <dmlc/optional.h>
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
+#include <mxnet/random_generator.h>
 
 #include <algorithm>
 #include <string>
@@ -123,6 +124,19 @@ inline index_t BroadcastIndex(index_t i, const mxnet::TShape& big,
   }
   return idx;
 }
+
+/*!
+ * \brief mask[i] = kept with probability keep_prob, else 0: element i draws from its own
+ *        Philox stream (the GPU's dropout masks: Dropout, and the RNN's between layers).
+ */
+struct dropout_mask_philox {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, DType* mask, uint32_t seed, uint64_t call,
+                                  float keep_prob, DType kept) {
+    common::random::PhiloxStream<float> rng(seed, call, i);
+    mask[i] = rng.uniform() < keep_prob ? kept : DType(0.0f);
+  }
+};
 
 /*!
  * \brief BroadcastIndex as a value a device kernel can take: data index -> flat index of an

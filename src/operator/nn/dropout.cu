@@ -14,15 +14,6 @@ namespace mxnet {
 namespace op {
 namespace {
 
-struct dropout_mask_philox {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* mask, uint32_t seed, uint64_t call,
-                                  float keep_prob, DType kept) {
-    common::random::PhiloxStream<float> rng(seed, call, i);
-    mask[i] = rng.uniform() < keep_prob ? kept : DType(0.0f);
-  }
-};
-
 struct fill_one {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t i, DType* out) { out[i] = DType(1.0f); }
@@ -34,13 +25,6 @@ struct times_mask {
   MSHADOW_XINLINE static void Map(index_t i, DType* out, int req, const DType* a,
                                   const DType* mask, BroadcastMap map) {
     KERNEL_ASSIGN(out[i], req, DType(a[i] * mask[map.Of(i)]));
-  }
-};
-
-struct copy_req {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* out, int req, const DType* a) {
-    KERNEL_ASSIGN(out[i], req, a[i]);
   }
 };
 
@@ -59,8 +43,8 @@ void DropoutComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       Kernel<fill_one, gpu>::Launch(s, mask.Size(), mask.dptr<DType>());
       const OpReqType r = req[dropout::kOut];
       if (r != kNullOp && !(r == kWriteInplace && out.dptr_ == data.dptr_)) {
-        Kernel<copy_req, gpu>::Launch(s, data.Size(), out.dptr<DType>(), static_cast<int>(r),
-                                      data.dptr<DType>());
+        Kernel<mxnet_op::copy_with_req, gpu>::Launch(s, data.Size(), out.dptr<DType>(),
+                                                     data.dptr<DType>(), static_cast<int>(r));
       }
       return;
     }

@@ -53,14 +53,6 @@ struct MakeLossParam : public dmlc::Parameter<MakeLossParam> {
   }
 };
 
-/*! \brief y[i] (req) x[i]. */
-struct loss_identity {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* x, int req) {
-    KERNEL_ASSIGN(y[i], req, x[i]);
-  }
-};
-
 /*! \brief out (req) in: the identity forward of MakeLoss and make_loss. */
 template <typename xpu>
 void LossIdentityCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -76,7 +68,7 @@ void LossIdentityCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     if (std::is_same<xpu, cpu>::value && rq != kAddTo) {
       std::memcpy(y, x, n * sizeof(DType));
     } else {
-      mxnet_op::Kernel<loss_identity, xpu>::Launch(ctx.get_stream<xpu>(), n, y, x,
+      mxnet_op::Kernel<mxnet_op::copy_with_req, xpu>::Launch(ctx.get_stream<xpu>(), n, y, x,
                                                    static_cast<int>(rq));
     }
   });

@@ -6,6 +6,7 @@
  *        Philox streams seeded by mx.random.seed. cuDNN's fused RNN is the faster path still
  *        to come.
  */
+#include "./dropout-inl.h"
 #include "./rnn_generic-inl.h"
 #include "./rnn_param_concat-inl.h"
 
@@ -44,15 +45,6 @@ const index_t* LengthsForKernels(mshadow::Stream<gpu>* s, const std::vector<inde
                             cudaMemcpyHostToDevice, mshadow::Stream<gpu>::GetStream(s)));
   return device;
 }
-
-struct dropout_mask_philox {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* mask, uint32_t seed, uint64_t call,
-                                  float keep, DType kept) {
-    common::random::PhiloxStream<float> rng(seed, call, i);
-    mask[i] = rng.uniform() < keep ? kept : DType(0);
-  }
-};
 
 template <typename DType>
 void DropoutMask(const OpContext& ctx, mshadow::Stream<gpu>* s, DType* mask, index_t n,

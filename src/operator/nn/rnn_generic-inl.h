@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "../blas_gemm.h"
+#include "../mshadow_op.h"
 #include "../mxnet_op.h"
 #include "./rnn-inl.h"
 
@@ -163,24 +164,10 @@ struct final_state {
   }
 };
 
-struct multiply {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* a, const DType* b) {
-    out[i] = a[i] * b[i];
-  }
-};
-
-struct assign_req {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* a, int req) {
-    KERNEL_ASSIGN(out[i], req, a[i]);
-  }
-};
-
 template <typename xpu, typename DType>
 void AssignReq(mshadow::Stream<xpu>* s, DType* dst, const DType* src, index_t n, OpReqType req) {
   if (req == kNullOp || n == 0 || (req != kAddTo && dst == src)) return;
-  Kernel<assign_req, xpu>::Launch(s, n, dst, src, static_cast<int>(req));
+  Kernel<mxnet_op::copy_with_req, xpu>::Launch(s, n, dst, src, static_cast<int>(req));
 }
 
 /*! \brief RNNLengths with the sequence_length input read where it lives: in place on the
@@ -222,13 +209,6 @@ template <typename DType>
 void DropoutMask(const OpContext& ctx, mshadow::Stream<gpu>* s, DType* mask, index_t n,
                  float keep);
 #endif
-
-struct fill_value {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* out, DType v) {
-    out[i] = v;
-  }
-};
 
 /*! \brief Bytes of index_t lengths in front of the DType workspace, kept aligned. */
 inline size_t LengthBytes(index_t n) {
@@ -298,9 +278,9 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<TBlo
       if (ctx.is_train) {
         DropoutMask<DType>(ctx, s, mask, n, 1.f - param.p);
       } else {
-        Kernel<fill_value, xpu>::Launch(s, n, mask, DType(1));
+        Kernel<mxnet_op::set_to_value<kWriteTo>, xpu>::Launch(s, n, mask, DType(1));
       }
-      Kernel<multiply, xpu>::Launch(s, n, reserve + dm.DroppedOffset(l),
+      Kernel<mxnet_op::op_with_req<mshadow_op::mul, kWriteTo>, xpu>::Launch(s, n, reserve + dm.DroppedOffset(l),
                                     reserve + dm.LayerOutOffset(l), mask);
     }
   }
@@ -507,7 +487,7 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<TBl
     if (l > 0) {
       const index_t n = TN * DH;
       if (dm.dropout) {
-        Kernel<multiply, xpu>::Launch(s, n, dy_buf, dx, reserve + dm.MaskOffset(l - 1));
+        Kernel<mxnet_op::op_with_req<mshadow_op::mul, kWriteTo>, xpu>::Launch(s, n, dy_buf, dx, reserve + dm.MaskOffset(l - 1));
       } else {
         AssignReq(s, dy_buf, dx, n, kWriteTo);
       }
@@ -524,7 +504,7 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<TBl
   if (idx.seq_len >= 0 && req[idx.seq_len] != kNullOp && req[idx.seq_len] != kAddTo) {
     const TBlob& g = outputs[idx.seq_len];
     MSHADOW_TYPE_SWITCH(g.type_flag_, SType, {
-      Kernel<fill_value, xpu>::Launch(s, g.Size(), g.dptr<SType>(), SType(0));
+      Kernel<mxnet_op::set_to_value<kWriteTo>, xpu>::Launch(s, g.Size(), g.dptr<SType>(), SType(0));
     });
   }
 }

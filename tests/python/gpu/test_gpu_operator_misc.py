@@ -258,3 +258,16 @@ def test_data_dependent_shapes_on_the_device():
     np.testing.assert_allclose(edges.asnumpy(), [0, 1, 2, 3, 4, 5])
     a = mx.np.ones((4,), ctx=DEV)
     assert bool(mx.np.shares_memory(a, a[1:3])) and not bool(mx.np.shares_memory(a, a.copy()))
+
+
+def test_calibrate_entropy_on_the_device_matches_the_cpu():
+    rng = np.random.RandomState(4)
+    hist = rng.randint(0, 50, 511).astype(np.float32)
+    edges = np.linspace(-3, 3, 512).astype(np.float32)
+    ref = [o.asnumpy() for o in mx.nd.contrib.calibrate_entropy(
+        mx.nd.array(hist), mx.nd.array(edges), num_quantized_bins=255)]
+    got = [o.asnumpy() for o in mx.nd.contrib.calibrate_entropy(
+        mx.nd.array(hist, ctx=DEV), mx.nd.array(edges, ctx=DEV), num_quantized_bins=255)]
+    for g, r in zip(got, ref):
+        np.testing.assert_array_equal(g, r)
+    assert 0 < float(ref[0][0]) <= 3
