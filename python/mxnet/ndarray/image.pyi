@@ -337,7 +337,7 @@ def resize(data: Optional[NDArray] = ..., size: Optional[Union[int, Tuple[int, .
     keep_ratio : boolean, optional, default=0
         Whether to resize the short edge or both edges to `size`, if size is give as an integer.
     interp : int, optional, default='1'
-        Interpolation method for resizing. By default uses bilinear interpolationOptions are INTER_NEAREST - a nearest-neighbor interpolationINTER_LINEAR - a bilinear interpolationINTER_AREA - resampling using pixel area relationINTER_CUBIC - a bicubic interpolation over 4x4 pixel neighborhoodINTER_LANCZOS4 - a Lanczos interpolation over 8x8 pixel neighborhoodNote that the GPU version only support bilinear interpolation(1)
+        Interpolation method for resizing. By default uses bilinear interpolationOptions are INTER_NEAREST - a nearest-neighbor interpolationINTER_LINEAR - a bilinear interpolationINTER_AREA - resampling using pixel area relationINTER_CUBIC - a bicubic interpolation over 4x4 pixel neighborhoodINTER_LANCZOS4 - a Lanczos interpolation over 8x8 pixel neighborhood. The GPU version supports all of them, with the CPU's results.
 
     out : NDArray, optional
         The output NDArray to hold the result.
