@@ -37,8 +37,8 @@ FCompute RunOnHostForGPU(FCompute cpu_fn) {
         CUDA_CALL(cudaMemcpyAsync(hin[i].data(), inputs[i].dptr_, hin[i].size(),
                                   cudaMemcpyDeviceToHost, stream));
       }
-      in_blobs.emplace_back(static_cast<void*>(hin[i].data()), inputs[i].shape_, cpu::kDevMask,
-                            inputs[i].type_flag_);
+      in_blobs.push_back(TBlob(static_cast<void*>(hin[i].data()), inputs[i].shape_,
+                               cpu::kDevMask, inputs[i].type_flag_));
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
       hout[i].resize(BlobBytes(outputs[i]));
@@ -46,8 +46,8 @@ FCompute RunOnHostForGPU(FCompute cpu_fn) {
         CUDA_CALL(cudaMemcpyAsync(hout[i].data(), outputs[i].dptr_, hout[i].size(),
                                   cudaMemcpyDeviceToHost, stream));
       }
-      out_blobs.emplace_back(static_cast<void*>(hout[i].data()), outputs[i].shape_, cpu::kDevMask,
-                             outputs[i].type_flag_);
+      out_blobs.push_back(TBlob(static_cast<void*>(hout[i].data()), outputs[i].shape_,
+                                cpu::kDevMask, outputs[i].type_flag_));
     }
     CUDA_CALL(cudaStreamSynchronize(stream));
     OpContext host_ctx = ctx;
