@@ -23,7 +23,7 @@ export MXNET_LIBRARY_PATH="$PWD/build-cuda/libmxnet.so" PYTHONPATH="$PWD/python"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/local/cuda-13.0/lib64:${LD_LIBRARY_PATH:-}"
 python3 -c "import mxnet as mx; print('num_gpus', mx.context.num_gpus(), 'gpu ops',
 len(mx.runtime.operators_with_kernel('gpu')))" 2>&1 | tee -a "$OUT/summary.txt"
-timeout 360 python3 -m pytest -q --durations=5 tests/python/gpu tests/python/unittest/test_exec_core.py \
+timeout 540 python3 -m pytest -q --durations=5 tests/python/gpu tests/python/unittest/test_exec_core.py \
   > "$OUT/pytest_gpu.log" 2>&1
 tail -n 3 "$OUT/pytest_gpu.log" | tee -a "$OUT/summary.txt"
 BENCH=../shared/bench/gpu
