@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "../blas_gemm.h"
+#include "./conv_gemm_common-inl.h"
 #include "./cudnn/cudnn_conv.h"
 #include "./im2col-inl.h"
 
@@ -21,49 +22,6 @@ namespace op {
 namespace {
 
 using mxnet_op::Kernel;
-
-/*! \brief The column geometry of one image of a convolution (all three axes; unused ones are 1). */
-BlockKernelGeom ColumnGeom(const ConvGeom& g) {
-  BlockKernelGeom b;
-  b.nd = 3;
-  b.batch = 1;
-  b.channels = g.C;
-  b.ksize = g.KernelSize();
-  b.blocks = g.OutSpatial();
-  b.plane = g.InSpatial();
-  for (int a = 0; a < 3; ++a) {
-    b.in[a] = g.in[a];
-    b.kernel[a] = g.k[a];
-    b.stride[a] = g.s[a];
-    b.dilate[a] = g.d[a];
-    b.pad[a] = g.p[a];
-    b.out[a] = g.out[a];
-  }
-  return b;
-}
-
-/*! \brief y[n, f, l] += bias[f]. */
-struct add_channel_bias {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* bias, index_t F,
-                                  index_t L) {
-    y[i] = y[i] + bias[(i / L) % F];
-  }
-};
-
-/*! \brief db[f] (req) the sum of dy[n, f, l] over n and l, in that order. */
-struct channel_bias_grad {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t f, DType* db, const DType* dy, index_t N, index_t F,
-                                  index_t L, int req) {
-    double acc = 0;
-    for (index_t n = 0; n < N; ++n) {
-      const DType* p = dy + (n * F + f) * L;
-      for (index_t l = 0; l < L; ++l) acc += static_cast<double>(p[l]);
-    }
-    KERNEL_ASSIGN(db[f], req, DType(acc));
-  }
-};
 
 /*! \brief Group sizes of the per-image GEMMs: M = F/G filters, K = (C/G)*kernel, L positions. */
 struct GroupGemm {
@@ -77,7 +35,7 @@ void ConvolutionForwardIm2col(const ConvolutionParam& param, const OpContext& ct
                               const TBlob& out) {
   const ConvGeom g = MakeConvGeom(param, inputs[conv::kData].shape_);
   const GroupGemm gg(g);
-  const BlockKernelGeom cg = ColumnGeom(g);
+  const BlockKernelGeom cg = ConvColumnGeom(g);
   mshadow::Stream<gpu>* s = ctx.get_stream<gpu>();
   MSHADOW_REAL_TYPE_SWITCH(out.type_flag_, DType, {
     DType* col = ctx.requested[0].get_space_typed_ptr<DType>(
@@ -106,7 +64,7 @@ void ConvolutionBackwardIm2col(const ConvolutionParam& param, const OpContext& c
                                const std::vector<TBlob>& outputs) {
   const ConvGeom g = MakeConvGeom(param, inputs[1].shape_);
   const GroupGemm gg(g);
-  const BlockKernelGeom cg = ColumnGeom(g);
+  const BlockKernelGeom cg = ConvColumnGeom(g);
   const index_t col_size = g.C * g.KernelSize() * gg.L;
   mshadow::Stream<gpu>* s = ctx.get_stream<gpu>();
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {

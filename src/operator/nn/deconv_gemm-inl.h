@@ -21,60 +21,17 @@
 
 #include "../blas_gemm.h"
 #include "../mxnet_op.h"
+#include "./conv_gemm_common-inl.h"
 #include "./conv_kernels.h"
 #include "./im2col-inl.h"
 
 namespace mxnet {
 namespace op {
 
-/*! \brief The column geometry of one deconvolution output image (g.C channels over g.in,
- *         blocks over g.out; all three axes, unused ones are 1). */
-inline BlockKernelGeom DeconvColumnGeom(const ConvGeom& g) {
-  BlockKernelGeom b;
-  b.nd = 3;
-  b.batch = 1;
-  b.channels = g.C;
-  b.ksize = g.KernelSize();
-  b.blocks = g.OutSpatial();
-  b.plane = g.InSpatial();
-  for (int a = 0; a < 3; ++a) {
-    b.in[a] = g.in[a];
-    b.kernel[a] = g.k[a];
-    b.stride[a] = g.s[a];
-    b.dilate[a] = g.d[a];
-    b.pad[a] = g.p[a];
-    b.out[a] = g.out[a];
-  }
-  return b;
-}
-
 /*! \brief Elements of the column buffer of one image (at least 1). */
 inline index_t DeconvColumnElems(const ConvGeom& g) {
   return std::max<index_t>(g.C * g.KernelSize() * g.OutSpatial(), 1);
 }
-
-/*! \brief y[n, c, l] += bias[c] over (N, C, L). */
-struct deconv_add_bias {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, DType* y, const DType* bias, index_t C,
-                                  index_t L) {
-    y[i] = y[i] + bias[(i / L) % C];
-  }
-};
-
-/*! \brief db[c] (req) the sum of dy[n, c, l] over n and l, in that order. */
-struct deconv_bias_grad {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t c, DType* db, const DType* dy, index_t N, index_t C,
-                                  index_t L, int req) {
-    double acc = 0;
-    for (index_t n = 0; n < N; ++n) {
-      const DType* p = dy + (n * C + c) * L;
-      for (index_t l = 0; l < L; ++l) acc += static_cast<double>(p[l]);
-    }
-    KERNEL_ASSIGN(db[c], req, DType(acc));
-  }
-};
 
 /*!
  * \brief y (req) the deconvolution of x (N, F, *out) with w (F, C/G, *kernel), plus bias b
@@ -87,7 +44,7 @@ void DeconvForwardGemm(mshadow::Stream<xpu>* s, const ConvGeom& g, const DType* 
   if (req == kNullOp) return;
   const index_t FG = g.F / g.G, CRG = g.ColRowsPerGroup(), L = g.OutSpatial();
   const index_t plane = g.InSpatial();
-  const BlockKernelGeom cg = DeconvColumnGeom(g);
+  const BlockKernelGeom cg = ConvColumnGeom(g);
   for (index_t n = 0; n < g.N; ++n) {
     Gemm<DType>(s, true, false, CRG, L, FG, 1.0, w, CRG, x + n * g.F * L, L, 0.0, col, L, g.G,
                 FG * CRG, FG * L, CRG * L);
@@ -95,7 +52,7 @@ void DeconvForwardGemm(mshadow::Stream<xpu>* s, const ConvGeom& g, const DType* 
                                        static_cast<int>(req));
   }
   if (b != nullptr) {
-    Kernel<deconv_add_bias, xpu>::Launch(s, g.N * g.C * plane, y, b, g.C, plane);
+    Kernel<add_channel_bias, xpu>::Launch(s, g.N * g.C * plane, y, b, g.C, plane);
   }
 }
 
@@ -110,7 +67,7 @@ void DeconvBackwardGemm(mshadow::Stream<xpu>* s, const ConvGeom& g, const DType*
   using mxnet_op::Kernel;
   const index_t FG = g.F / g.G, CRG = g.ColRowsPerGroup(), L = g.OutSpatial();
   const index_t plane = g.InSpatial();
-  const BlockKernelGeom cg = DeconvColumnGeom(g);
+  const BlockKernelGeom cg = ConvColumnGeom(g);
   if (req_dx != kNullOp || req_dw != kNullOp) {
     for (index_t n = 0; n < g.N; ++n) {
       Kernel<blocks_to_cols, xpu>::Launch(s, g.C * g.KernelSize() * L, dy + n * g.C * plane,
@@ -131,7 +88,7 @@ void DeconvBackwardGemm(mshadow::Stream<xpu>* s, const ConvGeom& g, const DType*
     Kernel<mxnet_op::set_zero, xpu>::Launch(s, g.F * CRG, dw);  // an empty sum
   }
   if (db != nullptr && req_db != kNullOp) {
-    Kernel<deconv_bias_grad, xpu>::Launch(s, g.C, db, dy, g.N, g.C, plane,
+    Kernel<channel_bias_grad, xpu>::Launch(s, g.C, db, dy, g.N, g.C, plane,
                                           static_cast<int>(req_db));
   }
 }
