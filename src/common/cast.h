@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "./float_convert.h"
+#include "./parallel_ranges.h"
 #if MXNET_USE_OPENMP
 #include <omp.h>
 #endif
@@ -70,19 +71,10 @@ struct cast_element {
   }
 };
 
-/*! \brief Runs fn(begin, end) over [0, n) in contiguous chunks, one per OpenMP thread. */
+/*! \brief fn(begin, end) over [0, n) in contiguous chunks, one per OpenMP thread. */
 template <typename Fn>
-inline void ParallelChunks(int64_t n, Fn fn) {
-#if MXNET_USE_OPENMP
-  const int nthreads = n >= kCastParallelThreshold ? omp_get_max_threads() : 1;
-  if (nthreads > 1) {
-    const int64_t chunk = (n + nthreads - 1) / nthreads;
-#pragma omp parallel for num_threads(nthreads)
-    for (int64_t b = 0; b < n; b += chunk) fn(b, std::min(n, b + chunk));
-    return;
-  }
-#endif
-  fn(0, n);
+inline void ParallelChunks(int64_t n, const Fn& fn) {
+  ParallelRanges(n, fn, kCastParallelThreshold);
 }
 
 /*! \brief o (req) OType(x), element-wise. */

@@ -415,133 +415,111 @@ inline void ReduceRun(A* acc, const DType* x, index_t L) {
 }
 
 /*!
+ * \brief The typed loops of one reduction (reducer, input dtype, output dtype). ReduceDriver
+ *        (broadcast_reduce_driver.cc, compiled once) walks the plan, splits the work among
+ *        threads and owns the accumulator buffers; it calls these for the arithmetic. So a
+ *        reduction compiles a handful of short loops instead of the whole driver per
+ *        (reducer, dtype) pair.
+ */
+struct ReduceKernels {
+  size_t acc_bytes, in_bytes, out_bytes;
+  /*! \brief acc[0, n) = Init. */
+  void (*init)(void* acc, index_t n);
+  /*! \brief acc[0, n) (+)= x[0, n): n outputs from one input element each. */
+  void (*rows)(void* acc, const void* x, index_t n);
+  /*! \brief acc[0] (+)= x[0, n): one contiguous reduced run. */
+  void (*run)(void* acc, const void* x, index_t n);
+  /*!
+   * \brief `count` reduced runs from base + ro->offset on (advancing ro): I contiguous outputs
+   *        per run when the inner axis is kept, else one output over L contiguous inputs.
+   */
+  void (*runs)(void* acc, const void* base, Odometer* ro, index_t count, index_t I, index_t L,
+               bool inner_kept);
+  /*! \brief acc[0, n) merged with part[0, n) (per-thread partial results). */
+  void (*merge)(void* acc, const void* part, index_t n);
+  /*! \brief out[0, n) (req) Finalize(acc[0, n)) converted to the output dtype. */
+  void (*store)(const void* acc, index_t n, void* out, OpReqType req, index_t red_size);
+};
+
+namespace reduce_kernel {
+
+template <typename Reducer, typename A>
+void Init(void* acc, index_t n) {
+  A* a = static_cast<A*>(acc);
+  for (index_t i = 0; i < n; ++i) a[i] = Reducer::template Init<A>();
+}
+
+template <typename Reducer, typename A, typename DType>
+void Rows(void* acc, const void* x, index_t n) {
+  A* a = static_cast<A*>(acc);
+  const DType* v = static_cast<const DType*>(x);
+  for (index_t i = 0; i < n; ++i) Reducer::Reduce(a[i], static_cast<A>(v[i]));
+}
+
+template <typename Reducer, typename A, typename DType>
+void Run(void* acc, const void* x, index_t n) {
+  ReduceRun<Reducer>(static_cast<A*>(acc), static_cast<const DType*>(x), n);
+}
+
+template <typename Reducer, typename A, typename DType>
+void Runs(void* acc, const void* base, Odometer* ro, index_t count, index_t I, index_t L,
+          bool inner_kept) {
+  A* a = static_cast<A*>(acc);
+  const DType* b = static_cast<const DType*>(base);
+  for (index_t r = 0; r < count; ++r, ro->Next()) {
+    const DType* x = b + ro->offset;
+    if (inner_kept) {
+      for (index_t i = 0; i < I; ++i) Reducer::Reduce(a[i], static_cast<A>(x[i]));
+    } else {
+      ReduceRun<Reducer>(a, x, L);
+    }
+  }
+}
+
+template <typename Reducer, typename A>
+void Merge(void* acc, const void* part, index_t n) {
+  A* a = static_cast<A*>(acc);
+  const A* p = static_cast<const A*>(part);
+  for (index_t i = 0; i < n; ++i) Reducer::Merge(a[i], p[i]);
+}
+
+template <typename Reducer, typename A, typename OType>
+void Store(const void* acc, index_t n, void* out, OpReqType req, index_t red_size) {
+  const A* a = static_cast<const A*>(acc);
+  OType* o = static_cast<OType*>(out);
+  for (index_t i = 0; i < n; ++i) {
+    const OType v = static_cast<OType>(Reducer::template Finalize<A>(a[i], red_size));
+    if (req == kAddTo) {
+      o[i] = static_cast<OType>(static_cast<A>(o[i]) + static_cast<A>(v));
+    } else {
+      o[i] = v;
+    }
+  }
+}
+
+}  // namespace reduce_kernel
+
+template <typename Reducer, typename DType, typename OType>
+inline constexpr ReduceKernels kReduceKernels = {
+    sizeof(typename ReduceAccType<DType>::type), sizeof(DType), sizeof(OType),
+    &reduce_kernel::Init<Reducer, typename ReduceAccType<DType>::type>,
+    &reduce_kernel::Rows<Reducer, typename ReduceAccType<DType>::type, DType>,
+    &reduce_kernel::Run<Reducer, typename ReduceAccType<DType>::type, DType>,
+    &reduce_kernel::Runs<Reducer, typename ReduceAccType<DType>::type, DType>,
+    &reduce_kernel::Merge<Reducer, typename ReduceAccType<DType>::type>,
+    &reduce_kernel::Store<Reducer, typename ReduceAccType<DType>::type, OType>};
+
+/*! \brief out (req) = the reduction `k` of `in` over plan p (broadcast_reduce_driver.cc). */
+void ReduceDriver(const ReducePlan& p, const void* in, void* out, OpReqType req,
+                  const ReduceKernels& k);
+
+/*!
  * \brief out (req) = Reducer over the reduced axes of `in`, following plan p.
  *        DType is the input type, OType the output type.
  */
 template <typename Reducer, typename DType, typename OType>
 void ReduceWithPlan(const ReducePlan& p, const DType* in, OType* out, OpReqType req) {
-  using A = typename ReduceAccType<DType>::type;
-  if (req == kNullOp || p.small_size == 0) return;
-  auto store = [&](index_t o, A acc) {
-    const OType v = static_cast<OType>(Reducer::template Finalize<A>(acc, p.red_size));
-    if (req == kAddTo) {
-      out[o] = static_cast<OType>(static_cast<A>(out[o]) + static_cast<A>(v));
-    } else {
-      out[o] = v;
-    }
-  };
-  if (p.red_size <= 1) {  // nothing reduced (or an empty input): element-wise
-    const index_t n = p.small_size;
-    for (index_t o = 0; o < n; ++o) {
-      A acc = Reducer::template Init<A>();
-      if (p.red_size == 1) Reducer::Reduce(acc, static_cast<A>(in[o]));
-      store(o, acc);
-    }
-    return;
-  }
-  // Strides of the merged input axes.
-  index_t stride[ReducePlan::kMaxDim];
-  index_t s = 1;
-  for (int d = p.ndim - 1; d >= 0; --d) {
-    stride[d] = s;
-    s *= p.dims[d];
-  }
-  const bool inner_kept = !p.reduced[p.ndim - 1];
-  const index_t I = inner_kept ? p.dims[p.ndim - 1] : 1;  // contiguous outputs per block
-  const index_t L = inner_kept ? 1 : p.dims[p.ndim - 1];  // contiguous reduced run
-  Odometer kept, redo;                                      // blocks / reduced runs
-  for (int d = 0; d < p.ndim - 1; ++d) {
-    if (p.reduced[d]) {
-      redo.Add(p.dims[d], stride[d]);
-    } else {
-      kept.Add(p.dims[d], stride[d]);
-    }
-  }
-  const index_t B = p.small_size / I;  // blocks
-  const index_t R = p.red_size / L;    // reduced runs per block
-  const int nthreads = p.big_size >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
-
-  // Reduce runs [r0, r1) of block b into acc[0..I).
-  auto reduce_block = [&](index_t b, index_t r0, index_t r1, A* acc) {
-    Odometer ko = kept, ro = redo;
-    ko.Seek(b);
-    ro.Seek(r0);
-    const DType* base = in + ko.offset;
-    for (index_t r = r0; r < r1; ++r, ro.Next()) {
-      const DType* x = base + ro.offset;
-      if (inner_kept) {
-        for (index_t i = 0; i < I; ++i) Reducer::Reduce(acc[i], static_cast<A>(x[i]));
-      } else {
-        ReduceRun<Reducer>(acc, x, L);
-      }
-    }
-  };
-
-  if (nthreads <= 1 || B >= nthreads) {
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
-    for (index_t b = 0; b < B; ++b) {
-      std::vector<A> acc(I, Reducer::template Init<A>());
-      reduce_block(b, 0, R, acc.data());
-      for (index_t i = 0; i < I; ++i) store(b * I + i, acc[i]);
-    }
-    return;
-  }
-  if (I >= 64 * nthreads) {  // few blocks of long rows: split each block's row among threads
-    const index_t chunk = (I + nthreads - 1) / nthreads;
-    for (index_t b = 0; b < B; ++b) {
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-      for (index_t c = 0; c < I; c += chunk) {
-        const index_t ce = std::min(I, c + chunk);
-        std::vector<A> acc(ce - c, Reducer::template Init<A>());
-        Odometer ko = kept, ro = redo;
-        ko.Seek(b);
-        const DType* base = in + ko.offset + c;
-        for (index_t r = 0; r < R; ++r, ro.Next()) {
-          const DType* x = base + ro.offset;
-          for (index_t i = 0; i < ce - c; ++i) Reducer::Reduce(acc[i], static_cast<A>(x[i]));
-        }
-        for (index_t i = c; i < ce; ++i) store(b * I + i, acc[i - c]);
-      }
-    }
-    return;
-  }
-  // Few outputs, long reductions: split the reduction of each block among threads and merge.
-  for (index_t b = 0; b < B; ++b) {
-    std::vector<A> partial(static_cast<size_t>(nthreads) * I, Reducer::template Init<A>());
-    if (R >= nthreads || inner_kept) {
-      const index_t chunk = (R + nthreads - 1) / nthreads;
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-      for (int t = 0; t < nthreads; ++t) {
-        const index_t r0 = std::min(R, t * chunk), r1 = std::min(R, r0 + chunk);
-        reduce_block(b, r0, r1, partial.data() + t * I);
-      }
-    } else {  // I == 1 here (inner reduced), split the contiguous runs too
-      const index_t total = R * L;
-      const index_t chunk = (total + nthreads - 1) / nthreads;
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-      for (int t = 0; t < nthreads; ++t) {
-        index_t k0 = std::min(total, t * chunk);
-        const index_t k1 = std::min(total, k0 + chunk);
-        A a = Reducer::template Init<A>();
-        Odometer ko = kept, ro = redo;
-        ko.Seek(b);
-        while (k0 < k1) {
-          const index_t r = k0 / L, l0 = k0 % L;
-          const index_t l1 = std::min(L, l0 + (k1 - k0));
-          ro.Seek(r);
-          const DType* x = in + ko.offset + ro.offset;
-          ReduceRun<Reducer>(&a, x + l0, l1 - l0);
-          k0 += l1 - l0;
-        }
-        partial[t] = a;
-      }
-    }
-    for (index_t i = 0; i < I; ++i) {
-      A acc = partial[i];
-      for (int t = 1; t < nthreads; ++t) Reducer::Merge(acc, partial[t * I + i]);
-      store(b * I + i, acc);
-    }
-  }
+  ReduceDriver(p, in, out, req, kReduceKernels<Reducer, DType, OType>);
 }
 
 /*! \brief out[i] (req) = OType(acc[i]): the store step of ReduceWithPlan, as its own pass. */

@@ -156,25 +156,43 @@ DMLC_NO_INLINE void ForEachRow(const BroadcastPlan& p, index_t row_begin, index_
   }
 }
 
-/*! \brief out (req) OP(a, b) with broadcasting, parallel over output rows when large. */
-template <typename OP, int req, typename DType>
-void BroadcastForward(const BroadcastPlan& p, DType* out, const DType* a, const DType* b) {
+/*! \brief y[j] = OP(x0[j * sa], x1[j * sb]) for j < n: one output row, written (not added). */
+template <typename OP, typename DType>
+DMLC_NO_INLINE void BroadcastRow(DType* y, const DType* x0, const DType* x1, index_t n,
+                                 index_t sa, index_t sb) {
+  if (sa == 1 && sb == 1) {
+    for (index_t j = 0; j < n; ++j) y[j] = OP::Map(x0[j], x1[j]);
+  } else if (sa == 1 && sb == 0) {
+    const DType v = *x1;
+    for (index_t j = 0; j < n; ++j) y[j] = OP::Map(x0[j], v);
+  } else if (sa == 0 && sb == 1) {
+    const DType v = *x0;
+    for (index_t j = 0; j < n; ++j) y[j] = OP::Map(v, x1[j]);
+  } else {
+    for (index_t j = 0; j < n; ++j) y[j] = OP::Map(x0[j * sa], x1[j * sb]);
+  }
+}
+
+/*!
+ * \brief out (req) OP(a, b) with broadcasting, parallel over output rows when large. The row
+ *        loops are compiled for writing only; kAddTo adds rows through a stack buffer (as
+ *        mxnet_op::LaunchWrite does).
+ */
+template <typename OP, typename DType>
+void BroadcastForward(const BroadcastPlan& p, OpReqType req, DType* out, const DType* a,
+                      const DType* b) {
   const index_t inner = p.ndim == 0 ? 1 : p.shape[p.ndim - 1];
   const index_t rows = inner == 0 ? 0 : p.size / inner;
   auto row_fn = [=](index_t o, index_t ia, index_t ib, index_t n, index_t sa, index_t sb) {
-    DType* y = out + o;
-    const DType* x0 = a + ia;
-    const DType* x1 = b + ib;
-    if (sa == 1 && sb == 1) {
-      for (index_t j = 0; j < n; ++j) KERNEL_ASSIGN(y[j], req, OP::Map(x0[j], x1[j]));
-    } else if (sa == 1 && sb == 0) {
-      const DType v = *x1;
-      for (index_t j = 0; j < n; ++j) KERNEL_ASSIGN(y[j], req, OP::Map(x0[j], v));
-    } else if (sa == 0 && sb == 1) {
-      const DType v = *x0;
-      for (index_t j = 0; j < n; ++j) KERNEL_ASSIGN(y[j], req, OP::Map(v, x1[j]));
-    } else {
-      for (index_t j = 0; j < n; ++j) KERNEL_ASSIGN(y[j], req, OP::Map(x0[j * sa], x1[j * sb]));
+    if (req != kAddTo) {
+      BroadcastRow<OP>(out + o, a + ia, b + ib, n, sa, sb);
+      return;
+    }
+    DType buf[mxnet_op::kWriteChunk];
+    for (index_t c = 0; c < n; c += mxnet_op::kWriteChunk) {
+      const index_t len = std::min(mxnet_op::kWriteChunk, n - c);
+      BroadcastRow<OP>(buf, a + ia + c * sa, b + ib + c * sb, len, sa, sb);
+      mxnet_op::AddChunk(out + o + c, buf, len);
     }
   };
   const int nthreads = p.size >= mxnet_op::kOmpThreshold && rows > 1
@@ -192,11 +210,11 @@ void BroadcastForward(const BroadcastPlan& p, DType* out, const DType* a, const 
 namespace elemwise_kernel {
 
 /*! \brief out[i] (req) OP(a[.], b[.]) with the operands' offsets unravelled from i (GPU). */
-template <typename OP, int req>
+template <typename OP>
 struct broadcast_binary {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* a, const DType* b,
-                                  BroadcastPlan p) {
+                                  BroadcastPlan p, int req) {
     index_t r = i, ia = 0, ib = 0;
     for (int d = p.ndim - 1; d >= 0; --d) {
       const index_t c = r % p.shape[d];
@@ -224,15 +242,13 @@ void BinaryBroadcastCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   }
   const BroadcastPlan plan(out.shape_, lhs.shape_, rhs.shape_);
   MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-    MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-      if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
-        BroadcastForward<OP, Req>(plan, out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
-      } else {  // one thread per output element; the plan travels by value
-        mxnet_op::Kernel<elemwise_kernel::broadcast_binary<OP, Req>, xpu>::Launch(
-            ctx.get_stream<xpu>(), plan.size, out.dptr<DType>(), lhs.dptr<DType>(),
-            rhs.dptr<DType>(), plan);
-      }
-    });
+    if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+      BroadcastForward<OP>(plan, req[0], out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
+    } else {  // one thread per output element; the plan travels by value
+      mxnet_op::Kernel<elemwise_kernel::broadcast_binary<OP>, xpu>::Launch(
+          ctx.get_stream<xpu>(), plan.size, out.dptr<DType>(), lhs.dptr<DType>(),
+          rhs.dptr<DType>(), plan, static_cast<int>(req[0]));
+    }
   });
 }
 

@@ -33,32 +33,32 @@ namespace op {
 
 namespace elemwise_kernel {
 
-/*! \brief out[i] (req) OP(lhs[i], rhs[i]) over [begin, begin + n). */
-template <typename OP, int req>
+/*! \brief OP(lhs[i], rhs[i]) (a write kernel for mxnet_op::LaunchWrite). */
+template <typename OP>
 struct binary {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* lhs,
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const DType* lhs,
                                   const DType* rhs) {
-    DType* o = out + begin;
     const DType* a = lhs + begin;
     const DType* b = rhs + begin;
-    for (index_t i = 0; i < n; ++i) KERNEL_ASSIGN(o[i], req, OP::Map(a[i], b[i]));
+    for (index_t i = 0; i < n; ++i) dst[i] = OP::Map(a[i], b[i]);
   }
 };
 
-/*! \brief The two gradients of a binary op, same shapes: lgrad = og * LOP(a, b), rgrad = og * ROP(a, b). */
-template <typename LOP, typename ROP, int lreq, int rreq>
+/*! \brief The two gradients of a binary op, same shapes: lgrad = og * LOP(a, b), rgrad = og * ROP(a, b) (LaunchWrite2). */
+template <typename LOP, typename ROP>
 struct binary_bwd_use_in {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* lgrad, DType* rgrad,
                                   const DType* ograd, const DType* lhs, const DType* rhs) {
-    for (index_t i = begin; i < begin + n; ++i) {
+    const DType* og = ograd + begin;
+    const DType* x = lhs + begin;
+    const DType* y = rhs + begin;
+    for (index_t i = 0; i < n; ++i) {
       // Read everything first: the gradients may share memory with ograd (in place).
-      const DType g = ograd[i], a = lhs[i], b = rhs[i];
-      const DType lv = static_cast<DType>(g * LOP::Map(a, b));
-      const DType rv = static_cast<DType>(g * ROP::Map(a, b));
-      if (lreq != kNullOp) KERNEL_ASSIGN(lgrad[i], lreq, lv);
-      if (rreq != kNullOp) KERNEL_ASSIGN(rgrad[i], rreq, rv);
+      const DType g = og[i], a = x[i], b = y[i];
+      lgrad[i] = static_cast<DType>(g * LOP::Map(a, b));
+      rgrad[i] = static_cast<DType>(g * ROP::Map(a, b));
     }
   }
 };
@@ -197,10 +197,7 @@ struct ElemwiseBinaryOp {
     }
     const index_t n = static_cast<index_t>(out.Size());
     MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-      MXNET_ASSIGN_REQ_SWITCH(req, Req, {
-        Kernel<elemwise_kernel::unary<OP, Req>, xpu>::LaunchEx(s, n, out.dptr<DType>(),
-                                                               in.dptr<DType>());
-      });
+      LaunchWrite<elemwise_kernel::unary<OP>>(s, n, req, out.dptr<DType>(), in.dptr<DType>());
     });
   }
 
@@ -223,10 +220,8 @@ void ElemwiseBinaryOp::ComputeSameShape(mshadow::Stream<xpu>* s, const TBlob& lh
   using namespace mxnet_op;
   const index_t n = static_cast<index_t>(out.Size());
   MSHADOW_TYPE_SWITCH(out.type_flag_, DType, {
-    MXNET_ASSIGN_REQ_SWITCH(req, Req, {
-      Kernel<elemwise_kernel::binary<OP, Req>, xpu>::LaunchEx(
-          s, n, out.dptr<DType>(), lhs.dptr<DType>(), rhs.dptr<DType>());
-    });
+    LaunchWrite<elemwise_kernel::binary<OP>>(s, n, req, out.dptr<DType>(), lhs.dptr<DType>(),
+                                             rhs.dptr<DType>());
   });
 }
 
@@ -255,25 +250,9 @@ void ElemwiseBinaryOp::BackwardUseIn(const nnvm::NodeAttrs& attrs, const OpConte
   mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
   const index_t n = static_cast<index_t>(inputs[0].Size());
   MSHADOW_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    MXNET_ASSIGN_REQ_SWITCH(req[0], LReq, {
-      MXNET_ASSIGN_REQ_SWITCH(req[1], RReq, {
-        Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, LReq, RReq>, xpu>::LaunchEx(
-            s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
-            inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
-      });
-      if (req[1] == kNullOp) {
-        Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, LReq, kNullOp>, xpu>::LaunchEx(
-            s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
-            inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
-      }
-    });
-    if (req[0] == kNullOp) {
-      MXNET_ASSIGN_REQ_SWITCH(req[1], RReq, {
-        Kernel<elemwise_kernel::binary_bwd_use_in<LOP, ROP, kNullOp, RReq>, xpu>::LaunchEx(
-            s, n, outputs[0].dptr<DType>(), outputs[1].dptr<DType>(), inputs[0].dptr<DType>(),
-            inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
-      });
-    }
+    LaunchWrite2<elemwise_kernel::binary_bwd_use_in<LOP, ROP>>(
+        s, n, req[0], outputs[0].dptr<DType>(), req[1], outputs[1].dptr<DType>(),
+        inputs[0].dptr<DType>(), inputs[1].dptr<DType>(), inputs[2].dptr<DType>());
   });
 }
 

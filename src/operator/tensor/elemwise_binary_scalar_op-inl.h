@@ -70,27 +70,26 @@ inline bool BinaryScalarType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_
 
 namespace elemwise_kernel {
 
-/*! \brief out[i] (req) OP(DType(in[i]), s). */
-template <typename OP, int req>
+/*! \brief OP(DType(in[i]), s) (a write kernel for mxnet_op::LaunchWrite). */
+template <typename OP>
 struct scalar {
   template <typename DType, typename IType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const IType* in,
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const IType* in,
                                   DType s) {
-    DType* o = out + begin;
     const IType* x = in + begin;
-    for (index_t i = 0; i < n; ++i) KERNEL_ASSIGN(o[i], req, OP::Map(static_cast<DType>(x[i]), s));
+    for (index_t i = 0; i < n; ++i) dst[i] = OP::Map(static_cast<DType>(x[i]), s);
   }
 };
 
-/*! \brief out[i] (req) ograd[i] * GRAD(in[i], s). */
-template <typename GRAD, int req>
+/*! \brief ograd[i] * GRAD(in[i], s). */
+template <typename GRAD>
 struct scalar_bwd {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* ograd,
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const DType* ograd,
                                   const DType* in, DType s) {
-    for (index_t i = begin; i < begin + n; ++i) {
-      KERNEL_ASSIGN(out[i], req, static_cast<DType>(ograd[i] * GRAD::Map(in[i], s)));
-    }
+    const DType* g = ograd + begin;
+    const DType* x = in + begin;
+    for (index_t i = 0; i < n; ++i) dst[i] = static_cast<DType>(g[i] * GRAD::Map(x[i], s));
   }
 };
 
@@ -101,11 +100,9 @@ template <typename xpu, typename OP, typename DType, typename IType>
 inline void LaunchScalarKernel(mshadow::Stream<xpu>* s, const TBlob& in, OpReqType req,
                                const TBlob& out, double alpha) {
   using namespace mxnet_op;
-  MXNET_ASSIGN_REQ_SWITCH(req, Req, {
-    Kernel<elemwise_kernel::scalar<OP, Req>, xpu>::LaunchEx(
-        s, static_cast<index_t>(out.Size()), out.dptr<DType>(), in.dptr<IType>(),
-        ScalarAs<DType>(alpha));
-  });
+  LaunchWrite<elemwise_kernel::scalar<OP>>(s, static_cast<index_t>(out.Size()), req,
+                                           out.dptr<DType>(), in.dptr<IType>(),
+                                           ScalarAs<DType>(alpha));
 }
 
 struct BinaryScalarOp {
@@ -155,11 +152,9 @@ struct BinaryScalarOp {
     const double alpha = nnvm::get<NumpyBinaryScalarParam>(attrs.parsed).scalar;
     const index_t n = static_cast<index_t>(outputs[0].Size());
     MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-      MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-        Kernel<elemwise_kernel::scalar_bwd<GRAD, Req>, xpu>::LaunchEx(
-            ctx.get_stream<xpu>(), n, outputs[0].dptr<DType>(), inputs[0].dptr<DType>(),
-            inputs[1].dptr<DType>(), ScalarAs<DType>(alpha));
-      });
+      LaunchWrite<elemwise_kernel::scalar_bwd<GRAD>>(
+          ctx.get_stream<xpu>(), n, req[0], outputs[0].dptr<DType>(), inputs[0].dptr<DType>(),
+          inputs[1].dptr<DType>(), ScalarAs<DType>(alpha));
     });
   }
 };

@@ -40,44 +40,39 @@ namespace mxnet {
 namespace op {
 
 // ------------------------------------------------------------------------------------------
-// Chunked element-wise kernels (Kernel<..., cpu>::LaunchEx hands each thread one contiguous
-// range, so the loop bodies below are plain, vectorisable loops).
+// Write kernels for mxnet_op::LaunchWrite: Map(begin, n, dst, ...) writes the values of
+// elements [begin, begin + n) to dst[0, n); LaunchWrite applies the req (plain, vectorisable
+// loops, compiled once per functor and dtype).
 // ------------------------------------------------------------------------------------------
 namespace elemwise_kernel {
 
-/*! \brief out[i] (req) OP(in[i]). */
-template <typename OP, int req>
+/*! \brief OP(in[i]). */
+template <typename OP>
 struct unary {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* in) {
-    DType* o = out + begin;
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const DType* in) {
     const DType* x = in + begin;
-    for (index_t i = 0; i < n; ++i) KERNEL_ASSIGN(o[i], req, OP::Map(x[i]));
+    for (index_t i = 0; i < n; ++i) dst[i] = OP::Map(x[i]);
   }
 };
 
-/*! \brief out[i] (req) ograd[i] * GRAD(in[i]): the backward of a unary op. */
-template <typename GRAD, int req>
+/*! \brief ograd[i] * GRAD(in[i]): the backward of a unary op. */
+template <typename GRAD>
 struct unary_bwd {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* ograd,
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const DType* ograd,
                                   const DType* in) {
-    DType* o = out + begin;
     const DType* g = ograd + begin;
     const DType* x = in + begin;
-    for (index_t i = 0; i < n; ++i) {
-      KERNEL_ASSIGN(o[i], req, static_cast<DType>(g[i] * GRAD::Map(x[i])));
-    }
+    for (index_t i = 0; i < n; ++i) dst[i] = static_cast<DType>(g[i] * GRAD::Map(x[i]));
   }
 };
 
-/*! \brief out[i] (req) value. */
-template <int req>
+/*! \brief value. */
 struct fill {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, DType value) {
-    DType* o = out + begin;
-    for (index_t i = 0; i < n; ++i) KERNEL_ASSIGN(o[i], req, value);
+  MSHADOW_XINLINE static void Map(index_t, index_t n, DType* dst, DType value) {
+    for (index_t i = 0; i < n; ++i) dst[i] = value;
   }
 };
 
@@ -85,18 +80,7 @@ struct fill {
 
 using common::CastValue;
 
-/*! \brief Runs fn(begin, end) over [0, n), split across OpenMP threads when n is large. */
-template <typename Fn>
-inline void ParallelRanges(index_t n, Fn fn) {
-  const int nthreads = n >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
-  if (nthreads > 1) {
-    const index_t chunk = (n + nthreads - 1) / nthreads;
-#pragma omp parallel for num_threads(nthreads)
-    for (index_t b = 0; b < n; b += chunk) fn(b, std::min(n, b + chunk));
-  } else {
-    fn(0, n);
-  }
-}
+using mxnet_op::ParallelRanges;
 
 // ------------------------------------------------------------------------------------------
 // Gradient functors: GRAD::Map(v) is df/dx expressed on the forward input x (UseIn ops) or
@@ -242,10 +226,8 @@ struct UnaryOp {
     mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
     const index_t n = static_cast<index_t>(outputs[0].Size());
     MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-      MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-        Kernel<elemwise_kernel::unary<OP, Req>, xpu>::LaunchEx(
-            s, n, outputs[0].dptr<DType>(), inputs[0].dptr<DType>());
-      });
+      LaunchWrite<elemwise_kernel::unary<OP>>(s, n, req[0], outputs[0].dptr<DType>(),
+                                              inputs[0].dptr<DType>());
     });
   }
 
@@ -270,10 +252,9 @@ struct UnaryOp {
     mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
     const index_t n = static_cast<index_t>(outputs[0].Size());
     MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-      MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-        Kernel<elemwise_kernel::unary_bwd<GRAD, Req>, xpu>::LaunchEx(
-            s, n, outputs[0].dptr<DType>(), inputs[0].dptr<DType>(), inputs[1].dptr<DType>());
-      });
+      LaunchWrite<elemwise_kernel::unary_bwd<GRAD>>(s, n, req[0], outputs[0].dptr<DType>(),
+                                                    inputs[0].dptr<DType>(),
+                                                    inputs[1].dptr<DType>());
     });
   }
 
@@ -289,10 +270,8 @@ struct UnaryOp {
       if (req[i] == kAddTo && value == 0) continue;
       const index_t n = static_cast<index_t>(outputs[i].Size());
       MSHADOW_TYPE_SWITCH_WITH_BOOL(outputs[i].type_flag_, DType, {
-        MXNET_ASSIGN_REQ_SWITCH(req[i], Req, {
-          Kernel<elemwise_kernel::fill<Req>, xpu>::LaunchEx(s, n, outputs[i].dptr<DType>(),
-                                                            static_cast<DType>(value));
-        });
+        LaunchWrite<elemwise_kernel::fill>(s, n, req[i], outputs[i].dptr<DType>(),
+                                           static_cast<DType>(value));
       });
     }
   }
@@ -418,27 +397,26 @@ struct ClipParam : public dmlc::Parameter<ClipParam> {
 };
 
 namespace elemwise_kernel {
-template <int req>
 struct clip {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* in,
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const DType* in,
                                   DType lo, DType hi) {
-    DType* o = out + begin;
     const DType* x = in + begin;
     for (index_t i = 0; i < n; ++i) {
       const DType v = x[i];
-      KERNEL_ASSIGN(o[i], req, v > hi ? hi : (v < lo ? lo : v));
+      dst[i] = v > hi ? hi : (v < lo ? lo : v);
     }
   }
 };
-template <int req>
 struct clip_grad {
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* out, const DType* ograd,
+  MSHADOW_XINLINE static void Map(index_t begin, index_t n, DType* dst, const DType* ograd,
                                   const DType* in, DType lo, DType hi) {
-    for (index_t i = begin; i < begin + n; ++i) {
-      const DType v = in[i];
-      KERNEL_ASSIGN(out[i], req, (v > hi || v < lo) ? DType(0) : ograd[i]);
+    const DType* g = ograd + begin;
+    const DType* x = in + begin;
+    for (index_t i = 0; i < n; ++i) {
+      const DType v = x[i];
+      dst[i] = (v > hi || v < lo) ? DType(0) : g[i];
     }
   }
 };
@@ -463,12 +441,10 @@ void ClipCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const ClipParam& param = nnvm::get<ClipParam>(attrs.parsed);
   if (req[0] == kNullOp) return;
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-      Kernel<elemwise_kernel::clip<Req>, xpu>::LaunchEx(
-          ctx.get_stream<xpu>(), static_cast<index_t>(outputs[0].Size()),
-          outputs[0].dptr<DType>(), inputs[0].dptr<DType>(), ClipBound<DType>(param.a_min),
-          ClipBound<DType>(param.a_max));
-    });
+    LaunchWrite<elemwise_kernel::clip>(
+        ctx.get_stream<xpu>(), static_cast<index_t>(outputs[0].Size()), req[0],
+        outputs[0].dptr<DType>(), inputs[0].dptr<DType>(), ClipBound<DType>(param.a_min),
+        ClipBound<DType>(param.a_max));
   });
 }
 
@@ -480,12 +456,10 @@ void ClipGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const ClipParam& param = nnvm::get<ClipParam>(attrs.parsed);
   if (req[0] == kNullOp) return;
   MSHADOW_TYPE_SWITCH(outputs[0].type_flag_, DType, {
-    MXNET_ASSIGN_REQ_SWITCH(req[0], Req, {
-      Kernel<elemwise_kernel::clip_grad<Req>, xpu>::LaunchEx(
-          ctx.get_stream<xpu>(), static_cast<index_t>(outputs[0].Size()),
-          outputs[0].dptr<DType>(), inputs[0].dptr<DType>(), inputs[1].dptr<DType>(),
-          ClipBound<DType>(param.a_min), ClipBound<DType>(param.a_max));
-    });
+    LaunchWrite<elemwise_kernel::clip_grad>(
+        ctx.get_stream<xpu>(), static_cast<index_t>(outputs[0].Size()), req[0],
+        outputs[0].dptr<DType>(), inputs[0].dptr<DType>(), inputs[1].dptr<DType>(),
+        ClipBound<DType>(param.a_min), ClipBound<DType>(param.a_max));
   });
 }
 

@@ -124,16 +124,20 @@ inline index_t TakeIndex(IType v, index_t k, int mode, const char* op) {
   return j;
 }
 
-/*!
- * \brief out[o, m, :] = a[o, idx(m), :] with a viewed as (outer, k, inner) and the indices
- *        flattened to m in [0, M).
- */
-template <typename DType, typename IType>
-void TakeRows(const DType* a, const IType* idx, DType* out, index_t outer, index_t k,
-              index_t inner, index_t M, int mode, OpReqType req, const char* op) {
-  if (req == kNullOp) return;
+/*! \brief The row of each of the M indices after take's mode rule (raises before any write). */
+template <typename IType>
+std::vector<index_t> TakeRowIndices(const IType* idx, index_t M, index_t k, int mode,
+                                    const char* op) {
   std::vector<index_t> rows(M);
   for (index_t m = 0; m < M; ++m) rows[m] = TakeIndex(idx[m], k, mode, op);
+  return rows;
+}
+
+/*! \brief out[o, m, :] (req) a[o, rows[m], :] with a viewed as (outer, k, inner). */
+template <typename DType>
+void TakeRowsAt(const DType* a, const std::vector<index_t>& rows, DType* out, index_t outer,
+                index_t k, index_t inner, OpReqType req) {
+  const index_t M = static_cast<index_t>(rows.size());
   const index_t n = outer * M;
   const int nthreads = n * inner >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
 #pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
@@ -150,17 +154,22 @@ void TakeRows(const DType* a, const IType* idx, DType* out, index_t outer, index
 }
 
 /*!
- * \brief The gradient of TakeRows: grad[o, idx(m), :] += ograd[o, m, :] (grad zeroed first
- *        unless req is kAddTo). Parallel over outer rows or over column chunks, never over m
- *        (repeated indices accumulate into the same row).
+ * \brief out[o, m, :] = a[o, idx(m), :] with a viewed as (outer, k, inner) and the indices
+ *        flattened to m in [0, M). Only the index conversion depends on the index dtype.
  */
 template <typename DType, typename IType>
-void TakeRowsGrad(const DType* ograd, const IType* idx, DType* grad, index_t outer, index_t k,
-                  index_t inner, index_t M, int mode, OpReqType req, const char* op) {
+void TakeRows(const DType* a, const IType* idx, DType* out, index_t outer, index_t k,
+              index_t inner, index_t M, int mode, OpReqType req, const char* op) {
   if (req == kNullOp) return;
+  TakeRowsAt(a, TakeRowIndices(idx, M, k, mode, op), out, outer, k, inner, req);
+}
+
+/*! \brief grad[o, rows[m], :] += ograd[o, m, :], grad zeroed first unless req is kAddTo. */
+template <typename DType>
+void TakeRowsGradAt(const DType* ograd, const std::vector<index_t>& rows, DType* grad,
+                    index_t outer, index_t k, index_t inner, OpReqType req) {
+  const index_t M = static_cast<index_t>(rows.size());
   if (req != kAddTo) std::fill(grad, grad + outer * k * inner, DType(0));
-  std::vector<index_t> rows(M);
-  for (index_t m = 0; m < M; ++m) rows[m] = TakeIndex(idx[m], k, mode, op);
   const int nthreads =
       outer * M * inner >= mxnet_op::kOmpThreshold ? mxnet_op::MaxOmpThreads() : 1;
   if (outer >= nthreads) {
@@ -187,6 +196,18 @@ void TakeRowsGrad(const DType* ograd, const IType* idx, DType* grad, index_t out
       }
     }
   }
+}
+
+/*!
+ * \brief The gradient of TakeRows: grad[o, idx(m), :] += ograd[o, m, :] (grad zeroed first
+ *        unless req is kAddTo). Parallel over outer rows or over column chunks, never over m
+ *        (repeated indices accumulate into the same row).
+ */
+template <typename DType, typename IType>
+void TakeRowsGrad(const DType* ograd, const IType* idx, DType* grad, index_t outer, index_t k,
+                  index_t inner, index_t M, int mode, OpReqType req, const char* op) {
+  if (req == kNullOp) return;
+  TakeRowsGradAt(ograd, TakeRowIndices(idx, M, k, mode, op), grad, outer, k, inner, req);
 }
 
 /*!

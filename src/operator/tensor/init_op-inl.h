@@ -275,9 +275,7 @@ void FillBlob(mshadow::Stream<xpu>* s, const TBlob& out, OpReqType req, double v
   }
   MSHADOW_TYPE_SWITCH_WITH_BOOL(out.type_flag_, DType, {
     const DType v = CastValue<DType>(value);
-    MXNET_ASSIGN_REQ_SWITCH(req, Req, {
-      Kernel<elemwise_kernel::fill<Req>, xpu>::LaunchEx(s, n, out.dptr<DType>(), v);
-    });
+    LaunchWrite<elemwise_kernel::fill>(s, n, req, out.dptr<DType>(), v);
   });
 }
 
