@@ -42,6 +42,12 @@ if [ "${MXNET_CUDA:-0}" = "1" ]; then
      ! "$PY" -c "import nvidia.cu13, os, sys; sys.exit(not os.path.exists(list(nvidia.cu13.__path__)[0] + '/include/cublas_v2.h'))" 2>/dev/null; then
     "$PY" -m pip install -q nvidia-cublas
   fi
+  # cuSOLVER likewise (the linalg factorizations on the GPU; it pulls nvidia-cusparse and
+  # nvidia-nvjitlink).
+  if [ ! -e "$(dirname "$NVCC")/../include/cusolverDn.h" ] &&
+     ! "$PY" -c "import nvidia.cu13, os, sys; sys.exit(not os.path.exists(list(nvidia.cu13.__path__)[0] + '/include/cusolverDn.h'))" 2>/dev/null; then
+    "$PY" -m pip install -q nvidia-cusolver
+  fi
   # cuDNN likewise (Convolution/Deconvolution on the GPU), unless the system has it.
   if [ ! -e "$(dirname "$NVCC")/../include/cudnn.h" ] &&
      [ ! -e "/usr/include/$(gcc -print-multiarch 2>/dev/null)/cudnn.h" ] &&

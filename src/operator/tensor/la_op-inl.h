@@ -13,12 +13,13 @@
  * solve (OpenBLAS strsm/dtrsm, cuBLAS trsm/trsmBatched), and sumlogdiag and the
  * diagonal/triangle copies are element-wise kernels.
  *
- * CPU only (la_op_factor.cc): the factorizations load one matrix at a time into a column-major
- * double buffer (DMat), run LAPACK in double (OpenBLAS ships LAPACK) and store the result in the
- * output dtype: LAPACK is column-major and float32 inputs then get double-precision
- * factorizations for free. Batches run in parallel with OpenMP; errors found inside the
- * parallel loop (matrix not positive definite, singular) are collected and thrown after it,
- * naming the operator and the batch index.
+ * The factorizations (potrf, potri, gelqf, syevd, inverse, det, slogdet and their gradients,
+ * registered in la_op_factor.cc and la_op.cu) are written once too: a device routine from
+ * la_solver.h (LAPACK in double on the CPU, cuSOLVER on the GPU) does the factorization in the
+ * op's temp space, and batched GEMMs, triangular solves and element-wise kernels do the rest.
+ * The routines' info codes are read on the host after the batch: a failure (matrix not positive
+ * definite, singular) raises a ValueError naming the operator, the input's shape and, for a
+ * batch, the index of the first failing matrix.
  */
 #ifndef MXNET_OPERATOR_TENSOR_LA_OP_INL_H_
 #define MXNET_OPERATOR_TENSOR_LA_OP_INL_H_
@@ -37,25 +38,9 @@
 
 #include "../blas_gemm.h"
 #include "../elemwise_op_common.h"
+#include "../la_solver.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
-
-// LAPACK (Fortran ABI, shipped inside OpenBLAS). Trailing size_t arguments are the hidden
-// lengths of the character arguments.
-extern "C" {
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
-void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
-void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
-void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work,
-             const int* lwork, int* info);
-void dgelqf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work,
-             const int* lwork, int* info);
-void dorglq_(const int* m, const int* n, const int* k, double* a, const int* lda,
-             const double* tau, double* work, const int* lwork, int* info);
-void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
-             double* w, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
-             size_t, size_t);
-}
 
 namespace mxnet {
 namespace op {
@@ -218,177 +203,6 @@ inline bool LaType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_attrs,
       MX_THROW(::dmlc::TypeError) << "linalg: only float32 and float64 are supported, got " \
                                   << mshadow::dtype_string(type);                         \
   }
-
-// ----------------------------------------------------------------------- dense double helpers
-
-/*! \brief A column-major double matrix: element (i, j) at v[j * rows + i]. */
-struct DMat {
-  int rows = 0, cols = 0;
-  std::vector<double> v;
-  DMat() = default;
-  DMat(int r, int c) : rows(r), cols(c), v(static_cast<size_t>(r) * c, 0.0) {}
-  double& operator()(int i, int j) { return v[static_cast<size_t>(j) * rows + i]; }
-  double operator()(int i, int j) const { return v[static_cast<size_t>(j) * rows + i]; }
-  double* data() { return v.data(); }
-  const double* data() const { return v.data(); }
-};
-
-/*! \brief Matrix b of a batch of row-major (rows, cols) matrices stored at p. */
-template <typename DType>
-inline DMat LaLoad(const DType* p, index_t b, int rows, int cols) {
-  DMat m(rows, cols);
-  const DType* src = p + b * static_cast<index_t>(rows) * cols;
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) m(i, j) = static_cast<double>(src[i * cols + j]);
-  return m;
-}
-
-/*! \brief Stores m as matrix b of a row-major batch at p, honouring req (write or add). */
-template <typename DType>
-inline void LaStore(const DMat& m, DType* p, index_t b, OpReqType req) {
-  if (req == kNullOp) return;
-  DType* dst = p + b * static_cast<index_t>(m.rows) * m.cols;
-  for (int i = 0; i < m.rows; ++i)
-    for (int j = 0; j < m.cols; ++j) {
-      if (req == kAddTo) {
-        dst[i * m.cols + j] += static_cast<DType>(m(i, j));
-      } else {
-        dst[i * m.cols + j] = static_cast<DType>(m(i, j));
-      }
-    }
-}
-
-/*! \brief Stores one scalar per batch entry. */
-template <typename DType>
-inline void LaStoreScalar(double x, DType* p, index_t b, OpReqType req) {
-  if (req == kNullOp) return;
-  if (req == kAddTo) {
-    p[b] += static_cast<DType>(x);
-  } else {
-    p[b] = static_cast<DType>(x);
-  }
-}
-
-/*! \brief op(A) op(B) * alpha (+ beta C when C is given with matching size). */
-inline DMat LaMul(const DMat& a, bool ta, const DMat& b, bool tb, double alpha = 1.0) {
-  const int m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
-  const int n = tb ? b.rows : b.cols;
-  DMat c(m, n);
-  if (m == 0 || n == 0) return c;
-  if (k == 0) return c;
-  InitBlasThreads();
-  cblas_dgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m,
-              n, k, alpha, a.data(), std::max(1, a.rows), b.data(), std::max(1, b.rows), 0.0,
-              c.data(), std::max(1, m));
-  return c;
-}
-
-inline DMat LaTranspose(const DMat& a) {
-  DMat t(a.cols, a.rows);
-  for (int i = 0; i < a.rows; ++i)
-    for (int j = 0; j < a.cols; ++j) t(j, i) = a(i, j);
-  return t;
-}
-
-/*! \brief Zeroes the triangle not referenced (keeps lower incl. diagonal, or upper). */
-inline void LaKeepTriangle(DMat* a, bool lower) {
-  for (int j = 0; j < a->cols; ++j)
-    for (int i = 0; i < a->rows; ++i)
-      if (lower ? (i < j) : (i > j)) (*a)(i, j) = 0.0;
-}
-
-/*! \brief Copies the lower triangle onto the upper one (a symmetric matrix from its lower part). */
-inline void LaSymmetrizeFromLower(DMat* a) {
-  for (int j = 0; j < a->cols; ++j)
-    for (int i = 0; i < j; ++i) (*a)(i, j) = (*a)(j, i);
-}
-
-/*! \brief In place: B = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right), A triangular. */
-inline void LaTrsm(const DMat& a, bool rightside, bool lower, bool transpose, double alpha,
-                   DMat* b) {
-  if (b->rows == 0 || b->cols == 0) return;
-  InitBlasThreads();
-  cblas_dtrsm(CblasColMajor, rightside ? CblasRight : CblasLeft, lower ? CblasLower : CblasUpper,
-              transpose ? CblasTrans : CblasNoTrans, CblasNonUnit, b->rows, b->cols, alpha,
-              a.data(), std::max(1, a.rows), b->data(), std::max(1, b->rows));
-}
-
-/*! \brief Cholesky factor (lower, upper part zeroed) of the symmetric matrix given by the
- *         lower triangle of a. Returns false if a is not positive definite. */
-inline bool LaCholesky(DMat* a) {
-  const int n = a->rows;
-  int info = 0;
-  if (n > 0) dpotrf_("L", &n, a->data(), &n, &info, 1);
-  LaKeepTriangle(a, true);
-  return info == 0;
-}
-
-/*! \brief LU factorization in place; returns the pivots (1-based, LAPACK) and info. */
-inline int LaLU(DMat* a, std::vector<int>* ipiv) {
-  const int n = a->rows;
-  ipiv->assign(std::max(1, n), 0);
-  int info = 0;
-  if (n > 0) dgetrf_(&n, &n, a->data(), &n, ipiv->data(), &info);
-  return info;
-}
-
-/*! \brief Inverse of a general square matrix; false if it is singular. */
-inline bool LaInverse(DMat* a) {
-  const int n = a->rows;
-  if (n == 0) return true;
-  std::vector<int> ipiv;
-  if (LaLU(a, &ipiv) != 0) return false;
-  int lwork = -1, info = 0;
-  double query = 0;
-  dgetri_(&n, a->data(), &n, ipiv.data(), &query, &lwork, &info);
-  lwork = std::max(1, static_cast<int>(query));
-  std::vector<double> work(lwork);
-  dgetri_(&n, a->data(), &n, ipiv.data(), work.data(), &lwork, &info);
-  return info == 0;
-}
-
-/*! \brief sign and log|det| of a square matrix via LU (sign 0, log -inf when singular). */
-inline void LaSlogdet(DMat a, double* sign, double* logabs) {
-  std::vector<int> ipiv;
-  LaLU(&a, &ipiv);
-  double s = 1.0, l = 0.0;
-  for (int i = 0; i < a.rows; ++i) {
-    const double d = a(i, i);
-    if (ipiv[i] != i + 1) s = -s;
-    if (d < 0) s = -s;
-    if (d == 0) {
-      s = 0.0;
-      l = -std::numeric_limits<double>::infinity();
-      break;
-    }
-    l += std::log(std::fabs(d));
-  }
-  *sign = s;
-  *logabs = l;
-}
-
-/*!
- * \brief Runs f(b) for every batch index in parallel. f returns an empty string on success or
- *        an error message; the first error (lowest batch index) is thrown after the loop.
- */
-template <typename F>
-inline void LaForEachBatch(index_t batch, const std::string& op, F f) {
-  std::vector<std::string> errors(batch);
-#pragma omp parallel for if (batch > 1)
-  for (index_t b = 0; b < batch; ++b) {
-    try {
-      errors[b] = f(b);
-    } catch (const std::exception& e) {
-      errors[b] = e.what();
-    }
-  }
-  for (index_t b = 0; b < batch; ++b) {
-    if (!errors[b].empty()) {
-      MX_THROW(ValueError) << op << ": " << errors[b]
-                           << (batch > 1 ? " (batch index " + std::to_string(b) + ")" : "");
-    }
-  }
-}
 
 /*! \brief Number of matrices in a batch of (rows, cols) matrices of total size n. */
 inline index_t LaBatchCount(const TBlob& blob, int trailing) {
@@ -1031,6 +845,585 @@ void LaCopyCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
     } else {
       mxnet_op::Kernel<la_copy_scatter, xpu>::Launch(s, batch * l.n * l.n, l, in, add, out);
     }
+  });
+}
+
+// ------------------------------ potrf, potri, gelqf, syevd, inverse, det, slogdet (both devices)
+
+inline std::string LaShapeText(const TBlob& blob) {
+  std::ostringstream os;
+  os << blob.shape_;
+  return os.str();
+}
+
+/*!
+ * \brief The op's temp space (FResourceRequest kTempSpace) cut into consecutive 64-byte-aligned
+ *        arrays: Reserve each (its offset is returned), Allocate once, then Get.
+ */
+class LaTempPlan {
+ public:
+  template <typename T>
+  size_t Reserve(index_t count) {
+    const size_t at = bytes_;
+    bytes_ += (static_cast<size_t>(count) * sizeof(T) + 63) / 64 * 64;
+    return at;
+  }
+  void Allocate(const OpContext& ctx) {
+    base_ = static_cast<char*>(ctx.requested[0].get_space_internal(std::max<size_t>(bytes_, 64)));
+  }
+  template <typename T>
+  T* Get(size_t at) const {
+    return reinterpret_cast<T*>(base_ + at);
+  }
+
+ private:
+  size_t bytes_ = 0;
+  char* base_ = nullptr;
+};
+
+/*!
+ * \brief Raises the first failure among the batch's info codes (read on the host): info > 0 is
+ *        `what` went wrong with the input, info < 0 a bad argument to the routine (a bug).
+ */
+template <typename xpu>
+void LaCheckInfo(mshadow::Stream<xpu>* s, const int* info, index_t batch,
+                 const nnvm::NodeAttrs& attrs, const std::string& what) {
+  const std::vector<int> codes = LaInfoOnHost(s, info, batch);
+  for (index_t b = 0; b < batch; ++b) {
+    if (codes[b] == 0) continue;
+    const std::string where = batch > 1 ? " (batch index " + std::to_string(b) + ")" : "";
+    if (codes[b] < 0) {
+      MX_THROW(::dmlc::Error) << LaName(attrs) << ": argument " << -codes[b]
+                              << " of the factorization routine is invalid (this is a bug)"
+                              << where;
+    }
+    MX_THROW(ValueError) << LaName(attrs) << ": " << what << where;
+  }
+}
+
+inline bool LaWrites(OpReqType req) { return req == kWriteTo || req == kWriteInplace; }
+
+/*! \brief out = the symmetric matrix whose lower triangle is in's (add: out += that); in == out
+ *         is allowed without add. */
+struct la_sym_from_lower {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, const DType* in, bool add, DType* out) {
+    const index_t r = (i / n) % n, c = i % n;
+    const DType v = c <= r ? in[i] : in[i + (c - r) * n + (r - c)];
+    out[i] = add ? DType(out[i] + v) : v;
+  }
+};
+
+/*! \brief out = scale (in + in^T) (add: out += that). */
+struct la_sym_sum {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, double scale, const DType* in, bool add,
+                                  DType* out) {
+    const index_t r = (i / n) % n, c = i % n;
+    const double v = scale * (static_cast<double>(in[i]) +
+                              static_cast<double>(in[i + (c - r) * n + (r - c)]));
+    out[i] = static_cast<DType>(add ? static_cast<double>(out[i]) + v : v);
+  }
+};
+
+/*! \brief Phi of potrf's gradient, in place: the lower triangle with its diagonal halved. */
+struct la_phi {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, DType* x) {
+    const index_t r = (i / n) % n, c = i % n;
+    x[i] = c < r ? x[i] : (c == r ? DType(x[i] * DType(0.5)) : DType(0));
+  }
+};
+
+/*! \brief out = the identity, for a batch of (n, n) matrices. */
+struct la_identity {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, DType* out) {
+    out[i] = (i / n) % n == i % n ? DType(1) : DType(0);
+  }
+};
+
+/*! \brief L (m, m) of the LQ factorization: the lower triangle of the leading (m, m) block of
+ *         each (m, n) matrix LaGeqrf factorized (add: out += that). */
+struct la_lq_l {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t m, index_t n, const DType* qr, bool add,
+                                  DType* out) {
+    const index_t b = i / (m * m), r = (i / m) % m, c = i % m;
+    const DType v = c <= r ? qr[b * m * n + r * n + c] : DType(0);
+    out[i] = add ? DType(out[i] + v) : v;
+  }
+};
+
+/*! \brief Signs each eigenvector (row `row` of the batch) so that its entry of largest magnitude
+ *         (the first one on ties) is positive, a deterministic choice as MXNet makes. */
+struct la_sign_rows {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t row, index_t n, DType* u) {
+    DType* p = u + row * n;
+    index_t best = 0;
+    for (index_t j = 1; j < n; ++j) {
+      const DType a = p[j] < DType(0) ? DType(-p[j]) : p[j];
+      const DType m = p[best] < DType(0) ? DType(-p[best]) : p[best];
+      if (a > m) best = j;
+    }
+    if (p[best] < DType(0)) {
+      for (index_t j = 0; j < n; ++j) p[j] = -p[j];
+    }
+  }
+};
+
+/*! \brief syevd's gradient, in place on x = U dU^T: dw on the diagonal, x_ij / (w_j - w_i)
+ *         off it. */
+struct la_syevd_inner {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, const DType* dw, const DType* w,
+                                  DType* x) {
+    const index_t b = i / (n * n), r = (i / n) % n, c = i % n;
+    x[i] = r == c ? dw[b * n + r]
+                  : static_cast<DType>(static_cast<double>(x[i]) /
+                                       (static_cast<double>(w[b * n + c]) -
+                                        static_cast<double>(w[b * n + r])));
+  }
+};
+
+/*!
+ * \brief From the LU factors of matrix b: det into `first` (slogdet: the sign into `first`, log
+ *        |det| into `second`); a null output is skipped. A zero pivot gives sign 0, log -inf.
+ */
+struct la_det_from_lu {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t b, index_t n, const DType* lu, const int* ipiv,
+                                  bool slog, DType* first, bool add_first, DType* second,
+                                  bool add_second) {
+    double sign = 1.0, logabs = 0.0;
+    for (index_t i = 0; i < n; ++i) {
+      const double d = static_cast<double>(lu[(b * n + i) * n + i]);
+      if (ipiv[b * n + i] != i + 1) sign = -sign;
+      if (d < 0) sign = -sign;
+      if (d == 0) {
+        sign = 0.0;
+        logabs = -std::numeric_limits<double>::infinity();
+        break;
+      }
+      logabs += ::log(d < 0 ? -d : d);
+    }
+    const double v0 = slog ? sign : (sign == 0.0 ? 0.0 : sign * ::exp(logabs));
+    if (first != nullptr) {
+      first[b] = static_cast<DType>(add_first ? static_cast<double>(first[b]) + v0 : v0);
+    }
+    if (slog && second != nullptr) {
+      second[b] = static_cast<DType>(add_second ? static_cast<double>(second[b]) + logabs
+                                                : logabs);
+    }
+  }
+};
+
+/*! \brief det / slogdet gradient: dA = scale_b A^-T from the row-major A^-1 in inv, with
+ *         scale_b = g_b det_b (det) or g_b (slogdet, det == null); zero where A is singular. */
+struct la_det_grad {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t i, index_t n, const DType* inv, const int* info,
+                                  const DType* g, const DType* det, bool add, DType* out) {
+    const index_t b = i / (n * n), r = (i / n) % n, c = i % n;
+    const double scale = det != nullptr ? static_cast<double>(g[b]) * static_cast<double>(det[b])
+                                        : static_cast<double>(g[b]);
+    const double v =
+        info[b] != 0 ? 0.0 : scale * static_cast<double>(inv[(b * n + c) * n + r]);
+    out[i] = static_cast<DType>(add ? static_cast<double>(out[i]) + v : v);
+  }
+};
+
+/*! \brief out[i] = in[i] for int arrays (info codes). */
+struct la_copy_ints {
+  MSHADOW_XINLINE static void Map(index_t i, const int* in, int* out) { out[i] = in[i]; }
+};
+template <typename xpu>
+void LaCopyInts(mshadow::Stream<xpu>* s, const int* in, index_t n, int* out) {
+  mxnet_op::Kernel<la_copy_ints, xpu>::Launch(s, n, in, out);
+}
+
+/*! \brief Copies `size` values (no copy when in place). */
+template <typename xpu, typename DType>
+void LaCopy(mshadow::Stream<xpu>* s, const DType* in, index_t size, DType* out) {
+  if (in != out) LaScaleInto(s, 1.0, in, size, false, out);
+}
+
+/*! \brief potrf: A -> its Cholesky factor L (lower, zero above), A = L L^T. */
+template <typename xpu>
+void LaPotrfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * n * n;
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const index_t lwork = LaSolverWork<DType>(s, LaRoutine::kPotrf, n, n);
+    LaTempPlan t;
+    const size_t x_at = t.Reserve<DType>(add ? size : 0), work_at = t.Reserve<DType>(lwork);
+    const size_t info_at = t.Reserve<int>(batch);
+    t.Allocate(ctx);
+    DType* out = outputs[0].dptr<DType>();
+    DType* x = add ? t.Get<DType>(x_at) : out;
+    int* info = t.Get<int>(info_at);
+    LaCopy(s, inputs[0].dptr<DType>(), size, x);
+    LaPotrf(s, batch, n, x, info, t.Get<DType>(work_at), lwork);
+    LaCheckInfo(s, info, batch, attrs, "input A of shape " + LaShapeText(inputs[0]) +
+                " is not (symmetric) positive definite: Cholesky factorization failed");
+    LaTriangleInto(s, size, index_t(n), true, x, add, out);
+  });
+}
+
+/*! \brief potrf backward, inputs (dL, L) -> dA = sym(L^-T Phi(L^T dL) L^-1). */
+template <typename xpu>
+void LaPotrfBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t n = LaDim(inputs[1], 1), batch = LaBatchCount(inputs[1], 2);
+  const index_t size = batch * n * n;
+  const LaAxisView v = LaCompactView(batch, n, n);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaTempPlan t;
+    const size_t ptrs_at = t.Reserve<void*>(LaTrsmPointers<xpu>(batch));
+    const size_t p_at = t.Reserve<DType>(size);
+    t.Allocate(ctx);
+    DType* p = t.Get<DType>(p_at);
+    void** ptrs = t.Get<void*>(ptrs_at);
+    const DType* l = inputs[1].dptr<DType>();
+    LaBatchedGemm<DType>(s, true, false, n, n, n, DType(1), l, v, inputs[0].dptr<DType>(), v,
+                         DType(0), p, v);
+    mxnet_op::Kernel<la_phi, xpu>::Launch(s, size, n, p);
+    LaTriangMatrixMultParam tp;
+    tp.lower = true;
+    tp.rightside = false;
+    LaTrsmBatch<xpu, DType>(s, tp, true, 1.0, batch, n, n, l, p, ptrs);   // L^-T P
+    tp.rightside = true;
+    LaTrsmBatch<xpu, DType>(s, tp, false, 1.0, batch, n, n, l, p, ptrs);  // (L^-T P) L^-1
+    mxnet_op::Kernel<la_sym_sum, xpu>::Launch(s, size, n, 0.5, p, req[0] == kAddTo,
+                                              outputs[0].dptr<DType>());
+  });
+}
+
+/*! \brief potri: the lower-triangular L -> (L L^T)^-1. */
+template <typename xpu>
+void LaPotriForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * n * n;
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const index_t lwork = LaSolverWork<DType>(s, LaRoutine::kPotri, n, n);
+    LaTempPlan t;
+    const size_t x_at = t.Reserve<DType>(add ? size : 0), work_at = t.Reserve<DType>(lwork);
+    const size_t info_at = t.Reserve<int>(batch);
+    t.Allocate(ctx);
+    DType* out = outputs[0].dptr<DType>();
+    DType* x = add ? t.Get<DType>(x_at) : out;
+    int* info = t.Get<int>(info_at);
+    LaCopy(s, inputs[0].dptr<DType>(), size, x);
+    LaPotri(s, batch, n, x, info, t.Get<DType>(work_at), lwork);
+    LaCheckInfo(s, info, batch, attrs, "input A of shape " + LaShapeText(inputs[0]) +
+                " is not an invertible Cholesky factor (zero on the diagonal)");
+    mxnet_op::Kernel<la_sym_from_lower, xpu>::Launch(s, size, index_t(n), x, add, out);
+  });
+}
+
+/*! \brief potri backward, inputs (dO, L, O) -> dL = -tril(O (dO + dO^T) O tril(L)). */
+template <typename xpu>
+void LaPotriBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t n = LaDim(inputs[1], 1), batch = LaBatchCount(inputs[1], 2);
+  const index_t size = batch * n * n;
+  const LaAxisView v = LaCompactView(batch, n, n);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    DType* t1 = LaGetScratch<DType>(ctx, 0, 3 * size).data;
+    DType* t2 = t1 + size;
+    DType* t3 = t2 + size;
+    const DType* o = inputs[2].dptr<DType>();
+    mxnet_op::Kernel<la_sym_sum, xpu>::Launch(s, size, n, 1.0, inputs[0].dptr<DType>(), false,
+                                              t1);
+    LaBatchedGemm<DType>(s, false, false, n, n, n, DType(1), o, v, t1, v, DType(0), t2, v);
+    LaBatchedGemm<DType>(s, false, false, n, n, n, DType(1), t2, v, o, v, DType(0), t1, v);
+    LaTriangleInto(s, size, n, true, inputs[1].dptr<DType>(), false, t3);
+    LaBatchedGemm<DType>(s, false, false, n, n, n, DType(-1), t1, v, t3, v, DType(0), t2, v);
+    LaTriangleInto(s, size, n, true, t2, req[0] == kAddTo, outputs[0].dptr<DType>());
+  });
+}
+
+/*! \brief gelqf: A (m, n), m <= n -> (Q (m, n) with orthonormal rows, L (m, m) lower), A = L Q;
+ *         the QR factorization of A^T. */
+template <typename xpu>
+void LaGelqfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp && req[1] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int m = LaDim(inputs[0], 2), n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * m * n;
+  const bool q_direct = LaWrites(req[0]);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const index_t lwork = std::max(LaSolverWork<DType>(s, LaRoutine::kGeqrf, m, n),
+                                   LaSolverWork<DType>(s, LaRoutine::kOrgqr, m, n));
+    LaTempPlan t;
+    const size_t x_at = t.Reserve<DType>(q_direct ? 0 : size);
+    const size_t tau_at = t.Reserve<DType>(batch * m), work_at = t.Reserve<DType>(lwork);
+    const size_t info_at = t.Reserve<int>(batch);
+    t.Allocate(ctx);
+    DType* x = q_direct ? outputs[0].dptr<DType>() : t.Get<DType>(x_at);
+    DType* tau = t.Get<DType>(tau_at);
+    DType* work = t.Get<DType>(work_at);
+    int* info = t.Get<int>(info_at);
+    LaCopy(s, inputs[0].dptr<DType>(), size, x);
+    // geqrf and orgqr report bad arguments only (info < 0): nothing to check about the input.
+    LaGeqrf(s, batch, m, n, x, tau, info, work, lwork);
+    if (req[1] != kNullOp) {
+      mxnet_op::Kernel<la_lq_l, xpu>::Launch(s, batch * m * m, index_t(m), index_t(n), x,
+                                             req[1] == kAddTo, outputs[1].dptr<DType>());
+    }
+    if (req[0] != kNullOp) {
+      LaOrgqr(s, batch, m, n, x, tau, info, work, lwork);
+      if (!q_direct) LaScaleInto(s, 1.0, x, size, true, outputs[0].dptr<DType>());
+    }
+  });
+}
+
+/*!
+ * \brief gelqf backward, inputs (dQ, dL, Q, L) -> dA = L^-T (dQ + sym_from_lower(M) Q) with
+ *        M = L^T tril(dL) - dQ Q^T.
+ */
+template <typename xpu>
+void LaGelqfBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
+  const index_t batch = LaBatchCount(inputs[2], 2), size = batch * m * n, msize = batch * m * m;
+  const LaAxisView vmm = LaCompactView(batch, m, m), vmn = LaCompactView(batch, m, n);
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaTempPlan t;
+    const size_t ptrs_at = t.Reserve<void*>(LaTrsmPointers<xpu>(batch));
+    const size_t dl_at = t.Reserve<DType>(msize), mm_at = t.Reserve<DType>(msize);
+    const size_t x_at = t.Reserve<DType>(add ? size : 0);
+    t.Allocate(ctx);
+    DType* dl = t.Get<DType>(dl_at);
+    DType* mm = t.Get<DType>(mm_at);
+    DType* out = outputs[0].dptr<DType>();
+    DType* x = add ? t.Get<DType>(x_at) : out;
+    const DType* dq = inputs[0].dptr<DType>();
+    const DType* q = inputs[2].dptr<DType>();
+    const DType* l = inputs[3].dptr<DType>();
+    LaTriangleInto(s, msize, m, true, inputs[1].dptr<DType>(), false, dl);
+    LaBatchedGemm<DType>(s, true, false, m, m, m, DType(1), l, vmm, dl, vmm, DType(0), mm, vmm);
+    LaBatchedGemm<DType>(s, false, true, m, m, n, DType(-1), dq, vmn, q, vmn, DType(1), mm, vmm);
+    mxnet_op::Kernel<la_sym_from_lower, xpu>::Launch(s, msize, m, mm, false, mm);
+    LaCopy(s, dq, size, x);
+    LaBatchedGemm<DType>(s, false, false, m, n, m, DType(1), mm, vmm, q, vmn, DType(1), x, vmn);
+    LaTriangMatrixMultParam tp;
+    tp.lower = true;
+    tp.rightside = false;
+    LaTrsmBatch<xpu, DType>(s, tp, true, 1.0, batch, m, n, l, x, t.Get<void*>(ptrs_at));
+    if (add) LaScaleInto(s, 1.0, x, size, true, out);
+  });
+}
+
+/*! \brief syevd: symmetric A (lower triangle read) -> (U, w), U A = diag(w) U, w ascending, each
+ *         row of U signed so that its largest entry is positive. */
+template <typename xpu>
+void LaSyevdForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp && req[1] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * n * n;
+  const bool u_direct = LaWrites(req[0]), w_direct = LaWrites(req[1]);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    const index_t lwork = LaSolverWork<DType>(s, LaRoutine::kSyevd, n, n);
+    LaTempPlan t;
+    const size_t x_at = t.Reserve<DType>(u_direct ? 0 : size);
+    const size_t w_at = t.Reserve<DType>(w_direct ? 0 : batch * n);
+    const size_t work_at = t.Reserve<DType>(lwork), info_at = t.Reserve<int>(batch);
+    t.Allocate(ctx);
+    DType* x = u_direct ? outputs[0].dptr<DType>() : t.Get<DType>(x_at);
+    DType* w = w_direct ? outputs[1].dptr<DType>() : t.Get<DType>(w_at);
+    int* info = t.Get<int>(info_at);
+    LaCopy(s, inputs[0].dptr<DType>(), size, x);
+    LaSyevd(s, batch, n, x, w, info, t.Get<DType>(work_at), lwork);
+    LaCheckInfo(s, info, batch, attrs, "eigenvalue computation did not converge for input A of "
+                "shape " + LaShapeText(inputs[0]));
+    mxnet_op::Kernel<la_sign_rows, xpu>::Launch(s, batch * n, index_t(n), x);
+    if (req[0] == kAddTo) LaScaleInto(s, 1.0, x, size, true, outputs[0].dptr<DType>());
+    if (req[1] == kAddTo) LaScaleInto(s, 1.0, w, batch * n, true, outputs[1].dptr<DType>());
+  });
+}
+
+/*! \brief syevd backward, inputs (dU, dw, U, w) -> dA = sym(U^T (diag(dw) + F o (U dU^T)) U),
+ *         F_ij = 1 / (w_j - w_i). */
+template <typename xpu>
+void LaSyevdBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t n = LaDim(inputs[2], 1), batch = LaBatchCount(inputs[2], 2);
+  const index_t size = batch * n * n;
+  const LaAxisView v = LaCompactView(batch, n, n);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    DType* t1 = LaGetScratch<DType>(ctx, 0, 2 * size).data;
+    DType* t2 = t1 + size;
+    const DType* u = inputs[2].dptr<DType>();
+    LaBatchedGemm<DType>(s, false, true, n, n, n, DType(1), u, v, inputs[0].dptr<DType>(), v,
+                         DType(0), t1, v);
+    mxnet_op::Kernel<la_syevd_inner, xpu>::Launch(s, size, n, inputs[1].dptr<DType>(),
+                                                  inputs[3].dptr<DType>(), t1);
+    LaBatchedGemm<DType>(s, true, false, n, n, n, DType(1), u, v, t1, v, DType(0), t2, v);
+    LaBatchedGemm<DType>(s, false, false, n, n, n, DType(1), t2, v, u, v, DType(0), t1, v);
+    mxnet_op::Kernel<la_sym_sum, xpu>::Launch(s, size, n, 0.5, t1, req[0] == kAddTo,
+                                              outputs[0].dptr<DType>());
+  });
+}
+
+/*! \brief Temp-space layout of the LU-based ops: LU copy, pivots, info codes, workspace. */
+template <typename DType>
+struct LaLUSpace {
+  size_t lu_at, ipiv_at, info_at, work_at;
+  index_t lwork;
+};
+template <typename xpu, typename DType>
+LaLUSpace<DType> LaReserveLU(mshadow::Stream<xpu>* s, LaTempPlan* t, index_t batch, int n) {
+  LaLUSpace<DType> l;
+  l.lwork = LaSolverWork<DType>(s, LaRoutine::kGetrf, n, n);
+  l.lu_at = t->Reserve<DType>(batch * n * n);
+  l.ipiv_at = t->Reserve<int>(batch * n);
+  l.info_at = t->Reserve<int>(batch);
+  l.work_at = t->Reserve<DType>(l.lwork);
+  return l;
+}
+/*! \brief LU factors of a copy of the batch a, in the reserved space. */
+template <typename xpu, typename DType>
+void LaFactorLU(mshadow::Stream<xpu>* s, const LaTempPlan& t, const LaLUSpace<DType>& l,
+                index_t batch, int n, const DType* a) {
+  DType* lu = t.Get<DType>(l.lu_at);
+  LaCopy(s, a, batch * n * n, lu);
+  LaGetrf(s, batch, n, lu, t.Get<int>(l.ipiv_at), t.Get<int>(l.info_at), t.Get<DType>(l.work_at),
+          l.lwork);
+}
+/*! \brief x = A^-1 from LaFactorLU's factors (garbage where A is singular). */
+template <typename xpu, typename DType>
+void LaInverseFromLU(mshadow::Stream<xpu>* s, const LaTempPlan& t, const LaLUSpace<DType>& l,
+                     index_t batch, int n, DType* x) {
+  mxnet_op::Kernel<la_identity, xpu>::Launch(s, batch * n * n, index_t(n), x);
+  LaGetrs(s, batch, n, t.Get<DType>(l.lu_at), t.Get<int>(l.ipiv_at), x, t.Get<int>(l.info_at));
+}
+
+/*! \brief inverse: A -> A^-1 (LU, then a solve against the identity). */
+template <typename xpu>
+void LaInverseForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                      const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * n * n;
+  const bool add = req[0] == kAddTo;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaTempPlan t;
+    const LaLUSpace<DType> l = LaReserveLU<xpu, DType>(s, &t, batch, n);
+    const size_t x_at = t.Reserve<DType>(add ? size : 0);
+    t.Allocate(ctx);
+    LaFactorLU(s, t, l, batch, n, inputs[0].dptr<DType>());
+    LaCheckInfo(s, t.Get<int>(l.info_at), batch, attrs, "input A of shape " +
+                LaShapeText(inputs[0]) + " is singular (not invertible)");
+    DType* out = outputs[0].dptr<DType>();
+    DType* x = add ? t.Get<DType>(x_at) : out;
+    LaInverseFromLU(s, t, l, batch, n, x);
+    if (add) LaScaleInto(s, 1.0, x, size, true, out);
+  });
+}
+
+/*! \brief inverse backward, inputs (dO, O) -> dA = -O^T dO O^T. */
+template <typename xpu>
+void LaInverseBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const index_t n = LaDim(inputs[1], 1), batch = LaBatchCount(inputs[1], 2);
+  const LaAxisView v = LaCompactView(batch, n, n);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    DType* t1 = LaGetScratch<DType>(ctx, 0, batch * n * n).data;
+    const DType* o = inputs[1].dptr<DType>();
+    LaBatchedGemm<DType>(s, true, false, n, n, n, DType(1), o, v, inputs[0].dptr<DType>(), v,
+                         DType(0), t1, v);
+    LaBatchedGemm<DType>(s, false, true, n, n, n, DType(-1), t1, v, o, v,
+                         DType(req[0] == kAddTo ? 1 : 0), outputs[0].dptr<DType>(), v);
+  });
+}
+
+/*! \brief det (one output) or slogdet (sign, log|det|), from the LU factors. */
+template <typename xpu>
+void LaDetForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& outputs) {
+  const bool slog = outputs.size() == 2;
+  if (req[0] == kNullOp && (!slog || req[1] == kNullOp)) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int n = LaDim(inputs[0], 1);
+  const index_t batch = LaBatchCount(inputs[0], 2);
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaTempPlan t;
+    const LaLUSpace<DType> l = LaReserveLU<xpu, DType>(s, &t, batch, n);
+    t.Allocate(ctx);
+    LaFactorLU(s, t, l, batch, n, inputs[0].dptr<DType>());  // a singular A is no error here
+    DType* first = req[0] != kNullOp ? outputs[0].dptr<DType>() : nullptr;
+    DType* second = slog && req[1] != kNullOp ? outputs[1].dptr<DType>() : nullptr;
+    mxnet_op::Kernel<la_det_from_lu, xpu>::Launch(
+        s, batch, index_t(n), t.Get<DType>(l.lu_at), t.Get<int>(l.ipiv_at), slog, first,
+        req[0] == kAddTo, second, slog && req[1] == kAddTo);
+  });
+}
+
+/*!
+ * \brief det backward: inputs (dDet, A, det) -> dA = dDet det A^-T;
+ *        slogdet backward: inputs (dSign, dLogabs, A) -> dA = dLogabs A^-T. A singular A gets a
+ *        zero gradient (as in MXNet 1.9.1).
+ */
+template <typename xpu, bool kSlog>
+void LaDetBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+  if (req[0] == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const TBlob& ablob = kSlog ? inputs[2] : inputs[1];
+  const int n = LaDim(ablob, 1);
+  const index_t batch = LaBatchCount(ablob, 2), size = batch * n * n;
+  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
+    LaTempPlan t;
+    const LaLUSpace<DType> l = LaReserveLU<xpu, DType>(s, &t, batch, n);
+    const size_t inv_at = t.Reserve<DType>(size), info_at = t.Reserve<int>(batch);
+    t.Allocate(ctx);
+    LaFactorLU(s, t, l, batch, n, ablob.dptr<DType>());
+    // getrs overwrites the info codes with its own (0): keep getrf's, which flag singular A.
+    int* singular = t.Get<int>(info_at);
+    LaCopyInts(s, t.Get<int>(l.info_at), batch, singular);
+    DType* inv = t.Get<DType>(inv_at);
+    LaInverseFromLU(s, t, l, batch, n, inv);
+    const DType* g = kSlog ? inputs[1].dptr<DType>() : inputs[0].dptr<DType>();
+    const DType* det = kSlog ? nullptr : inputs[2].dptr<DType>();
+    mxnet_op::Kernel<la_det_grad, xpu>::Launch(s, size, index_t(n), inv, singular, g, det,
+                                               req[0] == kAddTo, outputs[0].dptr<DType>());
   });
 }
 

@@ -1,10 +1,10 @@
 /*!
  * \file la_op.cu
- * \brief GPU kernels of the linalg operators that need no LAPACK (la_op-inl.h, shared with the
- *        CPU): gemm, gemm2, syrk and trmm as batched cuBLAS GEMMs, trsm as cuBLAS (batched)
- *        triangular solves, sumlogdiag and the diagonal/triangle copies as element-wise kernels;
- *        with their gradients. The factorizations (potrf, potri, gelqf, syevd, inverse, det,
- *        slogdet) have no GPU kernel: they would need cuSOLVER.
+ * \brief GPU kernels of the linalg operators (la_op-inl.h, shared with the CPU): gemm, gemm2,
+ *        syrk and trmm as batched cuBLAS GEMMs, trsm as cuBLAS (batched) triangular solves,
+ *        sumlogdiag and the diagonal/triangle copies as element-wise kernels; the factorizations
+ *        (potrf, potri, gelqf, syevd, inverse, det, slogdet) on cuSOLVER (../la_solver_gpu.cc)
+ *        with GEMMs, solves and element-wise kernels around them; with their gradients.
  */
 #include "./la_op-inl.h"
 
@@ -56,6 +56,39 @@ NNVM_REGISTER_OP(_linalg_maketrian)
 .set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, true, false>));
 NNVM_REGISTER_OP(_backward_linalg_maketrian)
 .set_attr<FCompute>("FCompute<gpu>", (LaCopyCompute<gpu, true, true>));
+
+NNVM_REGISTER_OP(_linalg_potrf)
+.set_attr<FCompute>("FCompute<gpu>", LaPotrfForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_potrf)
+.set_attr<FCompute>("FCompute<gpu>", LaPotrfBackward<gpu>);
+NNVM_REGISTER_OP(_linalg_potri)
+.set_attr<FCompute>("FCompute<gpu>", LaPotriForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_potri)
+.set_attr<FCompute>("FCompute<gpu>", LaPotriBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_gelqf)
+.set_attr<FCompute>("FCompute<gpu>", LaGelqfForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_gelqf)
+.set_attr<FCompute>("FCompute<gpu>", LaGelqfBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_syevd)
+.set_attr<FCompute>("FCompute<gpu>", LaSyevdForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_syevd)
+.set_attr<FCompute>("FCompute<gpu>", LaSyevdBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_inverse)
+.set_attr<FCompute>("FCompute<gpu>", LaInverseForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_inverse)
+.set_attr<FCompute>("FCompute<gpu>", LaInverseBackward<gpu>);
+
+NNVM_REGISTER_OP(_linalg_det)
+.set_attr<FCompute>("FCompute<gpu>", LaDetForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_det)
+.set_attr<FCompute>("FCompute<gpu>", (LaDetBackward<gpu, false>));
+NNVM_REGISTER_OP(_linalg_slogdet)
+.set_attr<FCompute>("FCompute<gpu>", LaDetForward<gpu>);
+NNVM_REGISTER_OP(_backward_linalg_slogdet)
+.set_attr<FCompute>("FCompute<gpu>", (LaDetBackward<gpu, true>));
 
 }  // namespace op
 }  // namespace mxnet

@@ -1,8 +1,9 @@
 /*!
  * \file la_op_factor.cc
- * \brief linalg factorizations and the quantities derived from them: potrf, potri, sumlogdiag,
- *        gelqf, syevd, inverse, det, slogdet, with their backward operators (la_op-inl.h has
- *        the shared helpers; gemm & co. are in la_op.cc).
+ * \brief Registration of the linalg factorizations and the quantities derived from them:
+ *        potrf, potri, sumlogdiag, gelqf, syevd, inverse, det, slogdet, with their backward
+ *        operators. Their kernels, shared with the GPU (la_op.cu), are in la_op-inl.h, the
+ *        device factorization routines in ../la_solver.h; gemm & co. are in la_op.cc.
  *
  * Gradient formulas (G = the head gradient, all matrices per batch entry):
  *   potrf  A = L L^T:    S = L^-T Phi(L^T G) L^-1 (Phi: lower triangle, diagonal halved),
@@ -20,12 +21,6 @@ namespace mxnet {
 namespace op {
 
 namespace {
-
-std::string LaShapeText(const TBlob& blob) {
-  std::ostringstream os;
-  os << blob.shape_;
-  return os.str();
-}
 
 // ------------------------------------------------------------------------------ shapes
 
@@ -95,305 +90,8 @@ nnvm::FGradient LaGradNode(const char* backward, std::vector<int> input_ids,
   };
 }
 
-// ------------------------------------------------------------------------------ potrf, potri
-
-void LaPotrfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      if (!LaCholesky(&a)) {
-        return "input A of shape " + LaShapeText(inputs[0]) +
-               " is not (symmetric) positive definite: Cholesky factorization failed";
-      }
-      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dL, L) -> dA. */
-void LaPotrfBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[1], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      const DMat l = LaLoad(inputs[1].dptr<DType>(), b, n, n);
-      DMat p = LaMul(l, true, g, false);
-      LaKeepTriangle(&p, true);
-      for (int i = 0; i < n; ++i) p(i, i) *= 0.5;
-      LaTrsm(l, false, true, true, 1.0, &p);   // L^-T P
-      LaTrsm(l, true, true, false, 1.0, &p);   // (L^-T P) L^-1
-      DMat da(n, n);
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) da(i, j) = 0.5 * (p(i, j) + p(j, i));
-      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-void LaPotriForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      int info = 0;
-      if (n > 0) dpotri_("L", &n, a.data(), &n, &info, 1);
-      if (info != 0) {
-        return "input A of shape " + LaShapeText(inputs[0]) +
-               " is not an invertible Cholesky factor (zero on the diagonal)";
-      }
-      LaSymmetrizeFromLower(&a);
-      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dO, L, O) -> dL. */
-void LaPotriBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[1], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      DMat l = LaLoad(inputs[1].dptr<DType>(), b, n, n);
-      LaKeepTriangle(&l, true);
-      const DMat o = LaLoad(inputs[2].dptr<DType>(), b, n, n);
-      DMat gs(n, n);
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) gs(i, j) = g(i, j) + g(j, i);
-      DMat dl = LaMul(LaMul(LaMul(o, false, gs, false), false, o, false), false, l, false, -1.0);
-      LaKeepTriangle(&dl, true);
-      LaStore(dl, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-// ------------------------------------------------------------------------------ sumlogdiag
-
-// Its kernels are in la_op-inl.h (LaSumlogdiagCompute / LaSumlogdiagGradCompute).
-
-// ------------------------------------------------------------------------------ gelqf
-
-void LaGelqfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const int m = LaDim(inputs[0], 2), n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      DMat a = LaLoad(inputs[0].dptr<DType>(), b, m, n);
-      if (m == 0) return std::string();
-      std::vector<double> tau(m);
-      int info = 0, lwork = -1;
-      double query = 0;
-      const int lda = m;
-      dgelqf_(&m, &n, a.data(), &lda, tau.data(), &query, &lwork, &info);
-      lwork = std::max(1, static_cast<int>(query));
-      std::vector<double> work(lwork);
-      dgelqf_(&m, &n, a.data(), &lda, tau.data(), work.data(), &lwork, &info);
-      if (info != 0) return std::string("LAPACK gelqf failed");
-      DMat l(m, m);
-      for (int j = 0; j < m; ++j)
-        for (int i = j; i < m; ++i) l(i, j) = a(i, j);
-      lwork = -1;
-      dorglq_(&m, &n, &m, a.data(), &lda, tau.data(), &query, &lwork, &info);
-      lwork = std::max(1, static_cast<int>(query));
-      work.assign(lwork, 0.0);
-      dorglq_(&m, &n, &m, a.data(), &lda, tau.data(), work.data(), &lwork, &info);
-      if (info != 0) return std::string("LAPACK orglq failed");
-      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
-      LaStore(l, outputs[1].dptr<DType>(), b, req[1]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dQ, dL, Q, L) -> dA. */
-void LaGelqfBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const int m = LaDim(inputs[2], 2), n = LaDim(inputs[2], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
-      const DMat dq = LaLoad(inputs[0].dptr<DType>(), b, m, n);
-      DMat dl = LaLoad(inputs[1].dptr<DType>(), b, m, m);
-      LaKeepTriangle(&dl, true);
-      const DMat q = LaLoad(inputs[2].dptr<DType>(), b, m, n);
-      const DMat l = LaLoad(inputs[3].dptr<DType>(), b, m, m);
-      DMat mm = LaMul(l, true, dl, false);
-      const DMat dqq = LaMul(dq, false, q, true);
-      for (size_t i = 0; i < mm.v.size(); ++i) mm.v[i] -= dqq.v[i];
-      LaSymmetrizeFromLower(&mm);
-      DMat x = LaMul(mm, false, q, false);
-      for (size_t i = 0; i < x.v.size(); ++i) x.v[i] += dq.v[i];
-      LaTrsm(l, false, true, true, 1.0, &x);  // L^-T X
-      LaStore(x, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-// ------------------------------------------------------------------------------ syevd
-
-void LaSyevdForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                    const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      if (n == 0) return std::string();
-      DMat w(n, 1);
-      int info = 0, lwork = -1, liwork = -1, iquery = 0;
-      double query = 0;
-      dsyevd_("V", "L", &n, a.data(), &n, w.data(), &query, &lwork, &iquery, &liwork, &info, 1,
-              1);
-      lwork = std::max(1, static_cast<int>(query));
-      liwork = std::max(1, iquery);
-      std::vector<double> work(lwork);
-      std::vector<int> iwork(liwork);
-      dsyevd_("V", "L", &n, a.data(), &n, w.data(), work.data(), &lwork, iwork.data(), &liwork,
-              &info, 1, 1);
-      if (info != 0) {
-        return "eigenvalue computation did not converge for input A of shape " +
-               LaShapeText(inputs[0]);
-      }
-      // Rows of U are the eigenvectors (columns of LAPACK's result), each signed so that its
-      // entry of largest magnitude is positive (a deterministic choice, as MXNet makes).
-      DMat u = LaTranspose(a);
-      for (int i = 0; i < n; ++i) {
-        int best = 0;
-        for (int j = 1; j < n; ++j)
-          if (std::fabs(u(i, j)) > std::fabs(u(i, best))) best = j;
-        if (u(i, best) < 0)
-          for (int j = 0; j < n; ++j) u(i, j) = -u(i, j);
-      }
-      LaStore(u, outputs[0].dptr<DType>(), b, req[0]);
-      LaStore(w, outputs[1].dptr<DType>(), b, req[1]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dU, dw, U, w) -> dA. */
-void LaSyevdBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                     const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[2], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[2], 2), LaName(attrs), [&](index_t b) {
-      const DMat du = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      const DMat dw = LaLoad(inputs[1].dptr<DType>(), b, n, 1);
-      const DMat u = LaLoad(inputs[2].dptr<DType>(), b, n, n);
-      const DMat w = LaLoad(inputs[3].dptr<DType>(), b, n, 1);
-      DMat inner = LaMul(u, false, du, true);  // U dU^T
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-          inner(i, j) = i == j ? dw(i, 0) : inner(i, j) / (w(j, 0) - w(i, 0));
-        }
-      }
-      const DMat full = LaMul(LaMul(u, true, inner, false), false, u, false);
-      DMat da(n, n);
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) da(i, j) = 0.5 * (full(i, j) + full(j, i));
-      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-// ------------------------------------------------------------------------------ inverse, det
-
-void LaInverseForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                      const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                      const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[0], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      DMat a = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      if (!LaInverse(&a)) {
-        return "input A of shape " + LaShapeText(inputs[0]) + " is singular (not invertible)";
-      }
-      LaStore(a, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief inputs (dO, O) -> dA = -O^T G O^T. */
-void LaInverseBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                       const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[1], 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[1], 2), LaName(attrs), [&](index_t b) {
-      const DMat g = LaLoad(inputs[0].dptr<DType>(), b, n, n);
-      const DMat o = LaLoad(inputs[1].dptr<DType>(), b, n, n);
-      LaStore(LaMul(LaMul(o, true, g, false), false, o, true, -1.0), outputs[0].dptr<DType>(), b,
-              req[0]);
-      return std::string();
-    });
-  });
-}
-
-/*! \brief det (one output) or slogdet (sign, log|det|). */
-void LaDetForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                  const std::vector<TBlob>& outputs) {
-  const int n = LaDim(inputs[0], 1);
-  const bool slog = outputs.size() == 2;
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(inputs[0], 2), LaName(attrs), [&](index_t b) {
-      double sign = 0, logabs = 0;
-      LaSlogdet(LaLoad(inputs[0].dptr<DType>(), b, n, n), &sign, &logabs);
-      if (slog) {
-        LaStoreScalar(sign, outputs[0].dptr<DType>(), b, req[0]);
-        LaStoreScalar(logabs, outputs[1].dptr<DType>(), b, req[1]);
-      } else {
-        LaStoreScalar(sign == 0 ? 0.0 : sign * std::exp(logabs), outputs[0].dptr<DType>(), b,
-                      req[0]);
-      }
-      return std::string();
-    });
-  });
-}
-
-/*!
- * \brief det backward: inputs (dDet, A, det) -> dA = g det A^-T;
- *        slogdet backward: inputs (dSign, dLogabs, A) -> dA = g A^-T.
- */
-template <bool kSlog>
-void LaDetBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& outputs) {
-  const TBlob& ablob = kSlog ? inputs[2] : inputs[1];
-  const int n = LaDim(ablob, 1);
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    LaForEachBatch(LaBatchCount(ablob, 2), LaName(attrs), [&](index_t b) {
-      DMat a = LaLoad(ablob.dptr<DType>(), b, n, n);
-      if (!LaInverse(&a)) {  // no gradient flows back from a singular matrix (as in MXNet 1.9.1)
-        LaStore(DMat(n, n), outputs[0].dptr<DType>(), b, req[0]);
-        return std::string();
-      }
-      const double scale = kSlog ? static_cast<double>(inputs[1].dptr<DType>()[b])
-                                 : static_cast<double>(inputs[0].dptr<DType>()[b]) *
-                                       static_cast<double>(inputs[2].dptr<DType>()[b]);
-      DMat da = LaTranspose(a);
-      for (double& v : da.v) v *= scale;
-      LaStore(da, outputs[0].dptr<DType>(), b, req[0]);
-      return std::string();
-    });
-  });
+std::vector<ResourceRequest> LaTempSpace(const NodeAttrs&) {
+  return {ResourceRequest::kTempSpace};
 }
 
 }  // namespace
@@ -408,6 +106,7 @@ void LaDetBackward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   .set_attr<nnvm::TIsBackward>("TIsBackward", true)                               \
   .set_attr<mxnet::FInferShape>("FInferShape", fshape)                            \
   .set_attr<nnvm::FInferType>("FInferType", LaType)                               \
+  .set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)                  \
   .set_attr<FCompute>("FCompute<cpu>", fcompute)
 
 #define LA_UNARY_INPUT_NAMES                                                      \
@@ -444,11 +143,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaSquareShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaPotrfForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaPotrfForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_potrf", {}, {0}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be decomposed");
 
-LA_REGISTER_BACKWARD(_backward_linalg_potrf, 2, LaGradShapeLike<1>, LaPotrfBackward,
+LA_REGISTER_BACKWARD(_backward_linalg_potrf, 2, LaGradShapeLike<1>, LaPotrfBackward<cpu>,
                      "Backward of linalg_potrf: (out_grad, L) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_potri)
@@ -483,11 +183,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaSquareShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaPotriForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaPotriForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_potri", {0}, {0}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of lower triangular matrices");
 
-LA_REGISTER_BACKWARD(_backward_linalg_potri, 3, LaGradShapeLike<1>, LaPotriBackward,
+LA_REGISTER_BACKWARD(_backward_linalg_potri, 3, LaGradShapeLike<1>, LaPotriBackward<cpu>,
                      "Backward of linalg_potri: (out_grad, A, out) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_sumlogdiag)
@@ -558,11 +259,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaGelqfShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaGelqfForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaGelqfForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_gelqf", {}, {0, 1}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be factorized");
 
-LA_REGISTER_BACKWARD(_backward_linalg_gelqf, 4, LaGradShapeLike<2>, LaGelqfBackward,
+LA_REGISTER_BACKWARD(_backward_linalg_gelqf, 4, LaGradShapeLike<2>, LaGelqfBackward<cpu>,
                      "Backward of linalg_gelqf: (Q_grad, L_grad, Q, L) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_syevd)
@@ -606,11 +308,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaSyevdShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaSyevdForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaSyevdForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_syevd", {}, {0, 1}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of input matrices to be factorized");
 
-LA_REGISTER_BACKWARD(_backward_linalg_syevd, 4, LaGradShapeLike<2>, LaSyevdBackward,
+LA_REGISTER_BACKWARD(_backward_linalg_syevd, 4, LaGradShapeLike<2>, LaSyevdBackward<cpu>,
                      "Backward of linalg_syevd: (U_grad, L_grad, U, L) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_inverse)
@@ -637,11 +340,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaSquareShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaInverseForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaInverseForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_inverse", {}, {0}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix");
 
-LA_REGISTER_BACKWARD(_backward_linalg_inverse, 2, LaGradShapeLike<1>, LaInverseBackward,
+LA_REGISTER_BACKWARD(_backward_linalg_inverse, 2, LaGradShapeLike<1>, LaInverseBackward<cpu>,
                      "Backward of linalg_inverse: (out_grad, out) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_det)
@@ -669,11 +373,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaDetForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaDetForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_det", {0}, {0}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix");
 
-LA_REGISTER_BACKWARD(_backward_linalg_det, 3, LaGradShapeLike<1>, LaDetBackward<false>,
+LA_REGISTER_BACKWARD(_backward_linalg_det, 3, LaGradShapeLike<1>, (LaDetBackward<cpu, false>),
                      "Backward of linalg_det: (out_grad, A, det) -> A_grad.");
 
 NNVM_REGISTER_OP(_linalg_slogdet)
@@ -706,11 +411,12 @@ Examples::
 .LA_UNARY_INPUT_NAMES
 .set_attr<mxnet::FInferShape>("FInferShape", LaScalarPerMatrixShape)
 .set_attr<nnvm::FInferType>("FInferType", LaType)
-.set_attr<FCompute>("FCompute<cpu>", LaDetForward)
+.set_attr<FResourceRequest>("FResourceRequest", LaTempSpace)
+.set_attr<FCompute>("FCompute<cpu>", LaDetForward<cpu>)
 .set_attr<nnvm::FGradient>("FGradient", LaGradNode("_backward_linalg_slogdet", {0}, {}))
 .add_argument("A", "NDArray-or-Symbol", "Tensor of square matrix");
 
-LA_REGISTER_BACKWARD(_backward_linalg_slogdet, 3, LaGradShapeLike<2>, LaDetBackward<true>,
+LA_REGISTER_BACKWARD(_backward_linalg_slogdet, 3, LaGradShapeLike<2>, (LaDetBackward<cpu, true>),
                      "Backward of linalg_slogdet: (sign_grad, logabsdet_grad, A) -> A_grad.");
 
 }  // namespace op

@@ -1,13 +1,15 @@
 """linalg operators on the GPU against the CPU in float64, with their gradients: syrk, trmm and
 trsm (every side/triangle/transpose, single matrices and batches: cuBLAS GEMMs and batched
 triangular solves), sumlogdiag and the diagonal/triangle copies (extractdiag, makediag,
-extracttrian, maketrian); gradient accumulation (grad_req='add'), and float16, which linalg
-refuses on every device. gemm and gemm2 are in test_gpu_operator_nn.py."""
+extracttrian, maketrian), the cuSOLVER factorizations (potrf, potri, gelqf, syevd, inverse,
+det, slogdet) and their errors (not positive definite, singular); gradient accumulation
+(grad_req='add'), and float16, which linalg refuses on every device. gemm and gemm2 are in
+test_gpu_operator_nn.py."""
 import numpy as np
 import pytest
 
 import mxnet as mx
-from gpu_util import AS_CPU, DEV, TOL, check_fn, inputs
+from gpu_util import AS_CPU, DEV, TOL, check_fn, inputs, run_fn
 
 L = mx.nd.linalg
 DTYPES = [np.float32, np.float64]  # linalg's dtypes (float16 is refused, see the last test)
@@ -17,7 +19,8 @@ LA_TOL[np.float32] = (1e-4, 1e-4)
 
 LINALG_GPU_OPS = ["_linalg_syrk", "_linalg_trmm", "_linalg_trsm", "_linalg_sumlogdiag",
                   "_linalg_extractdiag", "_linalg_makediag", "_linalg_extracttrian",
-                  "_linalg_maketrian"]
+                  "_linalg_maketrian", "_linalg_potrf", "_linalg_potri", "_linalg_gelqf",
+                  "_linalg_syevd", "_linalg_inverse", "_linalg_det", "_linalg_slogdet"]
 
 
 def _triangular(shape, dtype, seed=1):
@@ -157,8 +160,189 @@ def test_gradient_accumulation_matches_cpu(op, kw):
         np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-12, err_msg=op)
 
 
-@pytest.mark.parametrize("op,n_in", [("trsm", 2), ("syrk", 1), ("extractdiag", 1)])
+@pytest.mark.parametrize("op,n_in", [("trsm", 2), ("syrk", 1), ("extractdiag", 1),
+                                     ("potrf", 1), ("inverse", 1)])
 def test_float16_is_refused_naming_the_operator(op, n_in):
     xs = [mx.nd.ones((2, 2), ctx=DEV, dtype=np.float16) for _ in range(n_in)]
     with pytest.raises(TypeError, match="linalg_%s.*float16" % op):
         getattr(L, op)(*xs).wait_to_read()
+
+
+# ---- factorizations (cuSOLVER) -------------------------------------------------------------
+
+FACTOR_BATCHES = [(), (3,), (2, 2)]
+
+
+def _spd(batch, n, seed=0):
+    """Symmetric positive-definite matrices, well conditioned (eigenvalues >= n)."""
+    rng = np.random.RandomState(seed)
+    m = rng.uniform(-1, 1, batch + (n, n))
+    return m @ np.swapaxes(m, -1, -2) + n * np.eye(n)
+
+
+def _general(batch, n, seed=0):
+    """Well-conditioned general matrices; every other one with a negative determinant."""
+    rng = np.random.RandomState(seed)
+    a = rng.uniform(-1, 1, batch + (n, n)) + n * np.eye(n)
+    flat = a.reshape((-1, n, n))
+    flat[1::2, 0, :] *= -1
+    return flat.reshape(a.shape)
+
+
+def _with_garbage_above(low, seed=5):
+    """A lower-triangular batch with random values above the diagonal (must not be read)."""
+    rng = np.random.RandomState(seed)
+    return np.tril(low) + np.triu(rng.uniform(-3, 3, low.shape), 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+def test_potrf_and_gradient(batch, dtype):
+    # Only A's lower triangle is read: garbage above must change nothing.
+    a = _with_garbage_above(_spd(batch, 5))
+    check_fn(lambda x: L.potrf(x), [a], dtype, True, "linalg_potrf %s" % (batch,),
+             tol=LA_TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+def test_potri_and_gradient(batch, dtype):
+    low = _with_garbage_above(np.linalg.cholesky(_spd(batch, 4, seed=1)))
+    check_fn(lambda x: L.potri(x), [low], dtype, True, "linalg_potri %s" % (batch,),
+             tol=LA_TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+@pytest.mark.parametrize("m,n", [(3, 5), (4, 4), (1, 3)])
+def test_gelqf_and_gradient(batch, m, n, dtype):
+    # Q and L side by side in one output, so that both receive a head gradient.
+    def fn(x):
+        q, low = L.gelqf(x)
+        return mx.nd.concat(q, low, dim=-1)
+    a = inputs([batch + (m, n)], np.float64, seed=2)[0]
+    check_fn(fn, [a], dtype, True, "linalg_gelqf %s (%d, %d)" % (batch, m, n), tol=LA_TOL[dtype])
+
+
+def _distinct_spectrum(batch, n, seed=3):
+    """Symmetric matrices with eigenvalues 1, 2.5, 4, ... (gaps keep the gradient stable)."""
+    rng = np.random.RandomState(seed)
+    q, _ = np.linalg.qr(rng.randn(*(batch + (n, n))))
+    w = 1.0 + 1.5 * np.arange(n)
+    return (q * w[..., None, :]) @ np.swapaxes(q, -1, -2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+def test_syevd_and_gradient(batch, dtype):
+    # U and the eigenvalues (as a column) side by side in one output.
+    def fn(x):
+        u, w = L.syevd(x)
+        return mx.nd.concat(u, mx.nd.expand_dims(w, axis=-1), dim=-1)
+    a = _with_garbage_above(_distinct_spectrum(batch, 5))
+    check_fn(fn, [a], dtype, True, "linalg_syevd %s" % (batch,), tol=LA_TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+def test_inverse_and_gradient(batch, dtype):
+    check_fn(lambda x: L.inverse(x), [_general(batch, 5)], dtype, True,
+             "linalg_inverse %s" % (batch,), tol=LA_TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+def test_det_and_gradient(batch, dtype):
+    check_fn(lambda x: L.det(x), [_general(batch, 4, seed=4)], dtype, True,
+             "linalg_det %s" % (batch,), tol=LA_TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("batch", FACTOR_BATCHES)
+def test_slogdet_and_gradient(batch, dtype):
+    # sign and log|det| stacked in one output (the sign gets no gradient).
+    def fn(x):
+        sign, logabs = L.slogdet(x)
+        return mx.nd.stack(sign, logabs)
+    check_fn(fn, [_general(batch, 4, seed=6)], dtype, True, "linalg_slogdet %s" % (batch,),
+             tol=LA_TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_factorizations_larger_batch_match_numpy(dtype):
+    # Bigger matrices than above (cuSOLVER's blocked paths), against NumPy directly.
+    n, rtol = 40, (2e-3 if dtype == np.float32 else 1e-9)
+    spd = _spd((4,), n, seed=7)
+    x = mx.nd.array(spd, ctx=DEV, dtype=dtype)
+    np.testing.assert_allclose(L.potrf(x).asnumpy(), np.linalg.cholesky(spd), rtol=rtol,
+                               atol=rtol)
+    np.testing.assert_allclose(L.inverse(x).asnumpy(), np.linalg.inv(spd), rtol=rtol, atol=rtol)
+    sign, logabs = L.slogdet(x)
+    np.testing.assert_array_equal(sign.asnumpy(), np.ones(4))
+    np.testing.assert_allclose(logabs.asnumpy(), np.linalg.slogdet(spd)[1], rtol=rtol)
+    u, w = L.syevd(x)
+    u, w = u.asnumpy().astype(np.float64), w.asnumpy().astype(np.float64)
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(spd), rtol=rtol)
+    np.testing.assert_allclose(u @ spd, w[..., None] * u, rtol=rtol, atol=rtol * n)
+    a = inputs([(4, 30, n)], np.float64, seed=8)[0]
+    q, low = L.gelqf(mx.nd.array(a, ctx=DEV, dtype=dtype))
+    q, low = q.asnumpy().astype(np.float64), low.asnumpy().astype(np.float64)
+    np.testing.assert_allclose(low @ q, a, rtol=rtol, atol=rtol * n)
+    np.testing.assert_allclose(q @ np.swapaxes(q, -1, -2), np.broadcast_to(np.eye(30), (4, 30, 30)),
+                               atol=rtol * n)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_potrf_of_a_non_spd_matrix_raises(dtype):
+    a = mx.nd.array([[1.0, 2.0], [3.0, 4.0]], ctx=DEV, dtype=dtype)
+    with pytest.raises(mx.base.MXNetError,
+                       match=r"linalg_potrf: input A of shape \[2,2\] is not \(symmetric\) "
+                             r"positive definite"):
+        L.potrf(a).asnumpy()
+    # Batched: the first failing entry is named; the device stays usable afterwards.
+    b = mx.nd.array(np.stack([np.eye(2), [[1.0, 2.0], [3.0, 1.0]], -np.eye(2)]), ctx=DEV,
+                    dtype=dtype)
+    with pytest.raises(ValueError, match=r"linalg_potrf: .*positive definite.*\(batch index 1\)"):
+        L.potrf(b).asnumpy()
+    np.testing.assert_allclose(L.potrf(mx.nd.array(4 * np.eye(2), ctx=DEV, dtype=dtype))
+                               .asnumpy(), 2 * np.eye(2))
+
+
+def test_singular_matrix_errors_and_zero_gradients():
+    s = np.array([[[1.0, 2.0], [2.0, 4.0]], [[2.0, 1.0], [1.0, 3.0]]])
+    with pytest.raises(ValueError, match=r"linalg_inverse: input A of shape \[2,2,2\] is singular"
+                                         r".*\(batch index 0\)"):
+        L.inverse(mx.nd.array(s, ctx=DEV, dtype=np.float64)).asnumpy()
+    low = np.array([[1.0, 0.0], [2.0, 0.0]])
+    with pytest.raises(ValueError, match=r"linalg_potri: .*not an invertible Cholesky factor"):
+        L.potri(mx.nd.array(low, ctx=DEV, dtype=np.float64)).asnumpy()
+    # det / slogdet of a singular matrix: 0 and (0, -inf), and no gradient (as on the CPU).
+    for op in ("det", "slogdet"):
+        fn = (lambda x: L.det(x)) if op == "det" else (lambda x: L.slogdet(x)[1])
+        out, grads = run_fn(fn, [s], DEV, True)
+        ref_out, ref_grads = run_fn(fn, [s], mx.cpu(), True)
+        np.testing.assert_array_equal(out, ref_out, err_msg=op)
+        np.testing.assert_allclose(grads[0], ref_grads[0], rtol=1e-12, err_msg=op)
+        np.testing.assert_array_equal(grads[0][0], np.zeros((2, 2)), err_msg=op)
+    sign, logabs = L.slogdet(mx.nd.array(s, ctx=DEV, dtype=np.float64))
+    np.testing.assert_array_equal(sign.asnumpy(), [0.0, 1.0])
+    assert logabs.asnumpy()[0] == -np.inf
+
+
+@pytest.mark.parametrize("op", ["potrf", "potri", "inverse", "det"])
+def test_factorization_gradient_accumulation_matches_cpu(op):
+    a = _with_garbage_above(np.linalg.cholesky(_spd((2,), 4))) if op == "potri" else \
+        _spd((2,), 4)
+    got = _grads_with_add(op, [a], DEV)
+    ref = _grads_with_add(op, [a], mx.cpu())
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-10, atol=1e-12, err_msg=op)
+
+
+def test_factorizations_of_empty_batches():
+    for shape in [(0, 3, 3), (2, 0, 0)]:
+        x = mx.nd.ones(shape, ctx=DEV, dtype=np.float64)
+        assert L.potrf(x).shape == shape
+        assert L.inverse(x).shape == shape
+        assert L.det(x).shape == shape[:1]
+        u, w = L.syevd(x)
+        assert u.shape == shape and w.shape == shape[:2]
