@@ -9,6 +9,7 @@
 #include "../common/checked_size.h"
 #include "../common/cast.h"
 #include "./device_copy.h"
+#include "./sparse_gpu.h"
 #include "./sparse_parts.h"
 
 namespace mxnet {
@@ -310,8 +311,25 @@ namespace {
  */
 void CopyAcrossDevices(const NDArray& from, const NDArray& to, int priority) {
   if (from.is_sparse() || to.is_sparse()) {
-    MX_THROW(NotImplementedError) << "copy from " << from.ctx() << " to " << to.ctx()
-                                  << ": sparse arrays cannot be copied to or from a GPU yet";
+    // On one GPU: the cast kernels; between devices: converted on the host (sparse_ndarray.cc).
+    std::vector<engine::VarHandle> reads, writes{to.var()};
+    if (!from.SharesChunk(to)) reads.push_back(from.var());
+    if (!from.is_sparse()) from.CheckAndAlloc();
+    if (!to.is_sparse()) to.CheckAndAlloc();
+    const Context run_ctx = to.ctx().dev_mask() == gpu::kDevMask ? to.ctx() : from.ctx();
+    Engine::Get()->PushSync(
+        [from, to](RunContext rctx) {
+#if MXNET_USE_CUDA
+          if (from.ctx() == to.ctx() && from.dtype() == to.dtype()) {
+            sparse_gpu::CastStorage(from, to, rctx.get_stream<gpu>());  // on the GPU's stream
+            return;
+          }
+#endif
+          (void)rctx;
+          CastStorageInto(from, to);
+        },
+        run_ctx, reads, writes, FnProperty::kNormal, priority, "cast_storage");
+    return;
   }
   if (from.dtype() != to.dtype()) {
     // Stage on the CPU in the dtype of the GPU side, and convert there.

@@ -1,4 +1,7 @@
 // Sparse NDArrays (csr, row_sparse): creation, part access, storage casts and format checks.
+// The parts live on the array's device. CPU kernels read them directly; on a GPU the casts run
+// the kernels of sparse_ndarray.cu (sparse_gpu.h), and the host reads (format checks, aux
+// values as int64, copies between devices) go through host copies of the parts.
 #include <mxnet/ndarray.h>
 
 #include <cstring>
@@ -7,6 +10,8 @@
 #include <utility>
 
 #include "../common/cast.h"
+#include "./device_copy.h"
+#include "./sparse_gpu.h"
 #include "./sparse_parts.h"
 
 namespace mxnet {
@@ -27,6 +32,26 @@ size_t NumAuxOf(int stype) { return stype == kCSRStorage ? 2 : stype == kRowSpar
 /*! \brief A dense CPU array with its memory allocated now (kernels write it at once). */
 NDArray NewDense(const TShape& shape, int dtype) {
   return NDArray(shape, Context::CPU(), false, dtype);
+}
+
+bool OnGPU(const NDArray& a) { return a.ctx().dev_mask() == gpu::kDevMask; }
+
+/*! \brief A new copy of the dense `src` on `ctx` (waits for nothing: kernels and parts). */
+NDArray CopyOn(const NDArray& src, Context ctx) {
+  NDArray out(src.shape(), ctx, false, src.dtype());
+  const size_t bytes = src.Size() * mshadow::mshadow_sizeof(src.dtype());
+  if (bytes == 0) return out;
+  if (ctx.dev_mask() == cpu::kDevMask && src.ctx().dev_mask() == cpu::kDevMask) {
+    std::memcpy(out.data().dptr_, src.data().dptr_, bytes);
+  } else {
+    device_copy::CopyBytesSync(out.data().dptr_, ctx, src.data().dptr_, src.ctx(), bytes);
+  }
+  return out;
+}
+
+/*! \brief The dense `src` on `ctx`: itself when it is there, else a copy. */
+NDArray PartOn(const NDArray& src, Context ctx) {
+  return src.ctx() == ctx ? src : CopyOn(src, ctx);
 }
 
 TShape RowSparseStorageShape(const TShape& shape, int64_t rows) {
@@ -137,9 +162,11 @@ std::shared_ptr<NDArray::SparseParts> NDArray::SparseParts::Create(
   if (stype != kCSRStorage && stype != kRowSparseStorage) {
     MX_THROW(ValueError) << "sparse NDArray: unknown storage type " << stype;
   }
+#if !MXNET_USE_CUDA
   if (ctx.dev_mask() != cpu::kDevMask) {
     MX_THROW(NotImplementedError) << "sparse NDArray on " << ctx << " needs a GPU build";
   }
+#endif
   if (stype == kCSRStorage && shape.ndim() != 2) {
     MX_THROW(ValueError) << "csr NDArray: shape must be 2-D, got " << shape;
   }
@@ -180,11 +207,12 @@ std::shared_ptr<NDArray::SparseParts> NDArray::SparseParts::Create(
                                          : RowSparseStorageShape(shape, aux_shapes[0].Size());
   }
   auto parts = std::make_shared<SparseParts>();
-  parts->data = NewDense(storage_shape, dtype);
+  parts->data = NDArray(storage_shape, ctx, false, dtype);
   for (size_t i = 0; i < naux; ++i) {
-    parts->aux.push_back(NewDense(aux_shapes[i], aux_types[i]));
-    TBlob b = parts->aux.back().data();
+    NDArray aux = NewDense(aux_shapes[i], aux_types[i]);  // zeros, made on the host
+    TBlob b = aux.data();
     if (b.Size()) std::memset(b.dptr_, 0, b.Size() * mshadow::mshadow_sizeof(aux_types[i]));
+    parts->aux.push_back(PartOn(aux, ctx));
   }
   return parts;
 }
@@ -228,18 +256,13 @@ NDArray NDArray::DataNDArray() const {
     MX_THROW(ValueError) << "DataNDArray: the array is dense";
   }
   WaitToRead();
-  NDArray out = NewDense(sparse_->data.shape(), dtype_);
-  if (out.Size()) std::memcpy(out.data().dptr_, sparse_->data.data().dptr_, out.Size() * mshadow::mshadow_sizeof(dtype_));
-  return out;
+  return CopyOn(sparse_->data, ctx());
 }
 
 NDArray NDArray::AuxNDArray(size_t i) const {
   aux_type(i);
   WaitToRead();
-  const NDArray& a = sparse_->aux[i];
-  NDArray out = NewDense(a.shape(), a.dtype());
-  if (out.Size()) std::memcpy(out.data().dptr_, a.data().dptr_, out.Size() * mshadow::mshadow_sizeof(a.dtype()));
-  return out;
+  return CopyOn(sparse_->aux[i], ctx());
 }
 
 void NDArray::SyncCopyFromNDArray(const NDArray& src, int i) const {
@@ -260,12 +283,10 @@ void NDArray::SyncCopyFromNDArray(const NDArray& src, int i) const {
   src.WaitToRead();
   WaitToWrite();
   const int dtype = i == -1 ? dtype_ : sparse_->aux[i].dtype();
-  NDArray part = AsDType(src, dtype);
-  if (part.SharesChunk(src)) {  // own a private copy
-    NDArray copy = NewDense(src.shape(), dtype);
-    if (copy.Size()) std::memcpy(copy.data().dptr_, src.data().dptr_, copy.Size() * mshadow::mshadow_sizeof(dtype));
-    part = copy;
-  }
+  const NDArray host = PartOn(src, Context::CPU());
+  NDArray part = AsDType(host, dtype);
+  if (part.SharesChunk(src)) part = CopyOn(src, Context::CPU());  // own a private copy
+  part = PartOn(part, ctx());
   if (i == -1) {
     sparse_->data = part;
   } else {
@@ -346,7 +367,7 @@ void NDArray::CheckSparseFormat(bool full_check) const {
 }
 
 std::vector<int64_t> SparseAuxAsInt64(const NDArray& sparse, size_t i) {
-  const NDArray& aux = sparse.sparse_aux(i);
+  const NDArray aux = PartOn(sparse.sparse_aux(i), Context::CPU());
   std::vector<int64_t> out(aux.Size());
   if (out.empty()) return out;
   TBlob b = aux.data();
@@ -361,6 +382,17 @@ void CastStorageInto(const NDArray& src, const NDArray& out) {
   if (src.shape() != out.shape()) {
     MX_THROW(ValueError) << "cast_storage: shapes differ: source " << src.shape()
                          << ", destination " << out.shape();
+  }
+  if (OnGPU(src) || OnGPU(out)) {
+#if MXNET_USE_CUDA
+    if (src.ctx() == out.ctx() && src.dtype() == out.dtype()) {
+      // No stream here: the kernels wait for the device, run on the default stream and finish.
+      sparse_gpu::CastStorage(src, out, nullptr);
+      return;
+    }
+#endif
+    CastStorageAcrossDevices(src, out);  // other devices or a dtype change: on the host
+    return;
   }
   const int sin = src.storage_type(), sout = out.storage_type();
   src.CheckSparseFormat(false);  // a malformed layout must not index out of bounds
@@ -397,6 +429,51 @@ void CastStorageInto(const NDArray& src, const NDArray& out) {
   NDArray dense = NewDense(src.shape(), out.dtype());
   CastStorageInto(src, dense);
   DenseToSparse(dense.data(), out);
+}
+
+NDArray HostCopyOf(const NDArray& a) {
+  if (a.ctx().dev_mask() == cpu::kDevMask) return a;
+  if (!a.is_sparse()) return CopyOn(a, Context::CPU());
+  std::vector<int> aux_types;
+  std::vector<TShape> aux_shapes;
+  for (size_t i = 0; i < a.num_aux(); ++i) {
+    aux_types.push_back(a.aux_type(i));
+    aux_shapes.push_back(a.aux_shape(i));
+  }
+  NDArray host(a.storage_type(), a.shape(), Context::CPU(), a.dtype(), aux_types, aux_shapes);
+  std::vector<NDArray> aux;
+  for (size_t i = 0; i < a.num_aux(); ++i) aux.push_back(CopyOn(a.sparse_aux(i), Context::CPU()));
+  host.SetSparseParts(CopyOn(a.sparse_data(), Context::CPU()), aux);
+  return host;
+}
+
+void MoveSparseParts(const NDArray& host, const NDArray& out) {
+  std::vector<NDArray> aux;
+  for (size_t i = 0; i < host.num_aux(); ++i) aux.push_back(PartOn(host.sparse_aux(i), out.ctx()));
+  out.SetSparseParts(PartOn(host.sparse_data(), out.ctx()), aux);
+}
+
+void CastStorageAcrossDevices(const NDArray& src, const NDArray& out) {
+  const NDArray from = HostCopyOf(src);
+  if (out.ctx().dev_mask() == cpu::kDevMask) {
+    CastStorageInto(from, out);
+    return;
+  }
+  if (!out.is_sparse()) {
+    NDArray tmp(out.shape(), Context::CPU(), false, out.dtype());
+    CastStorageInto(from, tmp);
+    const size_t bytes = tmp.Size() * mshadow::mshadow_sizeof(out.dtype());
+    if (bytes) {
+      device_copy::CopyBytesSync(out.data().dptr_, out.ctx(), tmp.data().dptr_, Context::CPU(),
+                                 bytes);
+    }
+    return;
+  }
+  std::vector<int> aux_types;
+  for (size_t i = 0; i < out.num_aux(); ++i) aux_types.push_back(out.aux_type(i));
+  NDArray tmp(out.storage_type(), out.shape(), Context::CPU(), out.dtype(), aux_types);
+  CastStorageInto(from, tmp);
+  MoveSparseParts(tmp, out);
 }
 
 }  // namespace mxnet

@@ -1,11 +1,13 @@
 /*!
  * \file host_fallback.cu
- * \brief RunOnHostForGPU: a CPU kernel run on host copies of a GPU call's arrays.
+ * \brief RunOnHostForGPU / RunOnHostForGPUEx: a CPU kernel run on host copies of a GPU call's
+ *        arrays (dense TBlobs, or NDArrays with csr / row_sparse parts).
  */
 #include "./host_fallback.h"
 
 #if MXNET_USE_CUDA
 #include <cuda_runtime.h>
+#include <mxnet/ndarray.h>
 
 #include <utility>
 #include <vector>
@@ -18,6 +20,37 @@ namespace op {
 namespace {
 
 size_t BlobBytes(const TBlob& b) { return b.Size() * mshadow::mshadow_sizeof(b.type_flag_); }
+
+/*! \brief A dense array on `ctx` with a copy of `src` (queued on `stream`). */
+NDArray DenseCopy(const NDArray& src, Context ctx, cudaStream_t stream) {
+  NDArray out(src.shape(), ctx, false, src.dtype());
+  const size_t bytes = src.shape().Size() * mshadow::mshadow_sizeof(src.dtype());
+  if (bytes) {
+    CUDA_CALL(cudaMemcpyAsync(out.data().dptr_, src.data().dptr_, bytes, cudaMemcpyDefault,
+                              stream));
+  }
+  return out;
+}
+
+/*! \brief An empty CPU array with the storage type, shape, dtype and aux dtypes of `a`. */
+NDArray HostLike(const NDArray& a) {
+  if (!a.is_sparse()) return NDArray(a.shape(), Context::CPU(), false, a.dtype());
+  std::vector<int> aux_types;
+  for (size_t i = 0; i < a.num_aux(); ++i) aux_types.push_back(a.aux_type(i));
+  return NDArray(a.storage_type(), a.shape(), Context::CPU(), a.dtype(), aux_types);
+}
+
+/*! \brief A CPU copy of `a` (its parts when sparse), queued on `stream`. */
+NDArray HostCopy(const NDArray& a, cudaStream_t stream) {
+  if (!a.is_sparse()) return DenseCopy(a, Context::CPU(), stream);
+  NDArray host = HostLike(a);
+  std::vector<NDArray> aux;
+  for (size_t i = 0; i < a.num_aux(); ++i) {
+    aux.push_back(DenseCopy(a.sparse_aux(i), Context::CPU(), stream));
+  }
+  host.SetSparseParts(DenseCopy(a.sparse_data(), Context::CPU(), stream), aux);
+  return host;
+}
 
 }  // namespace
 
@@ -59,6 +92,47 @@ FCompute RunOnHostForGPU(FCompute cpu_fn) {
       // From pageable memory: staged before the call returns, so the buffers may go.
       CUDA_CALL(cudaMemcpyAsync(outputs[i].dptr_, hout[i].data(), hout[i].size(),
                                 cudaMemcpyHostToDevice, stream));
+    }
+  };
+}
+
+FComputeEx RunOnHostForGPUEx(FComputeEx cpu_fn) {
+  return [cpu_fn](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<NDArray>& inputs, const std::vector<OpReqType>& req,
+                  const std::vector<NDArray>& outputs) {
+    for (const Resource& r : ctx.requested) {
+      CHECK(r.req.type == ResourceRequest::kRandom)
+          << attrs.op->name << ": a host fallback can pass on kRandom resources only";
+    }
+    cudaStream_t stream = mshadow::Stream<gpu>::GetStream(ctx.get_stream<gpu>());
+    std::vector<NDArray> hin, hout;
+    for (const NDArray& a : inputs) hin.push_back(HostCopy(a, stream));
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const bool keep = req[i] == kAddTo || req[i] == kWriteInplace;
+      hout.push_back(keep ? HostCopy(outputs[i], stream) : HostLike(outputs[i]));
+    }
+    CUDA_CALL(cudaStreamSynchronize(stream));
+    OpContext host_ctx = ctx;
+    host_ctx.run_ctx.ctx = Context::CPU();
+    host_ctx.run_ctx.stream = nullptr;
+    cpu_fn(attrs, host_ctx, hin, req, hout);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      if (req[i] == kNullOp) continue;
+      const NDArray& out = outputs[i];
+      if (!out.is_sparse()) {
+        const size_t bytes = out.shape().Size() * mshadow::mshadow_sizeof(out.dtype());
+        // From pageable memory: staged before the call returns, so the buffers may go.
+        if (bytes) {
+          CUDA_CALL(cudaMemcpyAsync(out.data().dptr_, hout[i].data().dptr_, bytes,
+                                    cudaMemcpyHostToDevice, stream));
+        }
+        continue;
+      }
+      std::vector<NDArray> aux;
+      for (size_t k = 0; k < hout[i].num_aux(); ++k) {
+        aux.push_back(DenseCopy(hout[i].sparse_aux(k), out.ctx(), stream));
+      }
+      out.SetSparseParts(DenseCopy(hout[i].sparse_data(), out.ctx(), stream), aux);
     }
   };
 }

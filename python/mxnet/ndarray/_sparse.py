@@ -110,9 +110,13 @@ class BaseSparseNDArray(NDArray):
             src = self
             if np.dtype(other.dtype) != np.dtype(self.dtype):
                 src = self.astype(other.dtype)
+            if other.context != src.context:  # between devices: an engine copy (any stypes)
+                return _internal._copyto(src, out=other)
             return cast_storage(src, stype=other.stype, out=other)
         if isinstance(other, Context):
             res = empty(self.stype, self.shape, ctx=other, dtype=self.dtype)
+            if other != self.context:
+                return _internal._copyto(self, out=res)
             return cast_storage(self, stype=self.stype, out=res)
         raise TypeError("copyto does not support type " + str(type(other)))
 

@@ -2060,7 +2060,7 @@ def getnnz(data: Optional[NDArray] = ..., axis: Optional[int] = ..., out: Union[
     """
     Number of stored values for a sparse tensor, including explicit zeros.
 
-    This operator only supports CSR matrix on CPU. ``axis=None`` counts all stored values (a
+    ``axis=None`` counts all stored values (a
     one-element int64 array), ``axis=1`` (or -1) those of each row and ``axis=0`` (or -2) those of
     each column (MXNet 1.9.1 does not support axis=0).
 

@@ -8,8 +8,11 @@
  *   _contrib_dgl_adjacency     (same pattern, values 1)
  *   _contrib_edge_id           (edge id of each (u, v) pair, -1 where there is no edge)
  *   _contrib_getnnz            (stored values in total, per row or per column)
- * All run on the CPU through FComputeEx (CSR inputs) and are not differentiable; a dense graph
- * is refused by storage inference (TSparseFromDense makes dense calls run it) with a ValueError.
+ * All run through FComputeEx (CSR inputs) and are not differentiable; a dense graph is refused
+ * by storage inference (TSparseFromDense makes dense calls run it) with a ValueError. On GPU
+ * arrays, edge_id and getnnz run kernels (dgl_graph.cu); the samplers, subgraph, compact and
+ * adjacency are sequential, data-dependent walks: host paths that run the CPU kernels on host
+ * copies of the csr parts (RunOnHostForGPUEx, host_fallback.h).
  */
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
@@ -24,8 +27,10 @@
 #include <utility>
 #include <vector>
 
+#include "../host_fallback.h"
 #include "../operator_common.h"
 #include "../sparse/sparse_ops-inl.h"
+#include "./dgl_graph-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -708,6 +713,9 @@ Example:
 .set_attr<nnvm::FInferType>("FInferType", SampleType<false>)
 .set_attr<FInferStorageType>("FInferStorageType", SampleStype<false>)
 .set_attr<FComputeEx>("FComputeEx<cpu>", SampleComputeEx<false>)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", RunOnHostForGPUEx(SampleComputeEx<false>))
+#endif
 .set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
   return std::vector<ResourceRequest>{ResourceRequest::kRandom};
 })
@@ -761,6 +769,9 @@ Example:
 .set_attr<nnvm::FInferType>("FInferType", SampleType<true>)
 .set_attr<FInferStorageType>("FInferStorageType", SampleStype<true>)
 .set_attr<FComputeEx>("FComputeEx<cpu>", SampleComputeEx<true>)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", RunOnHostForGPUEx(SampleComputeEx<true>))
+#endif
 .set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
   return std::vector<ResourceRequest>{ResourceRequest::kRandom};
 })
@@ -818,6 +829,9 @@ Example:
 .set_attr<nnvm::FInferType>("FInferType", SubgraphType)
 .set_attr<FInferStorageType>("FInferStorageType", SubgraphStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", SubgraphComputeEx)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", RunOnHostForGPUEx(SubgraphComputeEx))
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .set_attr<bool>("TSparseFromDense", true)  // storage inference also for dense calls
 .add_argument("graph", "NDArray-or-Symbol", "Input graph where we sample vertices.")
@@ -882,6 +896,9 @@ Example:
 .set_attr<nnvm::FInferType>("FInferType", CompactType)
 .set_attr<FInferStorageType>("FInferStorageType", CompactStype)
 .set_attr<FComputeEx>("FComputeEx<cpu>", CompactComputeEx)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", RunOnHostForGPUEx(CompactComputeEx))
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .set_attr<bool>("TSparseFromDense", true)  // storage inference also for dense calls
 .add_argument("graph_data", "NDArray-or-Symbol[]", "Input graphs and input vertex Ids.")
@@ -928,6 +945,9 @@ Example:
   return GraphStype(attrs, mode, in, out, 1, {kCSRStorage});
 })
 .set_attr<FComputeEx>("FComputeEx<cpu>", AdjacencyComputeEx)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", RunOnHostForGPUEx(AdjacencyComputeEx))
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .set_attr<bool>("TSparseFromDense", true)  // storage inference also for dense calls
 .add_argument("data", "NDArray-or-Symbol", "Input ndarray");
@@ -993,6 +1013,14 @@ The storage type of ``edge_id`` output depends on storage types of inputs
   return GraphStype(attrs, mode, in, out, 1, {kDefaultStorage});
 })
 .set_attr<FComputeEx>("FComputeEx<cpu>", EdgeIdComputeEx)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", [](const nnvm::NodeAttrs&, const OpContext& ctx,
+                                            const std::vector<NDArray>& in,
+                                            const std::vector<OpReqType>& req,
+                                            const std::vector<NDArray>& out) {
+  EdgeIdGPU(ctx, in[0], in[1], in[2], req[0], out[0]);
+})
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .set_attr<bool>("TSparseFromDense", true)  // storage inference also for dense calls
 .add_argument("data", "NDArray-or-Symbol", "Input ndarray")
@@ -1002,7 +1030,7 @@ The storage type of ``edge_id`` output depends on storage types of inputs
 NNVM_REGISTER_OP(_contrib_getnnz)
 .describe(R"code(Number of stored values for a sparse tensor, including explicit zeros.
 
-This operator only supports CSR matrix on CPU. ``axis=None`` counts all stored values (a
+``axis=None`` counts all stored values (a
 one-element int64 array), ``axis=1`` (or -1) those of each row and ``axis=0`` (or -2) those of
 each column (MXNet 1.9.1 does not support axis=0).
 
@@ -1033,6 +1061,14 @@ each column (MXNet 1.9.1 does not support axis=0).
   return GraphStype(attrs, mode, in, out, 1, {kDefaultStorage});
 })
 .set_attr<FComputeEx>("FComputeEx<cpu>", GetnnzComputeEx)
+#if MXNET_USE_CUDA
+.set_attr<FComputeEx>("FComputeEx<gpu>", [](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                                            const std::vector<NDArray>& in,
+                                            const std::vector<OpReqType>& req,
+                                            const std::vector<NDArray>& out) {
+  GetnnzGPU(ctx, in[0], GetnnzAxis(attrs), req[0], out[0]);
+})
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .set_attr<bool>("TSparseFromDense", true)  // storage inference also for dense calls
 .add_argument("data", "NDArray-or-Symbol", "Input")

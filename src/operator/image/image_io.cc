@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "../elemwise_op_common.h"
+#include "../host_fallback.h"
 #include "../operator_common.h"
 #include "../../common/image_codec.h"
 
@@ -423,6 +424,9 @@ OpenCV's border codes: 0 constant (values per channel, or value for all), 1 repl
 .set_attr<mxnet::FInferShape>("FInferShape", MakeBorderShape)
 .set_attr<nnvm::FInferType>("FInferType", op::ElemwiseType<1, 1>)
 .set_attr<FCompute>("FCompute<cpu>", MakeBorderCompute)
+#if MXNET_USE_CUDA  // host path: padding of a decoded image, as the image pipeline does it
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(MakeBorderCompute))
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("src", "NDArray", "source image")
 .add_arguments(MakeBorderParam::__FIELDS__());

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "../elemwise_op_common.h"
+#include "../host_fallback.h"
 #include "../operator_common.h"
 #include "./image_ops-inl.h"
 #include "./resize-inl.h"
@@ -209,6 +210,9 @@ conventions; interp: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos.
 .set_attr<mxnet::FInferShape>("FInferShape", CvResizeShape)
 .set_attr<nnvm::FInferType>("FInferType", CvResizeType)
 .set_attr<FCompute>("FCompute<cpu>", CvResizeCompute)
+#if MXNET_USE_CUDA  // host path: _cvimresize belongs to the host-side decoding pipeline
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(CvResizeCompute))
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("src", "NDArray", "source image")
 .add_arguments(CvResizeParam::__FIELDS__());

@@ -12,6 +12,7 @@
 
 #include "../sparse/sparse_ops-inl.h"
 #include "./optimizer_op-inl.h"
+#include "./sparse_adagrad-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -176,16 +177,6 @@ NNVM_REGISTER_OP(adam_update)
 
 // ---------------------------------------------------------------------- _sparse_adagrad_update
 
-struct SparseAdagradParam : public dmlc::Parameter<SparseAdagradParam> {
-  float lr, epsilon, wd, rescale_grad, clip_gradient;
-  DMLC_DECLARE_PARAMETER(SparseAdagradParam) {
-    MXNET_OPT_LR_FIELD
-    DMLC_DECLARE_FIELD(epsilon).set_default(1.0e-7f).describe("epsilon");
-    MXNET_OPT_WD_FIELD
-    MXNET_OPT_RESCALE_FIELD
-    MXNET_OPT_CLIP_FIELD
-  }
-};
 DMLC_REGISTER_PARAMETER(SparseAdagradParam);
 
 namespace {
@@ -241,19 +232,14 @@ void AdagradRspComputeEx(const nnvm::NodeAttrs& attrs, const OpContext&,
   const SparseAdagradParam& p = nnvm::get<SparseAdagradParam>(attrs.parsed);
   const int64_t len = RowLength(in[0].shape());
   MSHADOW_REAL_TYPE_SWITCH(in[0].dtype(), DType, {
-    typedef OptAcc<DType> A;
     DType* o = out[0].data().dptr<DType>();
     DType* hist = in[2].data().dptr<DType>();
     const DType* g = in[1].sparse_data().Size() ? in[1].sparse_data().data().dptr<DType>() : nullptr;
     ForEachGradRow("_sparse_adagrad_update", in[0], in[1], req[0], out[0],
                    [&](int64_t r, int64_t k) {
       for (int64_t j = 0; j < len; ++j) {
-        const int64_t i = r * len + j;
-        const A grad = OptClip(A(p.rescale_grad) * static_cast<A>(g[k * len + j]),
-                               A(p.clip_gradient));
-        const A h = static_cast<A>(hist[i]) + grad * grad;
-        hist[i] = DType(h);
-        o[i] = DType(static_cast<A>(o[i]) - A(p.lr) * grad / std::sqrt(h + A(p.epsilon)));
+        sparse_adagrad_step::Step(r * len + j, k * len + j, o, hist, g, p.lr, p.epsilon,
+                                  p.rescale_grad, p.clip_gradient);
       }
     });
   });

@@ -12,12 +12,16 @@
 #ifndef MXNET_OPERATOR_QUANTIZATION_QUANTIZED_ELEMWISE_INL_H_
 #define MXNET_OPERATOR_QUANTIZATION_QUANTIZED_ELEMWISE_INL_H_
 
+#include <mxnet/resource.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../mxnet_op.h"
+#include "../nn/batch_norm-inl.h"
 #include "../tensor/concat_split_op-inl.h"
 #include "../tensor/indexing_op-inl.h"
 #include "./quantize-inl.h"
@@ -480,6 +484,102 @@ void QuantizedEmbeddingCompute(const nnvm::NodeAttrs& attrs, const OpContext& ct
                                const std::vector<TBlob>& outputs) {
   const EmbeddingParam& p = nnvm::get<EmbeddingParam>(attrs.parsed);
   quant::QuantizedEmbeddingForward<xpu>(ctx, inputs, outputs, p.input_dim, p.output_dim);
+}
+
+// ---- batch norm --------------------------------------------------------------------------------
+// MXNet 1.9.1 (oneDNN) arithmetic, matched bit for bit by probing it: the scales fold into
+// float32 per-channel weights, w = gamma * invstd * m_in / m_out (invstd = 1 / sqrt(var + eps)
+// in double, stored as float) and b = (beta - mean * gamma * invstd) * 127.5 / m_out, left to
+// right; its batch-norm primitive then runs with mean 0 and variance 1 but the same eps, so
+// eps is applied a second time: y = q * (w / sqrt(1 + eps)) + b, two float32 roundings. Every
+// product is rounded on its own (MulRn: nvcc would fuse it with the add into an FMA).
+
+namespace quant {
+
+/*! \brief Channel c's scale a[c] and shift b[c]; m_in from the device-side data range. */
+struct quantized_bn_channel {
+  MSHADOW_XINLINE static void Map(index_t c, const float* gamma, const float* beta,
+                                  const float* mean, const float* var, const float* min_in,
+                                  const float* max_in, float m_out, double eps, float* a,
+                                  float* b) {
+    const float m_in = MaxAbsX(min_in[0], max_in[0]);
+    const float invstd = static_cast<float>(1.0 / sqrt(static_cast<double>(var[c]) + eps));
+    const float renorm = sqrtf(1.0f + static_cast<float>(eps));
+    const float w = MulRn(MulRn(gamma[c], invstd), m_in) / m_out;
+    b[c] = MulRn(beta[c] - MulRn(MulRn(mean[c], gamma[c]), invstd), kInt8Range) / m_out;
+    a[c] = w / renorm;
+  }
+};
+
+/*!
+ * \brief y = saturate_round(q * a[c] + b[c]) for element i (channel (i / inner) % C); uint8
+ *        data enters oneDNN's s8 kernel re-quantized to int8 with the same range, which gives
+ *        exactly q >> 1. NaN (a zero variance with eps = 0) converts to 0, as oneDNN's
+ *        saturating cvt gives.
+ */
+struct quantized_bn_elem {
+  template <typename QType>
+  MSHADOW_XINLINE static void Map(index_t i, const QType* x, int8_t* y, const float* a,
+                                  const float* b, index_t C, index_t inner) {
+    const index_t c = (i / inner) % C;
+    const int q = static_cast<int>(x[i]);
+    const int qs = std::is_same<QType, uint8_t>::value ? (q >> 1) : q;
+    const float v = MulRn(static_cast<float>(qs), a[c]) + b[c];
+    y[i] = v != v ? int8_t(0) : SatRound<int8_t>(v);
+  }
+};
+
+struct set_range_values {
+  MSHADOW_XINLINE static void Map(index_t, float* lo_out, float* hi_out, float lo, float hi) {
+    lo_out[0] = lo;
+    hi_out[0] = hi;
+  }
+};
+
+}  // namespace quant
+
+/*!
+ * \brief _contrib_quantized_batch_norm (inference with the moving statistics): inputs data
+ *        (int8/uint8), gamma, beta, moving_mean, moving_var, min_data, max_data; the output
+ *        range is the calibrated one. Scratch: 2 * C floats of kTempSpace.
+ */
+template <typename xpu>
+void QuantizedBatchNormCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                               const std::vector<TBlob>& inputs,
+                               const std::vector<OpReqType>& req,
+                               const std::vector<TBlob>& outputs) {
+  using mxnet_op::Kernel;
+  const char* name = "_contrib_quantized_batch_norm";
+  const BatchNormParam& p = nnvm::get<BatchNormParam>(attrs.parsed);
+  if (!quant::HasCalib(name, p.min_calib_range, p.max_calib_range)) {
+    MX_THROW(ValueError) << name << ": min_calib_range and max_calib_range are required (the "
+                         << "output range comes from calibration), got none";
+  }
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const TBlob& x = inputs[0];
+  const int axis = p.axis < 0 ? p.axis + x.ndim() : p.axis;
+  const index_t C = x.shape_[axis];
+  index_t inner = 1;
+  for (int d = axis + 1; d < x.ndim(); ++d) inner *= x.shape_[d];
+  const float lo = p.min_calib_range.value(), hi = p.max_calib_range.value();
+  float* a = ctx.requested[0].get_space_typed_ptr<float>(2 * static_cast<size_t>(C));
+  float* b = a + C;
+  Kernel<quant::quantized_bn_channel, xpu>::Launch(
+      s, C, inputs[1].dptr<float>(), inputs[2].dptr<float>(), inputs[3].dptr<float>(),
+      inputs[4].dptr<float>(), inputs[5].dptr<float>(), inputs[6].dptr<float>(),
+      quant::MaxAbs(lo, hi), static_cast<double>(p.eps), a, b);
+  int8_t* y = outputs[0].dptr<int8_t>();
+  if (x.type_flag_ == mshadow::kUint8) {
+    Kernel<quant::quantized_bn_elem, xpu>::Launch(s, x.Size(), x.dptr<uint8_t>(), y,
+                                                  static_cast<const float*>(a),
+                                                  static_cast<const float*>(b), C, inner);
+  } else {
+    Kernel<quant::quantized_bn_elem, xpu>::Launch(s, x.Size(), x.dptr<int8_t>(), y,
+                                                  static_cast<const float*>(a),
+                                                  static_cast<const float*>(b), C, inner);
+  }
+  Kernel<quant::set_range_values, xpu>::Launch(s, 1, outputs[1].dptr<float>(),
+                                               outputs[2].dptr<float>(), lo, hi);
 }
 
 }  // namespace op

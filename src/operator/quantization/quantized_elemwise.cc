@@ -25,8 +25,8 @@
  * MXNet 1.9.1 differences, by design: quantized_act on uint8 data gives uint8 (1.9.1 labels it
  * int8); elemwise_add of uint8 + int8 adds both operands (1.9.1's CPU build drops the uint8
  * one); elemwise_mul runs imperatively (1.9.1 fails there and only runs in a bound symbol).
- * The kernels of all but batch_norm are in quantized_elemwise-inl.h, shared with the GPU
- * registrations in quantized_elemwise.cu (batch_norm has no GPU kernel).
+ * The kernels are in quantized_elemwise-inl.h, shared with the GPU registrations in
+ * quantized_elemwise.cu.
  */
 #include <algorithm>
 #include <cmath>
@@ -51,20 +51,6 @@ DMLC_REGISTER_PARAMETER(QuantizedElemwiseMulParam);
 namespace {
 
 std::vector<std::string> OutNames3() { return {"output", "min_output", "max_output"}; }
-
-void SetRange(const std::vector<TBlob>& outputs, float lo, float hi) {
-  outputs[1].dptr<float>()[0] = lo;
-  outputs[2].dptr<float>()[0] = hi;
-}
-
-/*! \brief Element i of an int8/uint8/int32 blob as a double. */
-inline double QAt(const TBlob& b, index_t i) {
-  switch (b.type_flag_) {
-    case mshadow::kInt8: return b.dptr<int8_t>()[i];
-    case mshadow::kUint8: return b.dptr<uint8_t>()[i];
-    default: return b.dptr<int32_t>()[i];
-  }
-}
 
 // ---- flatten -----------------------------------------------------------------------------------
 
@@ -337,61 +323,6 @@ bool BNQType(const nnvm::NodeAttrs& attrs, std::vector<int>* in, std::vector<int
   return true;
 }
 
-void BNQCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
-                const std::vector<TBlob>& outputs) {
-  const BatchNormParam& p = nnvm::get<BatchNormParam>(attrs.parsed);
-  if (!HasCalib(kBN, p.min_calib_range, p.max_calib_range)) {
-    MX_THROW(ValueError) << kBN << ": min_calib_range and max_calib_range are required (the "
-                         << "output range comes from calibration), got none";
-  }
-  const TBlob& x = inputs[0];
-  const int axis = p.axis < 0 ? p.axis + x.ndim() : p.axis;
-  const index_t C = x.shape_[axis];
-  index_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= x.shape_[d];
-  for (int d = axis + 1; d < x.ndim(); ++d) inner *= x.shape_[d];
-  const float lo = p.min_calib_range.value(), hi = p.max_calib_range.value();
-  // MXNet 1.9.1 (oneDNN) arithmetic, matched bit for bit by probing it: the scales fold into
-  // float32 per-channel weights, w = gamma * invstd * m_in / m_out (invstd = 1 / sqrt(var + eps)
-  // in double, stored as float) and b = (beta - mean * gamma * invstd) * 127.5 / m_out, left to
-  // right; its batch-norm primitive then runs with mean 0 and variance 1 but the same eps, so
-  // eps is applied a second time: y = q * (w / sqrt(1 + eps)) + b, two float32 roundings.
-  const float m_in = MaxAbs(Scalar(inputs[5]), Scalar(inputs[6]));
-  const float m_out = MaxAbs(lo, hi);
-  const float eps_f = static_cast<float>(p.eps);
-  const float renorm = std::sqrt(1.0f + eps_f);
-  const float* gamma = inputs[1].dptr<float>();
-  const float* beta = inputs[2].dptr<float>();
-  const float* mean = inputs[3].dptr<float>();
-  const float* var = inputs[4].dptr<float>();
-  std::vector<float> a(C), b(C);
-  for (index_t c = 0; c < C; ++c) {
-    const float invstd =
-        static_cast<float>(1.0 / std::sqrt(static_cast<double>(var[c]) + p.eps));
-    const float w = gamma[c] * invstd * m_in / m_out;
-    b[c] = (beta[c] - mean[c] * gamma[c] * invstd) * kInt8Range / m_out;
-    a[c] = w / renorm;
-  }
-  // uint8 data enters oneDNN's s8 kernel re-quantized to int8 with the same range; that reorder
-  // (scale 127.5 / 255.5, round to nearest) gives exactly q >> 1 for every q in [0, 255].
-  const bool u8 = x.type_flag_ == mshadow::kUint8;
-  int8_t* y = outputs[0].dptr<int8_t>();
-  for (index_t o = 0; o < outer; ++o) {
-    for (index_t c = 0; c < C; ++c) {
-      const index_t base = (o * C + c) * inner;
-      for (index_t j = 0; j < inner; ++j) {
-        const int q = static_cast<int>(QAt(x, base + j));
-        const float prod = static_cast<float>(u8 ? (q >> 1) : q) * a[c];
-        const float v = prod + b[c];
-        // NaN (a zero variance with eps = 0) converts to 0, as oneDNN's saturating cvt gives.
-        y[base + j] = std::isnan(v) ? int8_t(0) : SatRound<int8_t>(v);
-      }
-    }
-  }
-  SetRange(outputs, lo, hi);
-}
-
 }  // namespace
 
 NNVM_REGISTER_OP(_contrib_quantized_flatten)
@@ -612,7 +543,10 @@ whatever ``fix_gamma`` says, as in 1.9.1.
 })
 .set_attr<mxnet::FInferShape>("FInferShape", BNQShape)
 .set_attr<nnvm::FInferType>("FInferType", BNQType)
-.set_attr<FCompute>("FCompute<cpu>", BNQCompute)
+.set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+})
+.set_attr<FCompute>("FCompute<cpu>", QuantizedBatchNormCompute<cpu>)
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "Input data.")
 .add_argument("gamma", "NDArray-or-Symbol", "gamma.")

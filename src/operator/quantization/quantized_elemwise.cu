@@ -1,7 +1,7 @@
 /*!
  * \file quantized_elemwise.cu
  * \brief quantized flatten, act (relu), elemwise_add, elemwise_mul, concat and embedding on the
- *        GPU: the kernels of quantized_elemwise-inl.h.
+ *        GPU, and quantized batch_norm: the kernels of quantized_elemwise-inl.h.
  */
 #include "./quantized_elemwise-inl.h"
 
@@ -21,6 +21,8 @@ NNVM_REGISTER_OP(_contrib_quantized_concat)
 .set_attr<FCompute>("FCompute<gpu>", QuantizedConcatCompute<gpu>);
 NNVM_REGISTER_OP(_contrib_quantized_embedding)
 .set_attr<FCompute>("FCompute<gpu>", QuantizedEmbeddingCompute<gpu>);
+NNVM_REGISTER_OP(_contrib_quantized_batch_norm)
+.set_attr<FCompute>("FCompute<gpu>", QuantizedBatchNormCompute<gpu>);
 
 }  // namespace op
 }  // namespace mxnet

@@ -45,6 +45,7 @@
 
 #include "../nn/rnn-inl.h"
 #include "../operator_common.h"
+#include "../host_fallback.h"
 #include "./quantization_utils-inl.h"
 
 namespace mxnet {
@@ -318,6 +319,9 @@ arguments are accepted and ignored, as in 1.9.1. The graph input names of the tw
 .set_attr<mxnet::FInferShape>("FInferShape", QRnnShape)
 .set_attr<nnvm::FInferType>("FInferType", QRnnType)
 .set_attr<FCompute>("FCompute<cpu>", QRnnCompute)
+#if MXNET_USE_CUDA  // host path: the CPU's emulation of oneDNN's int8 LSTM on host copies
+.set_attr<FCompute>("FCompute<gpu>", RunOnHostForGPU(QRnnCompute))
+#endif
 .set_attr<bool>("TNonDifferentiable", true)
 .add_argument("data", "NDArray-or-Symbol", "Input data.")
 .add_argument("parameters", "NDArray-or-Symbol", "weight.")
