@@ -2,11 +2,16 @@
  * \file kvstore_local.cc
  * \brief KVStore 'local' / 'device': a single-process store. Values pushed under one key in one
  *        call are summed (an engine function reading every value and writing the sum), then the
- *        updater (or plain replacement) applies the sum to the stored copy.
+ *        updater (or plain replacement) applies the sum to the stored copy. 'local' keeps the
+ *        stored copies and sums on the CPU; 'device' keeps a dense key's copy on the device of
+ *        the first value it was initialised with and sums there (copies from the other devices,
+ *        then add_n on that device), so GPU gradients are reduced, and updated with
+ *        update_on_kvstore, on a GPU.
  *        A 'dist_*' store is the same store in every worker process plus a Collective that
  *        makes inits take rank 0's value and pushes sum over the workers (collective.h).
  */
 #include <dmlc/logging.h>
+#include <mxnet/imperative.h>
 #include <mxnet/kvstore.h>
 
 #include "./collective.h"
@@ -72,6 +77,35 @@ void SumInto(const std::vector<NDArray>& values, const NDArray& out, int priorit
         });
       },
       Context::CPU(), reads, {out.var()}, FnProperty::kNormal, priority, "KVStoreReduce");
+}
+
+/*!
+ * \brief out = sum(values) on out's device ('device' stores): values on other devices are
+ *        copied there first, then add_n sums them (all dense, of out's dtype).
+ */
+void SumOnDevice(const std::vector<NDArray>& values, NDArray* out, int priority) {
+  std::vector<NDArray> local;
+  for (const NDArray& v : values) {
+    if (v.ctx() == out->ctx()) {
+      local.push_back(v);
+      continue;
+    }
+    NDArray copy(v.shape(), out->ctx(), false, v.dtype());
+    CopyFromTo(v, copy, priority);
+    local.push_back(copy);
+  }
+  if (local.size() == 1) {
+    CopyFromTo(local[0], *out, priority);
+    return;
+  }
+  static const nnvm::Op* add_n = nnvm::Op::Get("add_n");
+  const std::string num = std::to_string(local.size());
+  const char* keys[] = {"num_args"};
+  const char* vals[] = {num.c_str()};
+  auto attrs = Imperative::Get()->ParseAttrs(add_n, static_cast<int>(local.size()), 1, keys, vals);
+  std::vector<NDArray*> inputs;
+  for (NDArray& v : local) inputs.push_back(&v);
+  Imperative::Get()->Invoke(attrs, inputs, {out});
 }
 
 /*! \brief `values`, each on the CPU (device values copied there: the sums run on the CPU). */
@@ -207,7 +241,8 @@ class KVStoreLocal : public KVStore {
   KVStoreLocal(const std::string& type, std::unique_ptr<Collective> collective)
       : collective_(std::move(collective)),
         stateless_(type == "horovod"),
-        async_(type.find("async") != std::string::npos) {
+        async_(type.find("async") != std::string::npos),
+        on_device_(type == "device" || type.compare(0, 7, "device_") == 0) {
     type_ = type;
   }
 
@@ -270,8 +305,10 @@ class KVStoreLocal : public KVStore {
       const NDArray& v = values[i];
       if (v.is_none()) MX_THROW(dmlc::ValueError) << "KVStore init: value of key " << KeyName(key) << " is empty";
       CheckStype("init", key, v);
+      // 'device': a dense key lives (and is reduced and updated) on its first value's device.
+      const Context home = on_device_ && !v.is_sparse() ? v.ctx() : Context::CPU();
       NDArray stored = v.is_sparse() ? NDArray(v.storage_type(), v.shape(), Context::CPU(), v.dtype())
-                                     : NDArray(v.shape(), Context::CPU(), false, v.dtype());
+                                     : NDArray(v.shape(), home, false, v.dtype());
       CopyFromTo(v, stored);
       if (async_) {
         collective_->ServerInit(KeyName(key), stored);
@@ -295,6 +332,7 @@ class KVStoreLocal : public KVStore {
     }
     for (int key : order) {
       NDArray& stored = Stored(key, "push");
+      if (on_device_ && PushOnDevice(key, grouped[key], &stored, priority)) continue;
       const std::vector<NDArray> vals = OnCPU(grouped[key], priority);
       bool all_row_sparse = true;
       for (const NDArray& v : vals) {
@@ -691,9 +729,41 @@ class KVStoreLocal : public KVStore {
     }
   }
 
+  /*!
+   * \brief A 'device' store's push of dense values of the stored dtype: summed on the stored
+   *        copy's device, then applied there. False (nothing done) for other pushes, which take
+   *        the CPU path.
+   */
+  bool PushOnDevice(int key, const std::vector<NDArray>& vals, NDArray* stored, int priority) {
+    if (stored->is_sparse() || stored->ctx() == Context::CPU()) return false;
+    for (const NDArray& v : vals) {
+      if (v.is_sparse() || v.dtype() != stored->dtype()) return false;
+      CheckStype("push", key, v);
+      if (v.shape() != stored->shape()) {
+        MX_THROW(dmlc::ValueError) << "KVStore push: key " << KeyName(key) << " got a value of "
+                                   << "shape " << ShapeStr(v.shape()) << " but the stored value "
+                                   << "has shape " << ShapeStr(stored->shape());
+      }
+    }
+    if (!updater_ && !str_updater_) {  // the sum replaces the stored value
+      SumOnDevice(vals, stored, priority);
+      return true;
+    }
+    NDArray merged;
+    if (vals.size() == 1 && vals[0].ctx() == stored->ctx()) {
+      merged = vals[0];
+    } else {
+      merged = NDArray(stored->shape(), stored->ctx(), false, stored->dtype());
+      SumOnDevice(vals, &merged, priority);
+    }
+    RunUpdater(key, merged, stored);
+    return true;
+  }
+
   std::unique_ptr<Collective> collective_;  // set for dist_* stores
   bool stateless_;                           // 'horovod': pushpull and broadcast only
   bool async_;                               // dist_async: values on the servers
+  bool on_device_;                           // 'device': dense keys stored on a device
   std::unordered_map<int, NDArray> store_;
   std::unordered_map<std::string, int> str_to_int_;
   std::vector<std::string> int_to_str_;

@@ -246,3 +246,76 @@ def test_set_optimizer_momentum_states_save_load(tmp_path):
         kv2.push("w", mx.nd.array(g))
         kv2.pull("w", out=out)
         np.testing.assert_allclose(out.asnumpy(), e, rtol=1e-5, atol=1e-6)
+
+
+def _device_store_run(ctxs, dtype=np.float32, optimizer=None):
+    kv = mx.kv.create("device")
+    shape = (5, 7)
+    kv.init("w", mx.nd.ones(shape, ctx=ctxs[0], dtype=dtype))
+    if optimizer is not None:
+        kv.set_optimizer(optimizer)
+    grads = [mx.nd.full(shape, i + 1, ctx=c, dtype=dtype) for i, c in enumerate(ctxs)]
+    kv.push("w", grads)
+    outs = [mx.nd.zeros(shape, ctx=c, dtype=dtype) for c in ctxs]
+    kv.pull("w", out=outs)
+    return [o.asnumpy() for o in outs]
+
+
+@pytest.mark.parametrize("ctxs", [[mx.cpu(1)], [mx.cpu(1), mx.cpu(2), mx.cpu(3)],
+                                  [mx.cpu(2), mx.cpu(0), mx.cpu(1)]])
+def test_device_store_reduces_on_the_first_values_device(ctxs):
+    # 'device' keeps the key on ctxs[0] and sums there (the other values copied over).
+    total = sum(range(1, len(ctxs) + 1))
+    for out in _device_store_run(ctxs):
+        np.testing.assert_array_equal(out, np.full((5, 7), total, np.float32))
+
+
+def test_device_store_updates_on_the_device_like_local():
+    ctxs = [mx.cpu(1), mx.cpu(2)]
+    dev = _device_store_run(ctxs, optimizer=mx.optimizer.SGD(learning_rate=0.1, wd=0.01))
+    kv = mx.kv.create("local")
+    kv.init("w", mx.nd.ones((5, 7)))
+    kv.set_optimizer(mx.optimizer.SGD(learning_rate=0.1, wd=0.01))
+    kv.push("w", [mx.nd.full((5, 7), 1), mx.nd.full((5, 7), 2)])
+    ref = mx.nd.zeros((5, 7))
+    kv.pull("w", out=ref)
+    for out in dev:
+        np.testing.assert_allclose(out, ref.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(ref.asnumpy(), 1 - 0.1 * (3 + 0.01), rtol=1e-6)
+
+
+def test_device_store_mixed_dtypes_and_sparse_take_the_host_path():
+    kv = mx.kv.create("device")
+    kv.init(0, mx.nd.zeros((4,), ctx=mx.cpu(1)))
+    kv.push(0, [mx.nd.ones((4,), ctx=mx.cpu(1)), mx.nd.ones((4,), ctx=mx.cpu(2), dtype="float64")])
+    out = mx.nd.zeros((4,))
+    kv.pull(0, out=out)
+    np.testing.assert_array_equal(out.asnumpy(), np.full(4, 2, np.float32))
+    kv.init(1, mx.nd.zeros((6, 2), ctx=mx.cpu(1)).tostype("row_sparse"))
+    g = mx.nd.array([[0, 0], [1, 2], [0, 0], [0, 0], [0, 0], [3, 4]], ctx=mx.cpu(1))
+    kv.push(1, [g.tostype("row_sparse"), g.tostype("row_sparse")])
+    rs = mx.nd.zeros((6, 2)).tostype("row_sparse")
+    kv.row_sparse_pull(1, out=rs, row_ids=mx.nd.array([1, 5]))
+    np.testing.assert_array_equal(rs.asnumpy(), 2 * g.asnumpy())
+
+
+def test_device_store_runs_the_updater_on_the_keys_device():
+    seen = []
+
+    def updater(key, grad, weight):
+        seen.append((grad.context, weight.context))
+        weight[:] += grad
+
+    kv = mx.kv.create("device")
+    kv.init(7, mx.nd.zeros((3,), ctx=mx.cpu(2)))
+    kv._set_updater(updater)
+    kv.push(7, [mx.nd.ones((3,), ctx=mx.cpu(1)), mx.nd.ones((3,), ctx=mx.cpu(2))])
+    out = mx.nd.zeros((3,))
+    kv.pull(7, out=out)
+    np.testing.assert_array_equal(out.asnumpy(), [2, 2, 2])
+    assert seen == [(mx.cpu(2), mx.cpu(2))]
+    local = mx.kv.create("local")
+    local.init(7, mx.nd.zeros((3,), ctx=mx.cpu(2)))
+    local._set_updater(updater)
+    local.push(7, [mx.nd.ones((3,), ctx=mx.cpu(1))])
+    assert seen[-1][1] == mx.cpu(0)  # 'local' keeps keys on cpu(0)
