@@ -41,13 +41,8 @@ struct broadcast_kernel {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t i, bool* out, const DType* a, const DType* b,
                                   BroadcastPlan p) {
-    index_t r = i, ia = 0, ib = 0;
-    for (int d = p.ndim - 1; d >= 0; --d) {
-      const index_t c = r % p.shape[d];
-      r /= p.shape[d];
-      ia += c * p.stride[0][d];
-      ib += c * p.stride[1][d];
-    }
+    index_t ia, ib;
+    p.Offsets(i, &ia, &ib);
     out[i] = OP::Map(a[ia], b[ib]) != DType(0);
   }
 };

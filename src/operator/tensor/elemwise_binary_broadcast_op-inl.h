@@ -108,6 +108,18 @@ struct BroadcastPlan {
     }
   }
 
+  /*! \brief Offsets of both operands at output element i (one GPU thread per element). */
+  MSHADOW_XINLINE void Offsets(index_t i, index_t* ia, index_t* ib) const {
+    index_t r = i;
+    *ia = *ib = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+      const index_t c = r % shape[d];
+      r /= shape[d];
+      *ia += c * stride[0][d];
+      *ib += c * stride[1][d];
+    }
+  }
+
   /*! \brief Offsets of both operands at output row `row` (all axes but the last). */
   void RowOffsets(index_t row, index_t* off) const {
     off[0] = off[1] = 0;
@@ -215,13 +227,8 @@ struct broadcast_binary {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t i, DType* out, const DType* a, const DType* b,
                                   BroadcastPlan p, int req) {
-    index_t r = i, ia = 0, ib = 0;
-    for (int d = p.ndim - 1; d >= 0; --d) {
-      const index_t c = r % p.shape[d];
-      r /= p.shape[d];
-      ia += c * p.stride[0][d];
-      ib += c * p.stride[1][d];
-    }
+    index_t ia, ib;
+    p.Offsets(i, &ia, &ib);
     KERNEL_ASSIGN(out[i], req, OP::Map(a[ia], b[ib]));
   }
 };
