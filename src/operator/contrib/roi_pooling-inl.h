@@ -8,7 +8,8 @@
  *        pools to zeros (and takes no gradient). The rois get zero gradient, as in MXNet 1.9.1.
  *
  *        The kernels here serve every device (roi_pooling.cc registers the CPU, roi_pooling.cu
- *        the GPU): the forward is one thread per output element; the backward one item per
+ *        the GPU): the forward is one thread per output element (PSROIPooling's CPU forward
+ *        takes a roi per item, each bin's geometry shared by its channels); the backward one item per
  *        output-gradient element scattering into the data gradient, grouped by output channel
  *        (in order on the CPU, atomic adds on the GPU; see nn/spatial_kernel_util-inl.h).
  */
@@ -19,6 +20,7 @@
 #include <mxnet/op_attr_types.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../mxnet_op.h"
@@ -481,6 +483,17 @@ MSHADOW_XINLINE PSBin MakePSBin(const DType* roi, const RoiGeom& g, float spatia
   return b;
 }
 
+/*! \brief The mean of a PSROIPooling bin over one input plane (0 for an empty bin). */
+template <typename G, typename DType>
+MSHADOW_XINLINE DType PSBinMean(const DType* plane, const PSBin& bin, index_t W) {
+  const bool empty = bin.he <= bin.hs || bin.we <= bin.ws;
+  const G area = static_cast<G>((bin.he - bin.hs) * (bin.we - bin.ws));
+  G sum = 0;
+  for (index_t h = bin.hs; h < bin.he; ++h)
+    for (index_t w = bin.ws; w < bin.we; ++w) sum += static_cast<G>(plane[h * W + w]);
+  return static_cast<DType>(empty ? G(0) : sum / area);
+}
+
 /*! \brief One output (r, c, ph, pw) of PSROIPooling (D = output_dim channels): its bin's mean. */
 struct psroi_pool_forward {
   template <typename DType>
@@ -496,13 +509,36 @@ struct psroi_pool_forward {
       return;
     }
     const PSBin bin = MakePSBin<G>(roi, g, spatial_scale, group, ph, pw);
-    const DType* plane = data + (b * g.C + (c * group + bin.gh) * group + bin.gw) * g.H * g.W;
-    const bool empty = bin.he <= bin.hs || bin.we <= bin.ws;
-    const G area = static_cast<G>((bin.he - bin.hs) * (bin.we - bin.ws));
-    G sum = 0;
-    for (index_t h = bin.hs; h < bin.he; ++h)
-      for (index_t w = bin.ws; w < bin.we; ++w) sum += static_cast<G>(plane[h * g.W + w]);
-    out[i] = static_cast<DType>(empty ? G(0) : sum / area);
+    out[i] = PSBinMean<G>(data + (b * g.C + (c * group + bin.gh) * group + bin.gw) * g.H * g.W,
+                          bin, g.W);
+  }
+};
+
+/*! \brief The CPU's PSROIPooling forward: a roi per item, each bin's geometry made once for
+ *         its D output channels (the GPU's psroi_pool_forward makes it per output). */
+struct psroi_pool_forward_roi {
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t r, const DType* data, const DType* rois, DType* out,
+                                  RoiGeom g, index_t D, index_t group, float spatial_scale) {
+    using G = SpGeomT<DType>;
+    const index_t P = g.PH;
+    const DType* roi = rois + r * 5;
+    DType* o = out + r * D * P * P;
+    const index_t b = RoiBatch<G>(roi, g.N);
+    if (b < 0) {
+      for (index_t k = 0; k < D * P * P; ++k) o[k] = DType(0);
+      return;
+    }
+    for (index_t ph = 0; ph < P; ++ph) {
+      for (index_t pw = 0; pw < P; ++pw) {
+        const PSBin bin = MakePSBin<G>(roi, g, spatial_scale, group, ph, pw);
+        const DType* plane = data + (b * g.C + bin.gh * group + bin.gw) * g.H * g.W;
+        const index_t step = group * group * g.H * g.W;  // from channel c to c + 1
+        for (index_t c = 0; c < D; ++c) {
+          o[(c * P + ph) * P + pw] = PSBinMean<G>(plane + c * step, bin, g.W);
+        }
+      }
+    }
   }
 };
 
@@ -537,10 +573,17 @@ void PSROIPoolCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const RoiGeom g = RoiGeomOf(inputs[0].shape_, inputs[1].shape_[0], p.pooled_size,
                               p.pooled_size);
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    mxnet_op::Kernel<psroi_pool_forward, xpu>::Launch(
-        ctx.get_stream<xpu>(), outputs[0].Size(), inputs[0].dptr<DType>(),
-        inputs[1].dptr<DType>(), outputs[0].dptr<DType>(), g,
-        static_cast<index_t>(p.output_dim), static_cast<index_t>(PSGroup(p)), p.spatial_scale);
+    const index_t D = p.output_dim, group = PSGroup(p);
+    if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
+      LaunchGrouped<psroi_pool_forward_roi>(ctx.get_stream<xpu>(), g.R, 1,
+                                            inputs[0].dptr<DType>(), inputs[1].dptr<DType>(),
+                                            outputs[0].dptr<DType>(), g, D, group,
+                                            p.spatial_scale);
+    } else {
+      mxnet_op::Kernel<psroi_pool_forward, xpu>::Launch(
+          ctx.get_stream<xpu>(), outputs[0].Size(), inputs[0].dptr<DType>(),
+          inputs[1].dptr<DType>(), outputs[0].dptr<DType>(), g, D, group, p.spatial_scale);
+    }
   });
 }
 

@@ -481,6 +481,12 @@ struct LightingKernel {
       y[p * 3 + ch] = SaturateCast<DType>(static_cast<AccType<DType>>(x[p * 3 + ch]) + pca.v[ch]);
     }
   }
+  /*! \brief Pixels [start, start + length): the CPU's chunks, the same math per pixel. */
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t start, index_t length, DType* y, const DType* x,
+                                  Channels3 pca) {
+    for (index_t p = start; p < start + length; ++p) Map(p, y, x, pca);
+  }
 };
 
 /*! \brief Adds eigvec * (alpha * eigval) to every pixel of an RGB image (copies gray ones). */
@@ -501,8 +507,8 @@ void AdjustLightingRun(mshadow::Stream<xpu>* s, const TBlob& in, const TBlob& ou
     for (int k = 0; k < 3; ++k) pca.v[ch] += kEigvec[ch][k] * kEigval[k] * alpha[k];
   }
   MSHADOW_TYPE_SWITCH(in.type_flag_, DType, {
-    mxnet_op::Kernel<LightingKernel, xpu>::Launch(s, in.Size() / 3, out.dptr<DType>(),
-                                                  in.dptr<DType>(), pca);
+    mxnet_op::Kernel<LightingKernel, xpu>::LaunchEx(s, in.Size() / 3, out.dptr<DType>(),
+                                                    in.dptr<DType>(), pca);
   });
 }
 

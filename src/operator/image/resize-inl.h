@@ -6,7 +6,9 @@
  *        weights) of an output row are made once per row; those of the output columns once
  *        per call on the CPU, per pixel on the GPU, by the same functions: results are the
  *        same bits on both devices, except that Lanczos' sin/cos on the GPU may differ in the
- *        last bit of a double.
+ *        last bit of a double. Bilinear and area downscaling run on the CPU row by row
+ *        (LinearRowsCpu, AreaRowsCpu: a pass along the row per stage, which vectorises) with
+ *        the per-pixel kernels' own functions, so the bits are the same.
  */
 #ifndef MXNET_OPERATOR_IMAGE_RESIZE_INL_H_
 #define MXNET_OPERATOR_IMAGE_RESIZE_INL_H_
@@ -14,6 +16,7 @@
 #include <dmlc/parameter.h>
 #include <mxnet/op_attr_types.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -64,9 +67,9 @@ MSHADOW_XINLINE double MinD(double a, double b) { return b < a ? b : a; }
 MSHADOW_XINLINE int RoundInt(float v) {
   const float fl = floorf(v);
   const float frac = v - fl;  // exact
-  int r = static_cast<int>(fl);
-  if (frac > 0.5f || (frac == 0.5f && (r & 1))) ++r;
-  return r;
+  const int r = static_cast<int>(fl);
+  // Branch-free: the rounding direction of image data is unpredictable.
+  return r + static_cast<int>((frac > 0.5f) | ((frac == 0.5f) & ((r & 1) != 0)));
 }
 
 /*! \brief One axis resampled from `in` to `out` elements, with its factors computed once. */
@@ -226,14 +229,27 @@ struct PixelWalk {
   template <typename DType>
   MSHADOW_XINLINE static void Map(index_t start, index_t length, DType* y, const DType* x,
                                   Geom g, const typename Body::Col* cols) {
-    const index_t ow = g.x.out, oh = g.y.out, image = g.y.in * g.x.in * g.c;
+#ifndef __CUDA_ARCH__
+    // The CPU's chunks: RGB and gray images get their channel loops unrolled.
+    if (g.c == 3) return Walk<3>(start, length, y, x, g, cols);
+    if (g.c == 1) return Walk<1>(start, length, y, x, g, cols);
+#endif
+    Walk<0>(start, length, y, x, g, cols);
+  }
+
+  /*! \brief kC: the channel count when known at compile time, else 0 (g.c). */
+  template <int kC, typename DType>
+  MSHADOW_XINLINE static void Walk(index_t start, index_t length, DType* y, const DType* x,
+                                   const Geom& g, const typename Body::Col* cols) {
+    const index_t c = kC > 0 ? kC : g.c;
+    const index_t ow = g.x.out, oh = g.y.out, image = g.y.in * g.x.in * c;
     index_t d = start % ow, r = (start / ow) % oh, img = start / (ow * oh);
     typename Body::Row row(r, g);
     for (index_t i = start; i < start + length; ++i) {
       if (cols != nullptr) {
-        Body::Pixel(row, cols[d], x + img * image, y + i * g.c, g);
+        Body::template Pixel<kC>(row, cols[d], x + img * image, y + i * c, g);
       } else {
-        Body::Pixel(row, typename Body::Col(d, g), x + img * image, y + i * g.c, g);
+        Body::template Pixel<kC>(row, typename Body::Col(d, g), x + img * image, y + i * c, g);
       }
       if (++d == ow) {
         d = 0;
@@ -247,6 +263,12 @@ struct PixelWalk {
   }
 };
 
+/*! \brief The channel count of a Pixel: kC when known at compile time, else g.c. */
+template <int kC>
+MSHADOW_XINLINE index_t Chans(const Geom& g) {
+  return kC > 0 ? kC : g.c;
+}
+
 /*! \brief Nearest: source index floor(d * in / out), clamped to in - 1. */
 struct Nearest {
   struct Row {
@@ -259,10 +281,11 @@ struct Nearest {
     MSHADOW_XINLINE Col(index_t d, const Geom& g)
         : sx(MinI(static_cast<index_t>(floor(d * g.x.scale)), g.x.in - 1)) {}
   };
-  template <typename DType>
+  template <int kC, typename DType>
   MSHADOW_XINLINE static void Pixel(const Row& row, const Col& col, const DType* src, DType* dst,
                                     const Geom& g) {
-    for (index_t ch = 0; ch < g.c; ++ch) dst[ch] = src[(row.sy * g.x.in + col.sx) * g.c + ch];
+    const index_t c = Chans<kC>(g);
+    for (index_t ch = 0; ch < c; ++ch) dst[ch] = src[(row.sy * g.x.in + col.sx) * c + ch];
   }
 };
 
@@ -276,11 +299,11 @@ struct Half {
     index_t d;
     MSHADOW_XINLINE Col(index_t d, const Geom&) : d(d) {}
   };
-  template <typename DType>
+  template <int kC, typename DType>
   MSHADOW_XINLINE static void Pixel(const Row& row, const Col& col, const DType* src, DType* dst,
                                     const Geom& g) {
     const index_t d = col.d;
-    const index_t c = g.c, wc = g.x.in * c;
+    const index_t c = Chans<kC>(g), wc = g.x.in * c;
     for (index_t ch = 0; ch < c; ++ch) {
       const DType* p = src + ((2 * row.r) * g.x.in + 2 * d) * c + ch;
       if constexpr (std::is_same<DType, uint8_t>::value) {
@@ -326,34 +349,114 @@ struct Linear {
       ia1 = RoundInt(wx1 * kCoefScale);
     }
   };
+  /*! \brief What a horizontal blend yields: int for uint8, else DType. */
   template <typename DType>
+  using Acc = typename std::conditional<std::is_same<DType, uint8_t>::value, int, DType>::type;
+
+  /*! \brief The first and second source rows: uint8 and float clamp them differently. */
+  template <typename DType>
+  MSHADOW_XINLINE static index_t Src0(const Row& row) {
+    return std::is_same<DType, uint8_t>::value ? row.u0 : row.y0;
+  }
+  template <typename DType>
+  MSHADOW_XINLINE static index_t Src1(const Row& row) {
+    return std::is_same<DType, uint8_t>::value ? row.u1 : row.y1;
+  }
+  /*! \brief The horizontal blend at output column col of a source row's channel: `line`
+   *         points at the row's channel, c is the channel count. */
+  template <typename DType>
+  MSHADOW_XINLINE static Acc<DType> HBlend(const DType* line, const Col& col, index_t c) {
+    if constexpr (std::is_same<DType, uint8_t>::value) {
+      return line[col.x0 * c] * col.ia0 + line[col.x1 * c] * col.ia1;
+    } else {
+      return MulRn(line[col.x0 * c], static_cast<DType>(col.wx0)) +
+             MulRn(line[col.x1 * c], static_cast<DType>(col.wx1));
+    }
+  }
+  /*! \brief The vertical weights of rows Src0 and Src1 (fixed-point ones for uint8). */
+  template <typename DType>
+  MSHADOW_XINLINE static Acc<DType> VWeight0(const Row& row) {
+    if constexpr (std::is_same<DType, uint8_t>::value) {
+      return row.b0;
+    } else {
+      return static_cast<DType>(row.wy0);
+    }
+  }
+  template <typename DType>
+  MSHADOW_XINLINE static Acc<DType> VWeight1(const Row& row) {
+    if constexpr (std::is_same<DType, uint8_t>::value) {
+      return row.b1;
+    } else {
+      return static_cast<DType>(row.wy1);
+    }
+  }
+  /*! \brief The vertical blend of the horizontal blends h0 (row Src0) and h1 (row Src1). */
+  template <typename DType>
+  MSHADOW_XINLINE static DType VBlend(Acc<DType> h0, Acc<DType> h1, Acc<DType> v0,
+                                      Acc<DType> v1) {
+    if constexpr (std::is_same<DType, uint8_t>::value) {
+      const int a = ((h0 >> 4) * v0) >> 16;
+      const int b = ((h1 >> 4) * v1) >> 16;
+      return ClampU8((a + b + 2) >> 2);
+    } else {
+      return MulRn(h0, v0) + MulRn(h1, v1);
+    }
+  }
+  template <int kC, typename DType>
   MSHADOW_XINLINE static void Pixel(const Row& row, const Col& col, const DType* src, DType* dst,
                                     const Geom& g) {
-    const index_t c = g.c, w = g.x.in, x0 = col.x0, x1 = col.x1;
-    if constexpr (std::is_same<DType, uint8_t>::value) {
-      const int ia0 = col.ia0, ia1 = col.ia1;
-      const uint8_t* row0 = src + row.u0 * w * c;
-      const uint8_t* row1 = src + row.u1 * w * c;
-      for (index_t ch = 0; ch < c; ++ch) {
-        const int h0 = row0[x0 * c + ch] * ia0 + row0[x1 * c + ch] * ia1;
-        const int h1 = row1[x0 * c + ch] * ia0 + row1[x1 * c + ch] * ia1;
-        const int a = ((h0 >> 4) * row.b0) >> 16;
-        const int b = ((h1 >> 4) * row.b1) >> 16;
-        dst[ch] = ClampU8((a + b + 2) >> 2);
-      }
-    } else {
-      const DType a0 = static_cast<DType>(col.wx0), a1 = static_cast<DType>(col.wx1);
-      const DType b0 = static_cast<DType>(row.wy0), b1 = static_cast<DType>(row.wy1);
-      const DType* row0 = src + row.y0 * w * c;
-      const DType* row1 = src + row.y1 * w * c;
-      for (index_t ch = 0; ch < c; ++ch) {
-        const DType h0 = MulRn(row0[x0 * c + ch], a0) + MulRn(row0[x1 * c + ch], a1);
-        const DType h1 = MulRn(row1[x0 * c + ch], a0) + MulRn(row1[x1 * c + ch], a1);
-        dst[ch] = MulRn(h0, b0) + MulRn(h1, b1);
-      }
+    const index_t c = Chans<kC>(g), w = g.x.in;
+    const DType* row0 = src + Src0<DType>(row) * w * c;
+    const DType* row1 = src + Src1<DType>(row) * w * c;
+    const Acc<DType> v0 = VWeight0<DType>(row), v1 = VWeight1<DType>(row);
+    for (index_t ch = 0; ch < c; ++ch) {
+      dst[ch] = VBlend<DType>(HBlend(row0 + ch, col, c), HBlend(row1 + ch, col, c), v0, v1);
     }
   }
 };
+
+/*!
+ * \brief The CPU's bilinear walk, as before the GPU port: per output row, the horizontal blends
+ *        of its two source rows into buffers, then the vertical blend along the row (which
+ *        vectorises). The math is Linear's, so the bits are those of Linear::Pixel.
+ */
+template <int kC, typename DType>
+void LinearRowsRange(index_t begin, index_t end, DType* y, const DType* x, Geom g,
+                     const Linear::Col* cols) {
+  using Acc = Linear::Acc<DType>;
+  // Locals only: the uint8 stores below may alias anything reached through a pointer.
+  const index_t c = kC > 0 ? kC : g.c;
+  const index_t ow = g.x.out, oh = g.y.out, w = g.x.in, width = ow * c;
+  const index_t image = g.y.in * w * c;
+  std::vector<Acc> h0(width), h1(width);
+  Acc* q0 = h0.data();
+  Acc* q1 = h1.data();
+  for (index_t i = begin; i < end; ++i) {
+    const Linear::Row row(i % oh, g);
+    const DType* src = x + (i / oh) * image;
+    const DType* line0 = src + Linear::Src0<DType>(row) * w * c;
+    const DType* line1 = src + Linear::Src1<DType>(row) * w * c;
+    for (index_t d = 0; d < ow; ++d) {
+      for (index_t ch = 0; ch < c; ++ch) {
+        q0[d * c + ch] = Linear::HBlend(line0 + ch, cols[d], c);
+        q1[d * c + ch] = Linear::HBlend(line1 + ch, cols[d], c);
+      }
+    }
+    DType* dst = y + i * width;
+    const Acc v0 = Linear::VWeight0<DType>(row), v1 = Linear::VWeight1<DType>(row);
+    for (index_t k = 0; k < width; ++k) dst[k] = Linear::VBlend<DType>(q0[k], q1[k], v0, v1);
+  }
+}
+
+template <int kC, typename DType>
+void LinearRowsCpu(index_t n, DType* y, const DType* x, const Geom& g,
+                   const Linear::Col* cols) {
+  const index_t width = g.x.out * g.c;
+  const index_t threshold = std::max<index_t>(1, mxnet_op::kOmpThreshold / width);
+  mxnet_op::ParallelRanges(n * g.y.out, [=](index_t begin, index_t end) {
+    LinearRowsRange<kC>(begin, end, y, x, g, cols);
+  }, threshold);
+}
 
 /*!
  * \brief Bicubic (K = 4, interp=2) or Lanczos (K = 8, interp=4): a horizontal K-tap blend of K
@@ -381,12 +484,12 @@ struct Taps {
       for (int k = 0; k < K; ++k) ia[k] = RoundInt(wx[k] * kCoefScale);
     }
   };
-  template <typename DType>
+  template <int kC, typename DType>
   MSHADOW_XINLINE static void Pixel(const Row& row, const Col& col, const DType* src, DType* dst,
                                     const Geom& g) {
     constexpr bool kU8 = std::is_same<DType, uint8_t>::value;
     using RowT = typename std::conditional<kU8, int, DType>::type;
-    const index_t c = g.c, w = g.x.in;
+    const index_t c = Chans<kC>(g), w = g.x.in;
     const index_t* ix = col.ix;
     RowT ia[K];
     for (int k = 0; k < K; ++k) {
@@ -440,11 +543,11 @@ struct AreaBlock {
     index_t d;
     MSHADOW_XINLINE Col(index_t d, const Geom&) : d(d) {}
   };
-  template <typename DType>
+  template <int kC, typename DType>
   MSHADOW_XINLINE static void Pixel(const Row& row, const Col& col, const DType* src, DType* dst,
                                     const Geom& g) {
     const index_t d = col.d;
-    const index_t ix = g.x.in / g.x.out, iy = g.y.in / g.y.out, w = g.x.in, c = g.c;
+    const index_t ix = g.x.in / g.x.out, iy = g.y.in / g.y.out, w = g.x.in, c = Chans<kC>(g);
     const float scale = 1.f / static_cast<float>(ix * iy);
     for (index_t ch = 0; ch < c; ++ch) {
       typename std::conditional<std::is_integral<DType>::value, int, DType>::type sum = 0;
@@ -473,51 +576,143 @@ struct Area {
     AreaSpan sx;
     MSHADOW_XINLINE Col(index_t d, const Geom& g) : sx(d, g.x) {}
   };
-  template <typename DType>
+  template <int kC, typename DType>
   MSHADOW_XINLINE static void Pixel(const Row& row, const Col& col, const DType* src, DType* dst,
                                     const Geom& g) {
-    using AccT = AccType<DType>;
-    const AreaSpan& sx = col.sx;
-    const index_t ny = row.sy.count(), w = g.x.in, c = g.c;
-    for (index_t ch = 0; ch < c; ++ch) {
-      AccT sum = 0;
-      for (index_t ty = 0; ty < ny; ++ty) {
-        index_t sr;
-        float ay;
-        row.sy.tap(ty, &sr, &ay);
-        const DType* line = src + sr * w * c + ch;
-        AccT buf = 0;  // the horizontal taps in table order: head, whole pixels, tail
-        if (sx.head) buf = buf + MulRn(static_cast<AccT>(line[(sx.s1 - 1) * c]), AccT(sx.a_head));
-        for (index_t k = sx.s1; k < sx.s2; ++k) {
-          buf = buf + MulRn(static_cast<AccT>(line[k * c]), AccT(sx.a_mid));
-        }
-        if (sx.tail) buf = buf + MulRn(static_cast<AccT>(line[sx.s2 * c]), AccT(sx.a_tail));
-        const AccT part = MulRn(static_cast<AccT>(ay), buf);
-        sum = ty == 0 ? part : sum + part;
-      }
-      if constexpr (std::is_integral<DType>::value) {
-        dst[ch] = static_cast<DType>(ClampU8(RoundInt(sum)));
-      } else {
-        dst[ch] = static_cast<DType>(sum);
+    if constexpr (kC > 0) {
+      Channels<kC>(row, col, src, dst, kC, g.x.in);
+    } else {
+      for (index_t ch = 0; ch < g.c; ++ch) Channels<1>(row, col, src + ch, dst + ch, g.c, g.x.in);
+    }
+  }
+  /*! \brief Channels [0, N) of source row `line` (c channels) blended by the horizontal taps
+   *         of output column sx into buf, in table order: head, whole pixels, tail. */
+  template <int N, typename DType, typename AccT>
+  MSHADOW_XINLINE static void HSum(const DType* line, const AreaSpan& sx, index_t c, AccT* buf) {
+    for (int j = 0; j < N; ++j) buf[j] = 0;
+    if (sx.head) {
+      const DType* p = line + (sx.s1 - 1) * c;
+      for (int j = 0; j < N; ++j) {
+        buf[j] = buf[j] + MulRn(static_cast<AccT>(p[j]), AccT(sx.a_head));
       }
     }
+    for (index_t k = sx.s1; k < sx.s2; ++k) {
+      const DType* p = line + k * c;
+      for (int j = 0; j < N; ++j) {
+        buf[j] = buf[j] + MulRn(static_cast<AccT>(p[j]), AccT(sx.a_mid));
+      }
+    }
+    if (sx.tail) {
+      const DType* p = line + sx.s2 * c;
+      for (int j = 0; j < N; ++j) {
+        buf[j] = buf[j] + MulRn(static_cast<AccT>(p[j]), AccT(sx.a_tail));
+      }
+    }
+  }
+  /*! \brief The running vertical sum after vertical tap ty (weight ay) of horizontal sum h. */
+  template <typename AccT>
+  MSHADOW_XINLINE static AccT VAdd(AccT sum, AccT h, float ay, index_t ty) {
+    const AccT part = MulRn(static_cast<AccT>(ay), h);
+    return ty == 0 ? part : sum + part;
+  }
+  template <typename DType, typename AccT>
+  MSHADOW_XINLINE static DType Out(AccT sum) {
+    if constexpr (std::is_integral<DType>::value) {
+      return static_cast<DType>(ClampU8(RoundInt(sum)));
+    } else {
+      return static_cast<DType>(sum);
+    }
+  }
+  /*! \brief Channels [0, N) of a pixel with c channels, each summed in the same order. */
+  template <int N, typename DType>
+  MSHADOW_XINLINE static void Channels(const Row& row, const Col& col, const DType* src,
+                                       DType* dst, index_t c, index_t w) {
+    using AccT = AccType<DType>;
+    const index_t ny = row.sy.count();
+    AccT sum[N];
+    for (int j = 0; j < N; ++j) sum[j] = 0;
+    for (index_t ty = 0; ty < ny; ++ty) {
+      index_t sr;
+      float ay;
+      row.sy.tap(ty, &sr, &ay);
+      AccT buf[N];
+      HSum<N>(src + sr * w * c, col.sx, c, buf);
+      for (int j = 0; j < N; ++j) sum[j] = VAdd(sum[j], buf[j], ay, ty);
+    }
+    for (int j = 0; j < N; ++j) dst[j] = Out<DType>(sum[j]);
   }
 };
 
 /*!
- * \brief Resizes n images (h, w, c) at x into (oh, ow, c) at y. OpenCV's choices: an exact 2x
- *        downscale with bilinear or area is done as 2x2 means; INTER_AREA that shrinks both
- *        axes averages areas, otherwise it is bilinear with area-derived weights.
+ * \brief The CPU's INTER_AREA walk (downscaling by other factors): per output row and vertical
+ *        tap, the horizontal sums of the whole row, then the vertical accumulation and the
+ *        rounding along the row. The math is Area's, so the bits are those of Area::Pixel.
  */
+template <int kC, typename DType>
+void AreaRowsRange(index_t begin, index_t end, DType* y, const DType* x, Geom g,
+                   const Area::Col* cols) {
+  using AccT = AccType<DType>;
+  const index_t c = kC > 0 ? kC : g.c;
+  const index_t ow = g.x.out, oh = g.y.out, w = g.x.in, width = ow * c;
+  const index_t image = g.y.in * w * c;
+  std::vector<AccT> hbuf(width), sbuf(width);
+  AccT* h = hbuf.data();
+  AccT* sum = sbuf.data();
+  for (index_t i = begin; i < end; ++i) {
+    const Area::Row row(i % oh, g);
+    const DType* src = x + (i / oh) * image;
+    const index_t ny = row.sy.count();
+    for (index_t k = 0; k < width; ++k) sum[k] = 0;
+    for (index_t ty = 0; ty < ny; ++ty) {
+      index_t sr;
+      float ay;
+      row.sy.tap(ty, &sr, &ay);
+      const DType* line = src + sr * w * c;
+      for (index_t d = 0; d < ow; ++d) {
+        if constexpr (kC > 0) {
+          Area::HSum<kC>(line, cols[d].sx, c, h + d * c);
+        } else {
+          for (index_t ch = 0; ch < c; ++ch) {
+            Area::HSum<1>(line + ch, cols[d].sx, c, h + d * c + ch);
+          }
+        }
+      }
+      for (index_t k = 0; k < width; ++k) sum[k] = Area::VAdd(sum[k], h[k], ay, ty);
+    }
+    DType* dst = y + i * width;
+    for (index_t k = 0; k < width; ++k) dst[k] = Area::Out<DType>(sum[k]);
+  }
+}
+
+template <int kC, typename DType>
+void AreaRowsCpu(index_t n, DType* y, const DType* x, const Geom& g, const Area::Col* cols) {
+  const index_t width = g.x.out * g.c;
+  const index_t threshold = std::max<index_t>(1, mxnet_op::kOmpThreshold / width);
+  mxnet_op::ParallelRanges(n * g.y.out, [=](index_t begin, index_t end) {
+    AreaRowsRange<kC>(begin, end, y, x, g, cols);
+  }, threshold);
+}
+
 /*! \brief Body's PixelWalk over `pixels` output pixels; on the CPU with its columns' taps made
- *         once (a GPU thread makes its own). */
+ *         once (a GPU thread makes its own), and bilinear and area row by row (LinearRowsCpu,
+ *         AreaRowsCpu). */
 template <typename Body, typename xpu, typename DType>
 void LaunchWalk(mshadow::Stream<xpu>* s, index_t pixels, DType* y, const DType* x,
                 const Geom& g) {
   std::vector<typename Body::Col> cols;
-  if (std::is_same<xpu, mshadow::cpu>::value) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value) {
     cols.reserve(g.x.out);
     for (index_t d = 0; d < g.x.out; ++d) cols.emplace_back(d, g);
+    if constexpr (std::is_same<Body, Linear>::value) {
+      const index_t images = pixels / (g.x.out * g.y.out);
+      if (g.c == 3) return LinearRowsCpu<3>(images, y, x, g, cols.data());
+      return LinearRowsCpu<0>(images, y, x, g, cols.data());
+    }
+    if constexpr (std::is_same<Body, Area>::value) {
+      const index_t images = pixels / (g.x.out * g.y.out);
+      if (g.c == 3) return AreaRowsCpu<3>(images, y, x, g, cols.data());
+      return AreaRowsCpu<0>(images, y, x, g, cols.data());
+    }
   }
   mxnet_op::Kernel<PixelWalk<Body>, xpu>::LaunchEx(s, pixels, y, x, g,
                                                    cols.empty() ? nullptr : cols.data());

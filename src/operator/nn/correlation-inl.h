@@ -15,7 +15,8 @@
  *
  * Both inputs are first copied (in double) to padded channels-last buffers in temporary space,
  * so that the innermost sum over channels reads contiguous memory. The forward is one thread
- * per output element; the gradient one thread per input element (on the CPU one item per block
+ * per output element (a CPU thread interleaves the channel sums of 4 neighbouring elements, each
+ * in its own order, so the bits are the same); the gradient one thread per input element (on the CPU one item per block
  * of channels of an input position), gathering over the output
  * positions and displacements that read it (in the order a scatter over them would add), so
  * no atomics.
@@ -120,45 +121,87 @@ MSHADOW_XINLINE index_t CorrCeilDiv(index_t a, index_t b) { return -CorrFloorDiv
 
 /*! \brief Element i = (n, py, px, c) of the padded channels-last copy (PH, PW, C) of x. */
 struct corr_pad_nhwc {
+  /*! \brief Elements [start, start + length), the coordinates walked with counters. */
   template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, const DType* x, double* buf, CorrDims d) {
-    const index_t c = i % d.C, px = (i / d.C) % d.PW, py = (i / (d.C * d.PW)) % d.PH;
-    const index_t n = i / (d.C * d.PW * d.PH);
-    const index_t y = py - d.pad, xx = px - d.pad;
-    buf[i] = y >= 0 && y < d.H && xx >= 0 && xx < d.W
-                 ? static_cast<double>(x[((n * d.C + c) * d.H + y) * d.W + xx])
-                 : 0.0;
+  MSHADOW_XINLINE static void Map(index_t start, index_t length, const DType* x, double* buf,
+                                  CorrDims d) {
+    index_t c = start % d.C, px = (start / d.C) % d.PW, py = (start / (d.C * d.PW)) % d.PH;
+    index_t n = start / (d.C * d.PW * d.PH);
+    for (index_t i = start; i < start + length; ++i) {
+      const index_t y = py - d.pad, xx = px - d.pad;
+      buf[i] = y >= 0 && y < d.H && xx >= 0 && xx < d.W
+                   ? static_cast<double>(x[((n * d.C + c) * d.H + y) * d.W + xx])
+                   : 0.0;
+      if (++c == d.C) {
+        c = 0;
+        if (++px == d.PW) {
+          px = 0;
+          if (++py == d.PH) {
+            py = 0;
+            ++n;
+          }
+        }
+      }
+    }
   }
 };
 
-/*! \brief Output element i = (n, displacement, oi, oj). */
+/*!
+ * \brief Output element i = (n, displacement, oi, oj). The CPU's chunks take B = 4 neighbouring
+ *        elements at a time, their channel sums interleaved (independent chains, each summed in
+ *        the same order as alone); a GPU thread takes one.
+ */
 struct corr_forward {
-  template <typename DType>
-  MSHADOW_XINLINE static void Map(index_t i, const double* a, const double* b, DType* out,
-                                  CorrDims d, int req) {
+  /*! \brief Offsets into the padded buffers of output element i's two kernel windows. */
+  MSHADOW_XINLINE static void Origins(index_t i, const CorrDims& d, index_t* ia, index_t* ib) {
     const index_t oj = i % d.out_w, oi = (i / d.out_w) % d.out_h;
     const index_t ch = (i / (d.out_w * d.out_h)) % (d.grid * d.grid);
     const index_t n = i / (d.out_w * d.out_h * d.grid * d.grid);
     const index_t dp = ch / d.grid - d.radius, dq = ch % d.grid - d.radius;
     const index_t y1 = oi * d.s1 + d.maxd, x1 = oj * d.s1 + d.maxd;
     const index_t y2 = y1 + dp * d.s2, x2 = x1 + dq * d.s2;
-    const double* an = a + n * d.PH * d.PW * d.C;
-    const double* bn = b + n * d.PH * d.PW * d.C;
-    double acc = 0;
+    *ia = n * d.PH * d.PW * d.C + (y1 * d.PW + x1) * d.C;
+    *ib = n * d.PH * d.PW * d.C + (y2 * d.PW + x2) * d.C;
+  }
+  template <int B, typename DType>
+  MSHADOW_XINLINE static void Block(index_t i, const double* a, const double* b, DType* out,
+                                    const CorrDims& d, int req) {
+    index_t ia[B], ib[B];
+    double acc[B];
+    for (int j = 0; j < B; ++j) {
+      Origins(i + j, d, &ia[j], &ib[j]);
+      acc[j] = 0;
+    }
     for (index_t dy = 0; dy < d.k; ++dy) {
       for (index_t dx = 0; dx < d.k; ++dx) {
-        const double* pa = an + ((y1 + dy) * d.PW + x1 + dx) * d.C;
-        const double* pb = bn + ((y2 + dy) * d.PW + x2 + dx) * d.C;
-        double s = 0;
-        if (d.mult) {
-          for (index_t c = 0; c < d.C; ++c) s += pa[c] * pb[c];
-        } else {
-          for (index_t c = 0; c < d.C; ++c) s += fabs(pa[c] - pb[c]);
+        const index_t off = (dy * d.PW + dx) * d.C;
+        const double* pa[B];
+        const double* pb[B];
+        double s[B];
+        for (int j = 0; j < B; ++j) {
+          pa[j] = a + ia[j] + off;
+          pb[j] = b + ib[j] + off;
+          s[j] = 0;
         }
-        acc += s;
+        if (d.mult) {
+          for (index_t c = 0; c < d.C; ++c)
+            for (int j = 0; j < B; ++j) s[j] += pa[j][c] * pb[j][c];
+        } else {
+          for (index_t c = 0; c < d.C; ++c)
+            for (int j = 0; j < B; ++j) s[j] += fabs(pa[j][c] - pb[j][c]);
+        }
+        for (int j = 0; j < B; ++j) acc[j] += s[j];
       }
     }
-    SpAssignDouble(out + i, req, acc * d.norm);
+    for (int j = 0; j < B; ++j) SpAssignDouble(out + i + j, req, acc[j] * d.norm);
+  }
+  template <typename DType>
+  MSHADOW_XINLINE static void Map(index_t start, index_t length, const double* a,
+                                  const double* b, DType* out, CorrDims d, int req) {
+    const index_t end = start + length;
+    index_t i = start;
+    for (; i + 4 <= end; i += 4) Block<4>(i, a, b, out, d, req);
+    for (; i < end; ++i) Block<1>(i, a, b, out, d, req);
   }
 };
 
@@ -241,10 +284,10 @@ void CorrPadInputs(const OpContext& ctx, const TBlob& data1, const TBlob& data2,
   *a = ws;
   *b = ws + n;
   MSHADOW_REAL_TYPE_SWITCH(data1.type_flag_, DType, {
-    mxnet_op::Kernel<corr_pad_nhwc, xpu>::Launch(ctx.get_stream<xpu>(), n, data1.dptr<DType>(),
-                                                 *a, d);
-    mxnet_op::Kernel<corr_pad_nhwc, xpu>::Launch(ctx.get_stream<xpu>(), n, data2.dptr<DType>(),
-                                                 *b, d);
+    mxnet_op::Kernel<corr_pad_nhwc, xpu>::LaunchEx(ctx.get_stream<xpu>(), n,
+                                                   data1.dptr<DType>(), *a, d);
+    mxnet_op::Kernel<corr_pad_nhwc, xpu>::LaunchEx(ctx.get_stream<xpu>(), n,
+                                                   data2.dptr<DType>(), *b, d);
   });
 }
 
@@ -258,9 +301,9 @@ void CorrelationForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   double *a, *b;
   CorrPadInputs<xpu>(ctx, inputs[0], inputs[1], d, &a, &b);
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    mxnet_op::Kernel<corr_forward, xpu>::Launch(ctx.get_stream<xpu>(), outputs[0].Size(), a, b,
-                                                outputs[0].dptr<DType>(), d,
-                                                static_cast<int>(req[0]));
+    mxnet_op::Kernel<corr_forward, xpu>::LaunchEx(ctx.get_stream<xpu>(), outputs[0].Size(), a,
+                                                  b, outputs[0].dptr<DType>(), d,
+                                                  static_cast<int>(req[0]));
   });
 }
 
