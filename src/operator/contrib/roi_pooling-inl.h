@@ -240,33 +240,6 @@ void ROIPoolGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
 
 // ---- ROIAlign --------------------------------------------------------------------------------
 
-/*! \brief Bilinear weights of point (y, x) on an H x W map: 4 flat indices and weights;
- *         returns false when the point is outside [-1, H] x [-1, W] (contributes nothing). */
-template <typename G>
-MSHADOW_XINLINE bool BilinearTaps(G y, G x, index_t H, index_t W, index_t idx[4], G wt[4]) {
-  if (y < G(-1) || y > static_cast<G>(H) || x < G(-1) || x > static_cast<G>(W)) return false;
-  if (y <= 0) y = 0;
-  if (x <= 0) x = 0;
-  index_t y0 = static_cast<index_t>(y), x0 = static_cast<index_t>(x), y1, x1;
-  if (y0 >= H - 1) {
-    y0 = y1 = H - 1;
-    y = static_cast<G>(y0);
-  } else {
-    y1 = y0 + 1;
-  }
-  if (x0 >= W - 1) {
-    x0 = x1 = W - 1;
-    x = static_cast<G>(x0);
-  } else {
-    x1 = x0 + 1;
-  }
-  const G ly = y - static_cast<G>(y0), lx = x - static_cast<G>(x0);
-  const G hy = G(1) - ly, hx = G(1) - lx;
-  idx[0] = y0 * W + x0; idx[1] = y0 * W + x1; idx[2] = y1 * W + x0; idx[3] = y1 * W + x1;
-  wt[0] = hy * hx; wt[1] = hy * lx; wt[2] = ly * hx; wt[3] = ly * lx;
-  return true;
-}
-
 /*! \brief The sampling grid of one ROIAlign bin. */
 template <typename G>
 struct AlignBin {

@@ -47,31 +47,11 @@ struct RROIAlignParam : public dmlc::Parameter<RROIAlignParam> {
 /*! \brief Bilinear value of point (y, x) on an H x W plane, ROIAlign's border rules. */
 template <typename G, typename DType>
 MSHADOW_XINLINE G RROIBilinear(const DType* plane, index_t H, index_t W, G y, G x) {
-  // (written so that NaN points read 0 too)
-  if (!(y >= G(-1) && y <= static_cast<G>(H) && x >= G(-1) && x <= static_cast<G>(W))) {
-    return G(0);
-  }
-  if (y <= 0) y = 0;
-  if (x <= 0) x = 0;
-  index_t y0 = static_cast<index_t>(y), x0 = static_cast<index_t>(x), y1, x1;
-  if (y0 >= H - 1) {
-    y0 = y1 = H - 1;
-    y = static_cast<G>(y0);
-  } else {
-    y1 = y0 + 1;
-  }
-  if (x0 >= W - 1) {
-    x0 = x1 = W - 1;
-    x = static_cast<G>(x0);
-  } else {
-    x1 = x0 + 1;
-  }
-  const G ly = y - static_cast<G>(y0), lx = x - static_cast<G>(x0);
-  const G hy = G(1) - ly, hx = G(1) - lx;
-  return hy * hx * static_cast<G>(plane[y0 * W + x0]) +
-         hy * lx * static_cast<G>(plane[y0 * W + x1]) +
-         ly * hx * static_cast<G>(plane[y1 * W + x0]) +
-         ly * lx * static_cast<G>(plane[y1 * W + x1]);
+  index_t idx[4];
+  G wt[4];
+  if (!BilinearTaps(y, x, H, W, idx, wt)) return G(0);
+  return wt[0] * static_cast<G>(plane[idx[0]]) + wt[1] * static_cast<G>(plane[idx[1]]) +
+         wt[2] * static_cast<G>(plane[idx[2]]) + wt[3] * static_cast<G>(plane[idx[3]]);
 }
 
 /*! \brief Shapes and parameters of one call. */

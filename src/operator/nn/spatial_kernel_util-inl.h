@@ -8,6 +8,7 @@
  *   - SpAssignDouble(dst, req, v): *dst = v or *dst += v (in double), rounded once to DType;
  *   - ScatterAdd(p, v): *p += v, an atomic add on the GPU, a plain (rounded to DType) add on the
  *     CPU;
+ *   - BilinearTaps(y, x, H, W, idx, wt): ROIAlign's bilinear sampling as 4 indices and weights;
  *   - LaunchGrouped<OP>(s, groups, per_group, args...): OP::Map(i, args...) for every i in
  *     [0, groups * per_group). On the CPU the groups run in parallel and the items of one group
  *     in order, so a kernel whose scatters overlap only within a group sums in a fixed order;
@@ -128,6 +129,38 @@ inline void ZeroUnlessAddTo(mshadow::Stream<xpu>* s, const TBlob& blob, OpReqTyp
   MSHADOW_TYPE_SWITCH(blob.type_flag_, DType, {
     mxnet_op::Kernel<mxnet_op::set_zero, xpu>::Launch(s, blob.Size(), blob.dptr<DType>());
   });
+}
+
+/*!
+ * \brief Bilinear taps of point (y, x) on an H x W map with ROIAlign's border rules (ROIAlign,
+ *        RROIAlign): 4 flat indices and weights; false when the point is outside
+ *        [-1, H] x [-1, W] or not a number (it contributes nothing).
+ */
+template <typename G>
+MSHADOW_XINLINE bool BilinearTaps(G y, G x, index_t H, index_t W, index_t idx[4], G wt[4]) {
+  if (!(y >= G(-1) && y <= static_cast<G>(H) && x >= G(-1) && x <= static_cast<G>(W))) {
+    return false;
+  }
+  if (y <= 0) y = 0;
+  if (x <= 0) x = 0;
+  index_t y0 = static_cast<index_t>(y), x0 = static_cast<index_t>(x), y1, x1;
+  if (y0 >= H - 1) {
+    y0 = y1 = H - 1;
+    y = static_cast<G>(y0);
+  } else {
+    y1 = y0 + 1;
+  }
+  if (x0 >= W - 1) {
+    x0 = x1 = W - 1;
+    x = static_cast<G>(x0);
+  } else {
+    x1 = x0 + 1;
+  }
+  const G ly = y - static_cast<G>(y0), lx = x - static_cast<G>(x0);
+  const G hy = G(1) - ly, hx = G(1) - lx;
+  idx[0] = y0 * W + x0; idx[1] = y0 * W + x1; idx[2] = y1 * W + x0; idx[3] = y1 * W + x1;
+  wt[0] = hy * hx; wt[1] = hy * lx; wt[2] = ly * hx; wt[3] = ly * lx;
+  return true;
 }
 
 }  // namespace op

@@ -490,3 +490,17 @@ def test_matches_mxnet_191(oracle_results, key):
     for g, e in zip(got, expected):
         assert g.shape == e.shape, (key, g.shape, e.shape)
         np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5, err_msg=key)
+
+
+def test_roi_align_and_rroi_align_sample_nothing_at_nan_coordinates():
+    # A NaN box coordinate makes every sample point NaN: it contributes nothing (no index is
+    # formed from it), so the pooled values are 0 instead of reads at arbitrary offsets.
+    x = mx.nd.ones((1, 2, 6, 6))
+    rois = mx.nd.array([[0, float("nan"), 1, 3, 4], [0, 1, 1, 4, 4]])
+    out = mx.nd.contrib.ROIAlign(x, rois, pooled_size=(2, 2), spatial_scale=1.0).asnumpy()
+    np.testing.assert_array_equal(out[0], np.zeros((2, 2, 2)))
+    np.testing.assert_allclose(out[1], np.ones((2, 2, 2)), rtol=1e-6)
+    rrois = mx.nd.array([[0, 3, 3, float("nan"), 2, 0], [0, 3, 3, 2, 2, 0]])
+    out = mx.nd.contrib.RROIAlign(x, rrois, pooled_size=(2, 2), spatial_scale=1.0).asnumpy()
+    np.testing.assert_array_equal(out[0], np.zeros((2, 2, 2)))
+    np.testing.assert_allclose(out[1], np.ones((2, 2, 2)), rtol=1e-6)
