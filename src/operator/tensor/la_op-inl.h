@@ -1049,31 +1049,51 @@ void LaCopy(mshadow::Stream<xpu>* s, const DType* in, index_t size, DType* out) 
   if (in != out) LaScaleInto(s, 1.0, in, size, false, out);
 }
 
+/*!
+ * \brief The Cholesky routines that work in place on a copy of the batch of n x n matrices A
+ *        (potrf, potri): the copy goes to the output, or to temp space when req is kAddTo;
+ *        factor(s, batch, n, x, info, work, lwork) runs on it, a failure raises "<input> <fails>",
+ *        and finish(s, size, n, x, add, out) writes the result.
+ */
+template <typename xpu, typename Factor, typename Finish>
+void LaFactorCopyOfA(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const TBlob& a,
+                     OpReqType req, const TBlob& output, LaRoutine routine, const char* fails,
+                     Factor factor, Finish finish) {
+  if (req == kNullOp) return;
+  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
+  const int n = LaDim(a, 1);
+  const index_t batch = LaBatchCount(a, 2), size = batch * n * n;
+  const bool add = req == kAddTo;
+  LA_REAL_TYPE_SWITCH(a.type_flag_, DType, {
+    const index_t lwork = LaSolverWork<DType>(s, routine, n, n);
+    LaTempPlan t;
+    const size_t x_at = t.Reserve<DType>(add ? size : 0), work_at = t.Reserve<DType>(lwork);
+    const size_t info_at = t.Reserve<int>(batch);
+    t.Allocate(ctx);
+    DType* out = output.dptr<DType>();
+    DType* x = add ? t.Get<DType>(x_at) : out;
+    int* info = t.Get<int>(info_at);
+    LaCopy(s, a.dptr<DType>(), size, x);
+    factor(s, batch, n, x, info, t.Get<DType>(work_at), lwork);
+    LaCheckInfo(s, info, batch, attrs, "input A of shape " + LaShapeText(a) + " " + fails);
+    finish(s, size, index_t(n), x, add, out);
+  });
+}
+
 /*! \brief potrf: A -> its Cholesky factor L (lower, zero above), A = L L^T. */
 template <typename xpu>
 void LaPotrfForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                     const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-  const int n = LaDim(inputs[0], 1);
-  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * n * n;
-  const bool add = req[0] == kAddTo;
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const index_t lwork = LaSolverWork<DType>(s, LaRoutine::kPotrf, n, n);
-    LaTempPlan t;
-    const size_t x_at = t.Reserve<DType>(add ? size : 0), work_at = t.Reserve<DType>(lwork);
-    const size_t info_at = t.Reserve<int>(batch);
-    t.Allocate(ctx);
-    DType* out = outputs[0].dptr<DType>();
-    DType* x = add ? t.Get<DType>(x_at) : out;
-    int* info = t.Get<int>(info_at);
-    LaCopy(s, inputs[0].dptr<DType>(), size, x);
-    LaPotrf(s, batch, n, x, info, t.Get<DType>(work_at), lwork);
-    LaCheckInfo(s, info, batch, attrs, "input A of shape " + LaShapeText(inputs[0]) +
-                " is not (symmetric) positive definite: Cholesky factorization failed");
-    LaTriangleInto(s, size, index_t(n), true, x, add, out);
-  });
+  LaFactorCopyOfA<xpu>(
+      attrs, ctx, inputs[0], req[0], outputs[0], LaRoutine::kPotrf,
+      "is not (symmetric) positive definite: Cholesky factorization failed",
+      [](auto* s, index_t batch, int n, auto* x, int* info, auto* work, index_t lwork) {
+        LaPotrf(s, batch, n, x, info, work, lwork);
+      },
+      [](auto* s, index_t size, index_t n, auto* x, bool add, auto* out) {
+        LaTriangleInto(s, size, n, true, x, add, out);
+      });
 }
 
 /*! \brief potrf backward, inputs (dL, L) -> dA = sym(L^-T Phi(L^T dL) L^-1). */
@@ -1113,26 +1133,15 @@ template <typename xpu>
 void LaPotriForward(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                     const std::vector<TBlob>& outputs) {
-  if (req[0] == kNullOp) return;
-  mshadow::Stream<xpu>* s = ctx.get_stream<xpu>();
-  const int n = LaDim(inputs[0], 1);
-  const index_t batch = LaBatchCount(inputs[0], 2), size = batch * n * n;
-  const bool add = req[0] == kAddTo;
-  LA_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    const index_t lwork = LaSolverWork<DType>(s, LaRoutine::kPotri, n, n);
-    LaTempPlan t;
-    const size_t x_at = t.Reserve<DType>(add ? size : 0), work_at = t.Reserve<DType>(lwork);
-    const size_t info_at = t.Reserve<int>(batch);
-    t.Allocate(ctx);
-    DType* out = outputs[0].dptr<DType>();
-    DType* x = add ? t.Get<DType>(x_at) : out;
-    int* info = t.Get<int>(info_at);
-    LaCopy(s, inputs[0].dptr<DType>(), size, x);
-    LaPotri(s, batch, n, x, info, t.Get<DType>(work_at), lwork);
-    LaCheckInfo(s, info, batch, attrs, "input A of shape " + LaShapeText(inputs[0]) +
-                " is not an invertible Cholesky factor (zero on the diagonal)");
-    mxnet_op::Kernel<la_sym_from_lower, xpu>::Launch(s, size, index_t(n), x, add, out);
-  });
+  LaFactorCopyOfA<xpu>(
+      attrs, ctx, inputs[0], req[0], outputs[0], LaRoutine::kPotri,
+      "is not an invertible Cholesky factor (zero on the diagonal)",
+      [](auto* s, index_t batch, int n, auto* x, int* info, auto* work, index_t lwork) {
+        LaPotri(s, batch, n, x, info, work, lwork);
+      },
+      [](auto* s, index_t size, index_t n, auto* x, bool add, auto* out) {
+        mxnet_op::Kernel<la_sym_from_lower, xpu>::Launch(s, size, n, x, add, out);
+      });
 }
 
 /*! \brief potri backward, inputs (dO, L, O) -> dL = -tril(O (dO + dO^T) O tril(L)). */
