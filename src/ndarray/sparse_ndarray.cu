@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../common/cuda_launch.h"
 #include "../common/cuda_utils.h"
 
 namespace mxnet {
@@ -20,28 +21,12 @@ namespace sparse_gpu {
 
 namespace {
 
-// The runtime's own launcher (src/operator's mxnet_op.h is a layer above): OP::Map(i, args...)
-// for i in [0, N), grid-stride, on the given stream.
-template <typename OP, typename... Args>
-__global__ void map_kernel(index_t n, Args... args) {
-  const index_t stride = static_cast<index_t>(blockDim.x) * gridDim.x;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    OP::Map(i, args...);
-  }
-}
-
+// The shared launcher (common/cuda_launch.h), in the form the scatters below call it.
 template <typename OP>
 struct Kernel {
   template <typename... Args>
   static void Launch(mshadow::Stream<gpu>* s, index_t n, Args... args) {
-    if (n <= 0) return;
-    const index_t threads = common::cuda::kThreadsPerBlock;
-    const index_t blocks =
-        std::min<index_t>((n + threads - 1) / threads, common::cuda::kMaxBlocks);
-    map_kernel<OP, Args...><<<static_cast<unsigned>(blocks), static_cast<unsigned>(threads), 0,
-                              mshadow::Stream<gpu>::GetStream(s)>>>(n, args...);
-    CUDA_CALL(cudaPeekAtLastError());
+    common::cuda::LaunchMap<OP>(mshadow::Stream<gpu>::GetStream(s), n, args...);
   }
 };
 

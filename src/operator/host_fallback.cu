@@ -21,14 +21,30 @@ namespace {
 
 size_t BlobBytes(const TBlob& b) { return b.Size() * mshadow::mshadow_sizeof(b.type_flag_); }
 
+size_t ArrayBytes(const NDArray& a) {
+  return a.shape().Size() * mshadow::mshadow_sizeof(a.dtype());
+}
+
+/*!
+ * \brief Queues a copy of `bytes` (none: nothing) on `stream`. A copy from pageable host memory
+ *        is staged before the call returns, so the host buffer may go then.
+ */
+void CopyBytes(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+  if (bytes) CUDA_CALL(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+}
+
+/*! \brief The CPU kernel's op context: the GPU call's, on the CPU and without a stream. */
+OpContext HostContext(const OpContext& ctx) {
+  OpContext host_ctx = ctx;
+  host_ctx.run_ctx.ctx = Context::CPU();
+  host_ctx.run_ctx.stream = nullptr;
+  return host_ctx;
+}
+
 /*! \brief A dense array on `ctx` with a copy of `src` (queued on `stream`). */
 NDArray DenseCopy(const NDArray& src, Context ctx, cudaStream_t stream) {
   NDArray out(src.shape(), ctx, false, src.dtype());
-  const size_t bytes = src.shape().Size() * mshadow::mshadow_sizeof(src.dtype());
-  if (bytes) {
-    CUDA_CALL(cudaMemcpyAsync(out.data().dptr_, src.data().dptr_, bytes, cudaMemcpyDefault,
-                              stream));
-  }
+  CopyBytes(out.data().dptr_, src.data().dptr_, ArrayBytes(src), stream);
   return out;
 }
 
@@ -66,32 +82,20 @@ FCompute RunOnHostForGPU(FCompute cpu_fn) {
     std::vector<TBlob> in_blobs, out_blobs;
     for (size_t i = 0; i < inputs.size(); ++i) {
       hin[i].resize(BlobBytes(inputs[i]));
-      if (!hin[i].empty()) {
-        CUDA_CALL(cudaMemcpyAsync(hin[i].data(), inputs[i].dptr_, hin[i].size(),
-                                  cudaMemcpyDeviceToHost, stream));
-      }
+      CopyBytes(hin[i].data(), inputs[i].dptr_, hin[i].size(), stream);
       in_blobs.push_back(TBlob(static_cast<void*>(hin[i].data()), inputs[i].shape_,
                                cpu::kDevMask, inputs[i].type_flag_));
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
       hout[i].resize(BlobBytes(outputs[i]));
-      if (!hout[i].empty() && req[i] == kAddTo) {
-        CUDA_CALL(cudaMemcpyAsync(hout[i].data(), outputs[i].dptr_, hout[i].size(),
-                                  cudaMemcpyDeviceToHost, stream));
-      }
+      if (req[i] == kAddTo) CopyBytes(hout[i].data(), outputs[i].dptr_, hout[i].size(), stream);
       out_blobs.push_back(TBlob(static_cast<void*>(hout[i].data()), outputs[i].shape_,
                                 cpu::kDevMask, outputs[i].type_flag_));
     }
     CUDA_CALL(cudaStreamSynchronize(stream));
-    OpContext host_ctx = ctx;
-    host_ctx.run_ctx.ctx = Context::CPU();
-    host_ctx.run_ctx.stream = nullptr;
-    cpu_fn(attrs, host_ctx, in_blobs, req, out_blobs);
+    cpu_fn(attrs, HostContext(ctx), in_blobs, req, out_blobs);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      if (req[i] == kNullOp || hout[i].empty()) continue;
-      // From pageable memory: staged before the call returns, so the buffers may go.
-      CUDA_CALL(cudaMemcpyAsync(outputs[i].dptr_, hout[i].data(), hout[i].size(),
-                                cudaMemcpyHostToDevice, stream));
+      if (req[i] != kNullOp) CopyBytes(outputs[i].dptr_, hout[i].data(), hout[i].size(), stream);
     }
   };
 }
@@ -112,20 +116,12 @@ FComputeEx RunOnHostForGPUEx(FComputeEx cpu_fn) {
       hout.push_back(keep ? HostCopy(outputs[i], stream) : HostLike(outputs[i]));
     }
     CUDA_CALL(cudaStreamSynchronize(stream));
-    OpContext host_ctx = ctx;
-    host_ctx.run_ctx.ctx = Context::CPU();
-    host_ctx.run_ctx.stream = nullptr;
-    cpu_fn(attrs, host_ctx, hin, req, hout);
+    cpu_fn(attrs, HostContext(ctx), hin, req, hout);
     for (size_t i = 0; i < outputs.size(); ++i) {
       if (req[i] == kNullOp) continue;
       const NDArray& out = outputs[i];
       if (!out.is_sparse()) {
-        const size_t bytes = out.shape().Size() * mshadow::mshadow_sizeof(out.dtype());
-        // From pageable memory: staged before the call returns, so the buffers may go.
-        if (bytes) {
-          CUDA_CALL(cudaMemcpyAsync(out.data().dptr_, hout[i].data().dptr_, bytes,
-                                    cudaMemcpyHostToDevice, stream));
-        }
+        CopyBytes(out.data().dptr_, hout[i].data().dptr_, ArrayBytes(out), stream);
         continue;
       }
       std::vector<NDArray> aux;

@@ -24,6 +24,7 @@
 
 #include "../common/parallel_ranges.h"
 #ifdef __CUDACC__
+#include "../common/cuda_launch.h"
 #include "../common/cuda_utils.h"
 #endif
 
@@ -60,15 +61,7 @@ struct Kernel<OP, mshadow::cpu> {
 };
 
 #ifdef __CUDACC__
-/*! \brief Grid-stride loop: OP::Map(i, args...) for i in [0, N). */
-template <typename OP, typename... Args>
-__global__ void generic_kernel(index_t N, Args... args) {
-  const index_t stride = static_cast<index_t>(blockDim.x) * gridDim.x;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < N;
-       i += stride) {
-    OP::Map(i, args...);
-  }
-}
+using common::cuda::GridFor;
 
 /*! \brief The chunked form on a GPU: every thread runs a chunk of one element. */
 template <typename OP, typename... Args>
@@ -80,12 +73,6 @@ __global__ void generic_kernel_ex(index_t N, Args... args) {
   }
 }
 
-/*! \brief Blocks for N elements, capped (the grid-stride loop covers the rest). */
-inline unsigned GridFor(index_t N) {
-  const index_t blocks = (N + common::cuda::kThreadsPerBlock - 1) / common::cuda::kThreadsPerBlock;
-  return static_cast<unsigned>(std::min<index_t>(blocks, common::cuda::kMaxBlocks));
-}
-
 /*!
  * \brief The same functors on the GPU, queued on the worker's stream. A launch failure (bad
  *        configuration) throws here; a fault inside the kernel surfaces at the next wait.
@@ -94,10 +81,7 @@ template <typename OP>
 struct Kernel<OP, mshadow::gpu> {
   template <typename... Args>
   inline static bool Launch(Stream<mshadow::gpu>* s, const index_t N, Args... args) {
-    if (N <= 0) return true;
-    generic_kernel<OP, Args...><<<GridFor(N), common::cuda::kThreadsPerBlock, 0,
-                                  Stream<mshadow::gpu>::GetStream(s)>>>(N, args...);
-    CUDA_CALL(cudaPeekAtLastError());
+    common::cuda::LaunchMap<OP>(Stream<mshadow::gpu>::GetStream(s), N, args...);
     return true;
   }
   template <typename... Args>
