@@ -73,6 +73,36 @@ if(MXNET_USE_CUDNN)
     target_compile_definitions(mxnet PRIVATE MXNET_USE_CUDNN=0)
   endif()
 endif()
+# NCCL (the 'nccl' KVStore and dist_device_sync's GPU all-reduce): a system install (the GPU
+# machine's Debian packages: /usr/include/<arch>/nccl.h) or the PyPI wheel nvidia-nccl-cu13
+# (site-packages/nvidia/nccl), which tools/setup.sh installs. Without it those stores sum
+# through host memory ('nccl' then says it needs NCCL).
+option(MXNET_USE_NCCL "NCCL for the GPU KVStores, when found" ON)
+if(MXNET_USE_NCCL)
+  if(NOT MXNET_NCCL_ROOT)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c
+                      "import nvidia.nccl as m; print(list(m.__path__)[0])"
+                    OUTPUT_VARIABLE MXNET_NCCL_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE
+                    ERROR_QUIET)
+  endif()
+  find_path(MXNET_NCCL_INCLUDE nccl.h
+            HINTS ${MXNET_NCCL_ROOT}/include ${CUDAToolkit_INCLUDE_DIRS}
+                  /usr/include/${CMAKE_LIBRARY_ARCHITECTURE})
+  find_library(MXNET_NCCL_LIB NAMES nccl libnccl.so.2
+               HINTS ${MXNET_NCCL_ROOT}/lib ${CUDAToolkit_LIBRARY_DIR}
+                     /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE})
+  if(MXNET_NCCL_INCLUDE AND MXNET_NCCL_LIB)
+    target_include_directories(mxnet PRIVATE ${MXNET_NCCL_INCLUDE})
+    target_link_libraries(mxnet PRIVATE ${MXNET_NCCL_LIB})
+    target_compile_definitions(mxnet PRIVATE MXNET_USE_NCCL=1)
+    list(APPEND MXNET_CUDA_ONLY_INCLUDES ${MXNET_NCCL_INCLUDE})
+    message(STATUS "NCCL: ${MXNET_NCCL_LIB}")
+  else()
+    message(WARNING "MXNET_USE_NCCL: NCCL not found (pip install nvidia-nccl-cu13, or set "
+                    "-DMXNET_NCCL_ROOT=<folder with include/ and lib/>): the GPU KVStores sum "
+                    "through host memory")
+  endif()
+endif()
 # nvcc hands host flags through -Xcompiler; -Wall and the prefix map are GCC-only.
 target_compile_options(mxnet PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr
                        -Xcompiler=-fopenmp -Xcompiler=-fPIC>)

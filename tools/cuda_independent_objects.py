@@ -20,11 +20,11 @@ import re
 import subprocess
 import sys
 
-# The macros the CUDA configuration sets differently. `#ifndef MXNET_USE_CUDA` + `#define
-# MXNET_USE_CUDA 0` in mxnet/base.h only give the default that CMake always overrides, so those
-# two forms do not count. `__has_include(<x>)` differs when x is in one of the include folders
+# The macros the CUDA configuration sets differently (MXNET_USE_CUDA, _CUDNN, _NCCL).
+# `#ifndef MXNET_USE_CUDA` + `#define MXNET_USE_CUDA 0` in mxnet/base.h only give the default
+# that CMake always overrides, so those two forms do not count. `__has_include(<x>)` differs when x is in one of the include folders
 # only the CUDA build has (--cuda-includes).
-CUDA_MACRO = re.compile(r"\bMXNET_USE_CUD\w*")
+CUDA_MACRO = re.compile(r"\bMXNET_USE_(CUD\w*|NCCL)\b")
 HAS_INCLUDE = re.compile(r"__has_include\s*\(\s*[<\"]([^>\"]+)[>\"]")
 DEFAULT_ONLY = re.compile(r"^\s*#\s*(ifndef\s+MXNET_USE_CUDA|define\s+MXNET_USE_CUDA\s+0)\s*$")
 COMMENT = re.compile(r"//.*?$|/\*.*?\*/", re.S | re.M)

@@ -54,6 +54,12 @@ if [ "${MXNET_CUDA:-0}" = "1" ]; then
      ! "$PY" -c "import nvidia.cudnn" 2>/dev/null; then
     "$PY" -m pip install -q nvidia-cudnn-cu13
   fi
+  # NCCL likewise (the 'nccl' KVStore, dist_device_sync on GPUs), unless the system has it.
+  if [ ! -e "/usr/include/$(gcc -print-multiarch 2>/dev/null)/nccl.h" ] &&
+     [ ! -e "$(dirname "$NVCC")/../include/nccl.h" ] &&
+     ! "$PY" -c "import nvidia.nccl" 2>/dev/null; then
+    "$PY" -m pip install -q nvidia-nccl-cu13
+  fi
   CUDA_ARGS=(-DMXNET_USE_CUDA=ON "-DCMAKE_CUDA_COMPILER=$NVCC"
              "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-80;90}")
   BUILD_DIR=${BUILD_DIR:-build-cuda}

@@ -19,7 +19,11 @@ const LibFeature kFeatures[] = {
 #else
     {"CUDNN", false},
 #endif
+#if MXNET_USE_CUDA && MXNET_USE_NCCL
+    {"NCCL", true},
+#else
     {"NCCL", false},
+#endif
     {"CUDA_RTC", false},
     {"TENSORRT", false},
 #if defined(__SSE__)

@@ -6,15 +6,19 @@
  *        stored copies and sums on the CPU; 'device' keeps a dense key's copy on the device of
  *        the first value it was initialised with and sums there (copies from the other devices,
  *        then add_n on that device), so GPU gradients are reduced, and updated with
- *        update_on_kvstore, on a GPU.
+ *        update_on_kvstore, on a GPU. 'nccl' is 'device' with the values on several GPUs
+ *        summed by one NCCL reduction (gpu_collective.h).
  *        A 'dist_*' store is the same store in every worker process plus a Collective that
- *        makes inits take rank 0's value and pushes sum over the workers (collective.h).
+ *        makes inits take rank 0's value and pushes sum over the workers (collective.h);
+ *        dist_device_sync keeps dense keys on their GPU like 'device', and the workers' sums
+ *        of GPU values are all-reduced there (with NCCL when the build has it).
  */
 #include <dmlc/logging.h>
 #include <mxnet/imperative.h>
 #include <mxnet/kvstore.h>
 
 #include "./collective.h"
+#include "./gpu_collective.h"
 
 #include <algorithm>
 #include <cctype>
@@ -242,7 +246,9 @@ class KVStoreLocal : public KVStore {
       : collective_(std::move(collective)),
         stateless_(type == "horovod"),
         async_(type.find("async") != std::string::npos),
-        on_device_(type == "device" || type.compare(0, 7, "device_") == 0) {
+        nccl_(type.find("nccl") != std::string::npos),
+        on_device_(type == "device" || type.compare(0, 7, "device_") == 0 || nccl_ ||
+                   (collective_ && !async_ && type.find("device") != std::string::npos)) {
     type_ = type;
   }
 
@@ -312,8 +318,13 @@ class KVStoreLocal : public KVStore {
       CopyFromTo(v, stored);
       if (async_) {
         collective_->ServerInit(KeyName(key), stored);
-      } else if (collective_) {
+      } else if (collective_ && stored.ctx().dev_mask() == cpu::kDevMask) {
         collective_->Broadcast(KeyName(key), &stored);
+      } else if (collective_) {  // a GPU value: broadcast through host memory
+        NDArray host(stored.shape(), Context::CPU(), false, stored.dtype());
+        CopyFromTo(stored, host);
+        collective_->Broadcast(KeyName(key), &host);
+        CopyFromTo(host, stored);
       }
       store_[key] = stored;
     }
@@ -745,8 +756,9 @@ class KVStoreLocal : public KVStore {
                                    << "has shape " << ShapeStr(stored->shape());
       }
     }
-    if (!updater_ && !str_updater_) {  // the sum replaces the stored value
-      SumOnDevice(vals, stored, priority);
+    const bool replaces = !updater_ && !str_updater_;  // the sum replaces the stored value
+    if (replaces && !collective_) {
+      ReduceOnDevice(vals, stored, priority);
       return true;
     }
     NDArray merged;
@@ -754,15 +766,37 @@ class KVStoreLocal : public KVStore {
       merged = vals[0];
     } else {
       merged = NDArray(stored->shape(), stored->ctx(), false, stored->dtype());
-      SumOnDevice(vals, &merged, priority);
+      ReduceOnDevice(vals, &merged, priority);
+    }
+    if (collective_) {  // dist_device_sync: the sum over the workers, on this GPU
+      merged = collective_->Sum(KeyName(key), merged, replaces ? *stored : NDArray());
+      if (merged.SharesChunk(*stored)) return true;
+      if (replaces || merged.ctx() != stored->ctx()) {
+        // A compressed sum comes back on the CPU.
+        NDArray back = replaces ? *stored : NDArray(stored->shape(), stored->ctx(), false,
+                                                    stored->dtype());
+        CopyFromTo(merged, back, priority);
+        if (replaces) return true;
+        merged = back;
+      }
     }
     RunUpdater(key, merged, stored);
     return true;
   }
 
+  /*! \brief out := sum(vals) on out's GPU: one NCCL reduction for 'nccl' where it can. */
+  void ReduceOnDevice(const std::vector<NDArray>& vals, NDArray* out, int priority) {
+    if (nccl_ && gpu_collective::CanReduceOnDevices(vals, *out)) {
+      gpu_collective::ReduceOnDevices(vals, *out, priority);
+      return;
+    }
+    SumOnDevice(vals, out, priority);
+  }
+
   std::unique_ptr<Collective> collective_;  // set for dist_* stores
   bool stateless_;                           // 'horovod': pushpull and broadcast only
   bool async_;                               // dist_async: values on the servers
+  bool nccl_;                                // 'nccl': sums over GPUs with NCCL
   bool on_device_;                           // 'device': dense keys stored on a device
   std::unordered_map<int, NDArray> store_;
   std::unordered_map<std::string, int> str_to_int_;
@@ -803,9 +837,13 @@ KVStore* KVStore::Create(const char* type_name) {
     return new kvstore::KVStoreLocal(type, kvstore::CreateCollective(type));
   }
   if (type.find("nccl") != std::string::npos) {
-    MX_THROW(dmlc::NotImplementedError)
-        << "KVStore type '" << type << "' needs NCCL (GPU), which this build does not include; "
-        << "use 'local' or 'device'";
+    if (!kvstore::gpu_collective::NcclBuilt()) {
+      MX_THROW(dmlc::NotImplementedError)
+          << "KVStore type '" << type << "' needs NCCL (GPU), which this build does not "
+          << "include (build with CUDA and NCCL: MXNET_CUDA=1 tools/setup.sh); use 'local' or "
+          << "'device'";
+    }
+    return new kvstore::KVStoreLocal(type, nullptr);
   }
   if (type != "local" && type.compare(0, 6, "local_") != 0 && type != "device" &&
       type.compare(0, 7, "device_") != 0) {

@@ -15,6 +15,9 @@
 #include <mutex>
 #include <vector>
 
+#include <set>
+
+#include "./gpu_collective.h"
 #include "./mpi_collective.h"
 #endif
 
@@ -95,6 +98,16 @@ NDArray MpiCollective::Sum(const std::string& key, const NDArray& merged, const 
   RequireWorker("push");
   // row_sparse and 2-bit compressed sums: synchronous (the collective runs in order with the
   // others on the communication thread, and this waits for it).
+  const bool compressed = compression_threshold_ > 0 && merged.dtype() == mshadow::kFloat32;
+  if (merged.ctx().dev_mask() == gpu::kDevMask && (merged.is_sparse() || compressed)) {
+    // Sparse and compressed sums work on host memory.
+    NDArray host = merged.is_sparse()
+                       ? NDArray(merged.storage_type(), merged.shape(), Context::CPU(),
+                                 merged.dtype())
+                       : NDArray(merged.shape(), Context::CPU(), false, merged.dtype());
+    CopyFromTo(merged, host);
+    return Sum(key, host, into);
+  }
   if (merged.storage_type() == kRowSparseStorage) {
     merged.WaitToRead();
     NDArray out;
@@ -104,7 +117,7 @@ NDArray MpiCollective::Sum(const std::string& key, const NDArray& merged, const 
     });
     return out;
   }
-  if (compression_threshold_ > 0 && merged.dtype() == mshadow::kFloat32) {
+  if (compressed) {
     merged.WaitToRead();
     NDArray out;
     RunCollective(job_, "KVStoreSumCompressed", [&]() {
@@ -115,6 +128,16 @@ NDArray MpiCollective::Sum(const std::string& key, const NDArray& merged, const 
   }
   // Dense: asynchronous. The sum is an engine operation; readers of the result wait for it.
   CheckDense("push", key, merged, merged);
+  if (merged.ctx().dev_mask() == gpu::kDevMask) {
+    // dist_device_sync: summed on the GPU with NCCL (or through host memory), into `into`
+    // when it is on the same GPU.
+    const bool fits = !into.is_none() && into.storage_type() == kDefaultStorage &&
+                      into.shape() == merged.shape() && into.dtype() == merged.dtype() &&
+                      into.ctx() == merged.ctx();
+    NDArray out = fits ? into : NDArray(merged.shape(), merged.ctx(), false, merged.dtype());
+    ScheduleSum(key, merged, out);
+    return out;
+  }
   if (job_.size == 1) {
     ScheduleSum(key, merged, merged);  // still agrees (and checks) with itself
     return merged;
@@ -133,17 +156,25 @@ void MpiCollective::ScheduleSum(const std::string& key, const NDArray& value,
   const bool in_place = value.SharesChunk(dst);
   std::vector<engine::VarHandle> reads, writes;
   if (!in_place) reads.push_back(value.var());
-  if (!in_place || job_.size > 1) writes.push_back(dst.var());
+  if (!in_place || job_.size > 1 || dst.ctx().dev_mask() == gpu::kDevMask) {
+    writes.push_back(dst.var());  // (NCCL writes a GPU sum even in place)
+  }
   // Captures no `this`: the store may be freed before the operation runs; the job is not.
   Job* job = &job_;
   const std::string store = type_;
   ScheduleCollective(job_, "KVStoreAllreduce", reads, writes, [job, store, key, value, dst]() {
     std::lock_guard<std::mutex> lock(job->mu);
     const size_t n = value.Size();
-    const Call call{kOpPush, key, int64_t(n), value.dtype(), kDefaultStorage};
+    const bool on_gpu = value.ctx().dev_mask() == gpu::kDevMask;
+    const Call call{kOpPush, key, int64_t(n), value.dtype(), kDefaultStorage,
+                    on_gpu ? GpuPlace(value) : kOnCpu};
     Watched watched(*job, call, store);
-    Agree(*job, call, store);
+    const int64_t place = Agree(*job, call, store);
     if (n == 0) return;
+    if (on_gpu) {
+      SumOnGpu(*job, place, store, value, dst);
+      return;
+    }
     if (job->size == 1) {
       if (!value.SharesChunk(dst)) {
         std::memcpy(dst.data().dptr_, value.data().dptr_,
@@ -153,6 +184,76 @@ void MpiCollective::ScheduleSum(const std::string& key, const NDArray& value,
     }
     AllreduceChunked(*job, value.data().dptr_, dst.data().dptr_, n, value.dtype());
   });
+}
+
+namespace {
+
+/*! \brief The job's NCCL communicator (made at the first GPU sum every worker can do with it). */
+struct NcclState {
+  std::unique_ptr<gpu_collective::RankComm> comm;
+  bool unusable = false;  // two workers share a GPU: sums go through host memory
+};
+
+NcclState& TheNcclState() {  // used under Job::mu
+  static NcclState state;
+  return state;
+}
+
+}  // namespace
+
+int64_t MpiCollective::GpuPlace(const NDArray& value) {
+  const NcclState& nccl = TheNcclState();
+  const bool usable = gpu_collective::NcclEnabled() &&
+                      gpu_collective::NcclSupports(value.dtype()) && !nccl.unusable &&
+                      (!nccl.comm || nccl.comm->device() == value.ctx().dev_id);
+  return usable ? kOnGpuNccl : kOnGpu;
+}
+
+gpu_collective::RankComm* MpiCollective::JobNccl(Job& job, int dev, const std::string& store) {
+  NcclState& nccl = TheNcclState();
+  if (nccl.comm || nccl.unusable) return nccl.comm.get();
+  // NCCL takes one GPU per worker: the workers compare their GPUs' UUIDs first.
+  const std::string uuid = gpu_collective::DeviceUuid(dev);
+  std::vector<int64_t> sizes;
+  const std::vector<char> all = AllgatherBytes(job, uuid.data(), uuid.size(), &sizes);
+  std::set<std::string> seen;
+  for (int r = 0; r < job.size; ++r) {
+    seen.insert(std::string(all.data() + r * uuid.size(), uuid.size()));
+  }
+  if (static_cast<int>(seen.size()) != job.size) {
+    nccl.unusable = true;
+    if (job.rank == 0) {
+      LOG(WARNING) << "KVStore " << store << ": some workers share a GPU, which NCCL does not "
+                   << "allow; their GPU sums go through host memory and MPI instead";
+    }
+    return nullptr;
+  }
+  std::string id = job.rank == 0 ? gpu_collective::NewUniqueId() : std::string();
+  int64_t id_size = static_cast<int64_t>(id.size());
+  CheckMPI(MPI_Bcast(&id_size, 1, MPI_INT64_T, 0, job.workers), "MPI_Bcast");
+  id.resize(static_cast<size_t>(id_size));
+  BcastChunked(job, &id[0], id.size());
+  nccl.comm = gpu_collective::JoinRankComm(id, job.size, job.rank, dev);
+  return nccl.comm.get();
+}
+
+void MpiCollective::SumOnGpu(Job& job, int64_t place, const std::string& store,
+                             const NDArray& value, const NDArray& dst) {
+  const int dev = value.ctx().dev_id;
+  const size_t n = value.Size();
+  if (place == kOnGpuNccl) {
+    gpu_collective::RankComm* comm = JobNccl(job, dev, store);
+    if (comm != nullptr) {
+      comm->AllReduce(value.data().dptr_, dst.data().dptr_, n, value.dtype());
+      return;
+    }
+  }
+  // Some worker cannot use NCCL here: this sum goes through host memory.
+  const size_t bytes = n * mshadow::mshadow_sizeof(value.dtype());
+  std::vector<char> host(bytes);
+  gpu_collective::CopyToHost(host.data(), value.data().dptr_, bytes, dev);
+  if (job.size > 1) AllreduceChunked(job, host.data(), host.data(), n, value.dtype());
+  gpu_collective::CopyToDevice(dst.data().dptr_, host.data(), bytes, dev);
 }
 
 void MpiCollective::SumInto(const std::string& key, const NDArray& value, const NDArray& dst) {
@@ -228,12 +329,14 @@ int64_t MpiCollective::RowLength(const TShape& shape) {
 
 void MpiCollective::CheckDense(const char* op, const std::string& key, const NDArray& value,
                                const NDArray& dst) const {
+  // A push's sum may be on a GPU (dist_device_sync); pushpull and broadcast work on the CPU.
+  const bool push = std::strcmp(op, "push") == 0;
   if (value.storage_type() != kDefaultStorage || dst.storage_type() != kDefaultStorage ||
-      value.shape() != dst.shape() || value.dtype() != dst.dtype() ||
-      value.ctx().dev_mask() != cpu::kDevMask || dst.ctx().dev_mask() != cpu::kDevMask) {
+      value.shape() != dst.shape() || value.dtype() != dst.dtype() || value.ctx() != dst.ctx() ||
+      (!push && value.ctx().dev_mask() != cpu::kDevMask)) {
     MX_THROW(dmlc::ValueError)
         << "KVStore " << type_ << " " << op << " of key " << key << ": the value and the "
-        << "output must be dense CPU arrays of one shape and dtype (got "
+        << "output must be dense arrays of one shape, dtype and device (got "
         << value.shape() << " " << mshadow::dtype_string(value.dtype()) << " and "
         << dst.shape() << " " << mshadow::dtype_string(dst.dtype()) << ")";
   }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "./collective.h"
+#include "./gpu_collective.h"
 #include "./mpi_job.h"
 
 namespace mxnet {
@@ -66,6 +67,19 @@ class MpiCollective : public Collective {
    *        may be value) as an engine operation reading value and writing dst; returns at once.
    */
   void ScheduleSum(const std::string& key, const NDArray& value, const NDArray& dst);
+  /*! \brief The Call::place this worker states for a sum of a GPU value. */
+  static int64_t GpuPlace(const NDArray& value);
+  /*!
+   * \brief The job's NCCL communicator, made now (collectively) if it is the first; null when
+   *        some workers share a GPU. Every worker calls it at the same collective.
+   */
+  static gpu_collective::RankComm* JobNccl(Job& job, int dev, const std::string& store);
+  /*!
+   * \brief dst := the sum over the workers of the dense GPU `value` (on the communication
+   *        thread, after Agree returned `place`): NCCL, or host memory and MPI.
+   */
+  static void SumOnGpu(Job& job, int64_t place, const std::string& store, const NDArray& value,
+                       const NDArray& dst);
   NDArray SumRowSparse(const std::string& key, const NDArray& merged);
   NDArray SumCompressed(const std::string& key, const NDArray& merged);
   std::vector<uint32_t> Quantize(const std::string& key, const NDArray& merged);

@@ -347,16 +347,17 @@ Watched::Watched(const Job& job, const Call& call, const std::string& store) {
 }
 Watched::~Watched() { Watchdog::Get(*g_job).Leave(); }
 
-void Agree(Job& job, const Call& call, const std::string& store) {
-  const int64_t kn = 5;
-  int64_t mine[2 * kn] = {call.op, KeyHash(call.key), call.count, call.dtype, call.stype};
+int64_t Agree(Job& job, const Call& call, const std::string& store) {
+  const int64_t kn = 6;  // the compared fields, then place
+  int64_t mine[2 * kn] = {call.op, KeyHash(call.key), call.count, call.dtype, call.stype,
+                          call.place};
   for (int i = 0; i < kn; ++i) mine[kn + i] = -mine[i];
   int64_t all[2 * kn];
   CheckMPI(MPI_Allreduce(mine, all, 2 * kn, MPI_INT64_T, MPI_MAX, job.workers),
            "agreeing with the other workers");
   bool same = true;
-  for (int i = 0; i < kn; ++i) same = same && all[i] == -all[kn + i];
-  if (same) return;
+  for (int i = 0; i < kn - 1; ++i) same = same && all[i] == -all[kn + i];
+  if (same) return -all[2 * kn - 1];
   // Another worker's value of a field that differs (the max or the min, whichever is not ours).
   auto other = [&](int i) { return all[i] != mine[i] ? all[i] : -all[kn + i]; };
   std::ostringstream os;
@@ -386,6 +387,7 @@ void Agree(Job& job, const Call& call, const std::string& store) {
        << " value while another worker's storage type differs.";
   }
   MX_THROW(dmlc::ValueError) << os.str();
+  return 0;  // not reached
 }
 
 constexpr size_t kMaxChunk = size_t(1) << 30;  // MPI counts are ints

@@ -85,7 +85,11 @@ struct Call {
   int64_t count;       // elements (dense) or row length (row_sparse)
   int64_t dtype;
   int64_t stype;
+  // Not compared: where this worker's value is (kOnCpu, kOnGpu, kOnGpuNccl); Agree returns
+  // the least over the workers, so they all take the same path.
+  int64_t place = 0;
 };
+enum Place : int64_t { kOnCpu = 0, kOnGpu = 1, kOnGpuNccl = 2 };
 
 int64_t KeyHash(const std::string& key);
 
@@ -103,9 +107,10 @@ class Watched {
 
 /*!
  * \brief Every worker states `call`; returns when all stated the same, raises ValueError naming
- *        the difference otherwise (on every worker, so all of them stop).
+ *        the difference otherwise (on every worker, so all of them stop). Returns the least
+ *        `place` stated.
  */
-void Agree(Job& job, const Call& call, const std::string& store);
+int64_t Agree(Job& job, const Call& call, const std::string& store);
 
 /*! \brief In-place (send == recv) or not, any element count: MPI counts are ints. */
 void AllreduceChunked(Job& job, const void* send, void* recv, size_t n, int dtype);

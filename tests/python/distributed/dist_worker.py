@@ -256,6 +256,96 @@ def case_sync():
     two_bit_sync()
 
 
+def gpu_sync_semantics(kind):
+    """dist_device_sync with GPU values: keys live on the GPU, the workers' sums are all-reduced
+    there (NCCL, or host memory and MPI), the updater runs there (tests/python/gpu)."""
+    kv = mx.kv.create(kind)
+    r, n = kv.rank, kv.num_workers
+    ranks = range(n)
+    gpu = mx.gpu(0)
+    shape = (2, 3)
+    name = kind + ".gpu"
+
+    kv.init(3, mx.nd.array(value(r, shape), ctx=gpu))
+    out = mx.nd.zeros(shape, ctx=gpu)
+    kv.pull(3, out=out)
+    exact(out, value(0, shape), name + " init")
+    ok(name + ".init", kv)
+
+    # a GPU and a CPU value from each worker; pulled into GPU and CPU outputs
+    kv.push(3, [mx.nd.array(value(r, shape), ctx=gpu),
+                mx.nd.array(value(r, shape, salt=5), ctx=mx.cpu())])
+    outs = [mx.nd.zeros(shape, ctx=gpu), mx.nd.zeros(shape)]
+    kv.pull(3, out=outs)
+    for o in outs:
+        exact(o, sum(value(q, shape) + value(q, shape, salt=5) for q in ranks), name + " push")
+    v = mx.nd.array(value(r, shape, salt=2), ctx=gpu)
+    kv.pushpull(3, v)
+    exact(v, sum(value(q, shape, salt=2) for q in ranks), name + " pushpull in place")
+    ok(name + ".push", kv)
+
+    for i, dt in enumerate(['float16', 'float32', 'float64', 'int32', 'int64', 'uint8']):
+        key = 'dt%d' % i
+        kv.init(key, mx.nd.array(value(r, shape, dt), dtype=dt, ctx=gpu))
+        kv.push(key, mx.nd.array(value(r, shape, dt, salt=i), dtype=dt, ctx=gpu))
+        od = mx.nd.zeros(shape, dtype=dt, ctx=gpu)
+        kv.pull(key, out=od)
+        exact(od, sum(value(q, shape, dt, salt=i) for q in ranks).astype(dt),
+              "%s dtype %s" % (name, dt))
+    ok(name + ".dtypes", kv)
+
+    big_n = 1500000
+    base = (np.arange(big_n) % 1000).astype(np.float32) * 0.25
+    kv.init('big', mx.nd.zeros((big_n,), ctx=gpu))
+    kv.push('big', mx.nd.array(base * (r + 1), ctx=gpu))
+    ob = mx.nd.zeros((big_n,), ctx=gpu)
+    kv.pull('big', out=ob)
+    want_big = np.zeros(big_n, np.float32)
+    for q in ranks:
+        want_big += base * np.float32(q + 1)
+    exact(ob, want_big, name + " big array")
+    ok(name + ".big", kv)
+
+    # the updater sees the workers' sum and the stored value on the GPU
+    seen = []
+
+    def updater(key, grad, weight):
+        seen.append((grad.context.device_type, weight.context.device_type))
+        weight[:] -= 0.5 * grad
+    kv._set_updater(updater)
+    kv.init('u', mx.nd.ones(shape, ctx=gpu))
+    kv.push('u', mx.nd.array(value(r, shape, salt=1), ctx=gpu))
+    ou = mx.nd.zeros(shape, ctx=gpu)
+    kv.pull('u', out=ou)
+    close(ou, 1 - 0.5 * sum(value(q, shape, salt=1) for q in ranks), name + " updater")
+    if seen != [('gpu', 'gpu')]:
+        raise AssertionError("%s: the updater ran on %r, expected the GPU" % (name, seen))
+    ok(name + ".updater", kv)
+
+
+def two_bit_gpu():
+    kv = mx.kv.create('dist_device_sync')
+    r, n = kv.rank, kv.num_workers
+    t = 0.5
+    kv.set_gradient_compression({'type': '2bit', 'threshold': t})
+    shape = (5, 7)
+    kv.init('c', mx.nd.zeros(shape, ctx=mx.gpu(0)))
+    steps = 3
+    sent = two_bit_reference([[compression_grads(q, s, shape) for s in range(steps)]
+                              for q in range(n)], t)
+    out = mx.nd.zeros(shape, ctx=mx.gpu(0))
+    for s in range(steps):
+        kv.push('c', mx.nd.array(compression_grads(r, s, shape), ctx=mx.gpu(0)))
+        kv.pull('c', out=out)
+        exact(out, sum(sent[q][s] for q in range(n)), "2bit gpu step %d" % s)
+    ok("dist_device_sync.gpu.2bit", kv)
+
+
+def case_gpu_sync():
+    gpu_sync_semantics('dist_device_sync')
+    two_bit_gpu()
+
+
 # ---- dist_async -----------------------------------------------------------------------------
 
 def case_async():

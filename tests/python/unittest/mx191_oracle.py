@@ -36,10 +36,13 @@ SKIP_REASON = "MXNet 1.9.1 reference interpreter missing (%s; set $%s)" % (MX191
 
 def env(ours):
     """The environment for a child: this checkout's package on PYTHONPATH (ours=True) or no
-    PYTHONPATH at all (the reference interpreter)."""
+    PYTHONPATH at all (the reference interpreter, which would also load the library that
+    MXNET_LIBRARY_PATH names: that is ours, so it is dropped too)."""
     result = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     if ours:
         result["PYTHONPATH"] = os.path.join(REPO, "python")
+    else:
+        result.pop("MXNET_LIBRARY_PATH", None)
     return result
 
 

@@ -1,7 +1,7 @@
 """tools/cuda_independent_objects.py: which CPU objects a CUDA build may link unchanged.
 
 A tiny real Ninja build (g++ with depfiles, as CMake writes them) gives the tool a deps log; the
-units that read a CUDA test directly, through a header's header, through an include probe that
+units that read a CUDA (or NCCL) test directly, through a header's header, through an include probe that
 finds a CUDA header, or through the precompiled header must be left out, the others reused."""
 import os
 import shutil
@@ -28,6 +28,8 @@ FILES = {
     "cuda_inc/cuda_only.h": "",
     "src/clean.cc": '#include "plain.h"\n#include "base.h"\nint clean() { return plain(); }\n',
     "src/direct.cc": "int direct() {\n#if MXNET_USE_CUDNN\n  return 1;\n#endif\n  return 0;\n}\n",
+    # NCCL is found only by the CUDA configuration too.
+    "src/nccl.cc": "int nccl() {\n#if MXNET_USE_NCCL\n  return 1;\n#endif\n  return 0;\n}\n",
     "src/indirect.cc": '#include "via.h"\nint indirect() { return 2; }\n',
     "src/probed.cc": '#include "probe.h"\nint probed() { return 3; }\n',
     "src/probed_elsewhere.cc": '#include "probe_other.h"\nint pe() { return 4; }\n',

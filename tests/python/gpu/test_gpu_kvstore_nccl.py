@@ -1,0 +1,129 @@
+"""The GPU KVStores with NCCL: 'nccl' in one process (one ncclReduce over the GPUs holding a
+key's values) and dist_device_sync across worker processes (the workers' GPU sums all-reduced
+with NCCL; two workers on one GPU, or MXNET_KVSTORE_USE_NCCL=0, go through host memory and
+MPI). Results are checked against NumPy sums and the 'local' store."""
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import autograd, gluon
+
+from gpu_util import DEV
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+
+needs_nccl = pytest.mark.skipif(not mx.runtime.Features().is_enabled('NCCL'),
+                                reason='this libmxnet was built without NCCL')
+
+
+def _gpus():
+    return [mx.gpu(i) for i in range(mx.context.num_gpus())]
+
+
+@needs_nccl
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'float64', 'int32', 'int64'])
+def test_nccl_store_sums_over_the_gpus(dtype):
+    gpus = _gpus()
+    shape = (3, 1000)
+    rs = np.random.RandomState(1)
+    vals = [rs.randint(-8, 8, shape).astype(dtype) for _ in gpus]
+    kv = mx.kv.create('nccl')
+    assert kv.type == 'nccl'
+    kv.init('k', mx.nd.zeros(shape, dtype=dtype, ctx=gpus[0]))
+    kv.push('k', [mx.nd.array(v, dtype=dtype, ctx=g) for v, g in zip(vals, gpus)])
+    outs = [mx.nd.zeros(shape, dtype=dtype, ctx=g) for g in gpus] + [mx.nd.zeros(shape, dtype=dtype)]
+    kv.pull('k', out=outs)
+    want = np.sum(vals, axis=0).astype(dtype)
+    for o in outs:
+        np.testing.assert_array_equal(o.asnumpy(), want)
+    # pushed again: the stored value is replaced by the new sum (no updater)
+    kv.pushpull('k', [mx.nd.array(2 * v, dtype=dtype, ctx=g) for v, g in zip(vals, gpus)],
+                out=outs[0])
+    np.testing.assert_array_equal(outs[0].asnumpy(), (2 * want).astype(dtype))
+
+
+@needs_nccl
+def test_nccl_store_updates_on_the_gpu():
+    seen = []
+
+    def updater(key, grad, weight):
+        seen.append((grad.context, weight.context))
+        weight[:] -= 0.5 * grad
+
+    kv = mx.kv.create('nccl')
+    kv.init(3, mx.nd.ones((1000,), ctx=DEV))
+    kv._set_updater(updater)
+    kv.push(3, [mx.nd.full((1000,), 2, ctx=g) for g in _gpus()])
+    out = mx.nd.zeros((1000,), ctx=DEV)
+    kv.pull(3, out=out)
+    np.testing.assert_allclose(out.asnumpy(), np.full(1000, 1 - 0.5 * 2 * len(_gpus())))
+    assert seen == [(DEV, DEV)]
+
+
+def _train(kvstore, steps=4):
+    rs = np.random.RandomState(0)
+    net = gluon.nn.Dense(3, in_units=5)
+    net.initialize(mx.init.Constant(0.1), ctx=DEV)
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.2, 'momentum': 0.9},
+                            kvstore=kvstore, update_on_kvstore=True)
+    for _ in range(steps):
+        x = mx.nd.array(rs.uniform(-1, 1, (4, 5)), ctx=DEV)
+        with autograd.record():
+            loss = (net(x) ** 2).sum()
+        loss.backward()
+        trainer.step(4)
+    return [p.data(DEV).asnumpy() for p in net.collect_params().values()]
+
+
+@needs_nccl
+def test_trainer_with_the_nccl_store_matches_local():
+    for got, want in zip(_train('nccl'), _train('local')):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+# ---- dist_device_sync: worker processes through tools/launch.py ------------------------------
+
+def _launch(workers, extra_env):
+    env = dict(os.environ)
+    env['PYTHONPATH'] = os.path.join(ROOT, 'python') + os.pathsep + env.get('PYTHONPATH', '')
+    env.update(extra_env)
+    cmd = [sys.executable, os.path.join(ROOT, 'tools', 'launch.py'), '-n', str(workers),
+           '--launcher', 'local', '--timeout', '60', sys.executable,
+           os.path.join(ROOT, 'tests', 'python', 'distributed', 'dist_worker.py'), 'gpu_sync']
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=240)
+    return proc.returncode, proc.stdout.decode('utf-8', 'replace')
+
+
+GPU_CHECKS = ['init', 'push', 'dtypes', 'big', 'updater', '2bit']
+
+
+def _assert_checks(rc, out, workers):
+    assert rc == 0, out[-6000:]
+    for check in GPU_CHECKS:
+        passed = out.count('CHECK dist_device_sync.gpu.%s ok' % check)
+        assert passed == workers, (check, out[-6000:])
+
+
+@needs_nccl
+@pytest.mark.skipif(shutil.which('mpirun') is None, reason='mpirun (Open MPI) is not installed')
+def test_dist_device_sync_with_nccl_one_worker():
+    rc, out = _launch(1, {'NCCL_DEBUG': 'INFO'})
+    _assert_checks(rc, out, 1)
+    assert 'NCCL INFO' in out, 'NCCL was not used:\n' + out[-6000:]
+
+
+@pytest.mark.skipif(shutil.which('mpirun') is None, reason='mpirun (Open MPI) is not installed')
+@pytest.mark.parametrize('use_nccl', ['1', '0'])
+def test_dist_device_sync_two_workers_on_one_gpu(use_nccl):
+    # NCCL takes one GPU per worker: two workers on gpu(0) sum through host memory and MPI.
+    rc, out = _launch(2, {'MXNET_KVSTORE_USE_NCCL': use_nccl})
+    _assert_checks(rc, out, 2)
+    if use_nccl == '1' and mx.runtime.Features().is_enabled('NCCL'):
+        assert 'share a GPU' in out, out[-6000:]
