@@ -347,6 +347,13 @@ ResourceManager* ResourceManager::Get() {
   return &inst;
 }
 
+namespace resource {
+void* CurrentTempSpace(const Resource& r) {
+  if (r.req.type != ResourceRequest::kTempSpace || r.ptr_ == nullptr) return nullptr;
+  return static_cast<SpaceAllocator*>(r.ptr_)->handle.dptr;
+}
+}  // namespace resource
+
 void* Resource::get_space_internal(size_t size) const {
   CHECK_EQ(req.type, ResourceRequest::kTempSpace)
       << "Resource::get_space: not a kTempSpace resource";

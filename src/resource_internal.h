@@ -1,6 +1,7 @@
 /*!
  * \file resource_internal.h
- * \brief Seed derivation of the resource manager (MXNet 1.x formulas), shared with its tests.
+ * \brief Seed derivation of the resource manager (MXNet 1.x formulas), shared with its tests,
+ *        and what the executor's CUDA graphs check of a temp space.
  */
 #ifndef MXNET_RESOURCE_INTERNAL_H_
 #define MXNET_RESOURCE_INTERNAL_H_
@@ -26,6 +27,15 @@ inline uint32_t ParallelCopySeed(int dev_id, int copy, uint32_t global_seed) {
          global_seed * kRandMagic;
 }
 
+}  // namespace resource
+
+struct Resource;
+namespace resource {
+/*!
+ * \brief The memory a kTempSpace resource holds now (null before its first use), without
+ *        growing it: a CUDA graph captured with it is valid while it stays.
+ */
+void* CurrentTempSpace(const Resource& r);
 }  // namespace resource
 }  // namespace mxnet
 

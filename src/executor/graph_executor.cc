@@ -5,6 +5,7 @@
  */
 #include "graph_executor.h"
 
+#include "cuda_graphs.h"
 #include "exec_core.h"
 #include "infer_storage.h"
 
@@ -648,6 +649,34 @@ void GraphExecutor::SetBulkSizes(int forward, int backward) {
   }
 }
 
+/*!
+ * \brief The CUDA graph of a bulk segment on a GPU (MXNET_ENABLE_CUDA_GRAPHS=1), or null when
+ *        graphs are off or a member cannot be replayed from a capture (cuda_graphs.h).
+ */
+std::shared_ptr<SegmentGraph> GraphExecutor::MakeSegmentGraph(
+    const std::vector<std::shared_ptr<OpNode>>& nodes, bool is_train) const {
+  if (!CudaGraphsEnabled() || ctx_.dev_mask() != gpu::kDevMask) return nullptr;
+  std::vector<Resource> requested;
+  for (const std::shared_ptr<OpNode>& p : nodes) {
+    const bool dense = p->kernel.kind == KernelKind::kFCompute ||
+                       p->kernel.kind == KernelKind::kStateful;
+    if (!dense || !p->pre_casts.empty() || !p->post_casts.empty() ||
+        !ResourcesCapturable(p->opctx.requested)) {
+      if (CudaGraphsVerbose()) {
+        LOG(INFO) << "CUDA graphs: no graph for the segment holding node '"
+                  << p->node->attrs.name << "' (" << p->node->op()->name << "): it "
+                  << (dense ? "draws random numbers or casts storage" : "is not a dense kernel");
+      }
+      return nullptr;
+    }
+    requested.insert(requested.end(), p->opctx.requested.begin(), p->opctx.requested.end());
+  }
+  const std::string name = "'" + nodes.front()->node->attrs.name + "'..'" +
+                           nodes.back()->node->attrs.name + "'" +
+                           (is_train ? " (training)" : " (inference)");
+  return std::make_shared<SegmentGraph>(name, requested);
+}
+
 void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, bool is_train,
                                   std::vector<OpSegment>* segments) {
   if (max_nodes < 2) return;
@@ -663,15 +692,23 @@ void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, b
         writes.insert(writes.end(), p->write_vars.begin(), p->write_vars.end());
       }
       Engine::DeduplicateVarHandle(&reads, &writes);
+      std::shared_ptr<SegmentGraph> graph = MakeSegmentGraph(nodes, is_train);
       // Errors keep the failing member's operator name, as an unbulked run reports them.
-      Engine::SyncFn fn = [nodes, is_train](RunContext rctx) {
-        for (const std::shared_ptr<OpNode>& p : nodes) {
-          try {
-            RunOpNode(p.get(), rctx, is_train);
-          } catch (...) {
-            std::rethrow_exception(
-                engine::NameOperatorError(std::current_exception(), p->node->op()->name.c_str()));
+      Engine::SyncFn fn = [nodes, is_train, graph](RunContext rctx) {
+        auto run = [&nodes, is_train, &rctx]() {
+          for (const std::shared_ptr<OpNode>& p : nodes) {
+            try {
+              RunOpNode(p.get(), rctx, is_train);
+            } catch (...) {
+              std::rethrow_exception(engine::NameOperatorError(std::current_exception(),
+                                                               p->node->op()->name.c_str()));
+            }
           }
+        };
+        if (graph) {
+          graph->Run(rctx, run);
+        } else {
+          run();
         }
       };
       OpSegment seg;

@@ -49,10 +49,13 @@ struct OpNode {
   engine::OprHandle opr[2]{nullptr, nullptr};
 };
 
+class SegmentGraph;  // cuda_graphs.h
+
 /*!
  * \brief Consecutive synchronous operator nodes pushed as one engine operator (MXNet's op
  *        bulking): one dependency check and one worker hand-off instead of one per node.
- *        The segment reads and writes the union of its members' variables.
+ *        The segment reads and writes the union of its members' variables. On a GPU with
+ *        MXNET_ENABLE_CUDA_GRAPHS=1 it runs as a CUDA graph (cuda_graphs.h).
  */
 struct OpSegment {
   uint32_t begin{0}, end{0};  // node ids [begin, end)
@@ -137,6 +140,8 @@ class GraphExecutor : public Executor {
   void CreateSegments();
   void BuildSegments(uint32_t begin, uint32_t end, int max_nodes, bool is_train,
                      std::vector<OpSegment>* segments);
+  std::shared_ptr<SegmentGraph> MakeSegmentGraph(const std::vector<std::shared_ptr<OpNode>>& nodes,
+                                                 bool is_train) const;
   /*! \brief Push nodes [begin, end) of one pass, bulked when nothing needs per-node pushes. */
   void PushNodes(uint32_t begin, uint32_t end, int variant,
                  const std::vector<OpSegment>& segments);

@@ -13,13 +13,31 @@
 #include <mutex>
 
 #include "../common/env_util.h"
+#include "./capture_watch.h"
 #include "./gpu_device_storage.h"
 #include "./storage_manager.h"
 
 namespace mxnet {
+namespace storage {
+
+// The allocation watch of a CUDA graph capture (capture_watch.h), per thread.
+thread_local bool t_watching = false;
+thread_local size_t t_watched = 0;
+
+void WatchAllocations(bool on) {
+  t_watching = on;
+  t_watched = 0;
+}
+
+size_t WatchedAllocations() { return t_watched; }
+
+}  // namespace storage
+
 namespace {
 
 using storage::StorageManager;
+using storage::t_watched;
+using storage::t_watching;
 
 class StorageImpl final : public Storage {
  public:
@@ -30,6 +48,10 @@ class StorageImpl final : public Storage {
   }
 
   void Alloc(Handle* handle) override {
+    if (t_watching && handle->ctx.dev_type != Context::kCPU &&
+        handle->ctx.dev_type != Context::kCPUShared) {
+      ++t_watched;
+    }
     Manager(handle->ctx)->Alloc(handle);
     if (profiler::RecordingMask() & profiler::kMemory) {
       profiler::RecordMemory(handle->ctx, static_cast<int64_t>(handle->size));
