@@ -10,7 +10,6 @@
 
 #include "../common/env_util.h"
 #include "../resource_internal.h"
-#include "../storage/capture_watch.h"
 
 #if MXNET_USE_CUDA
 #include "../common/cuda_utils.h"

@@ -13,14 +13,14 @@
 #include <mutex>
 
 #include "../common/env_util.h"
-#include "./capture_watch.h"
+#include "../resource_internal.h"
 #include "./gpu_device_storage.h"
 #include "./storage_manager.h"
 
 namespace mxnet {
 namespace storage {
 
-// The allocation watch of a CUDA graph capture (capture_watch.h), per thread.
+// The allocation watch of a CUDA graph capture (resource_internal.h), per thread.
 thread_local bool t_watching = false;
 thread_local size_t t_watched = 0;
 
