@@ -214,7 +214,8 @@ void LoadExtensionLibrary(const std::string& path, bool verbose) {
       LOG(FATAL) << "Error loading library: '" << path << "': operator '" << n
                  << "' clashes with a built-in operator of the same name";
     }
-    if (!HasBit(op->info.forward_devs | op->info.create_state_devs, MX_EXT_CPU)) {
+    const int32_t devs = op->info.forward_devs | op->info.create_state_devs;
+    if (!MXNET_USE_CUDA && !HasBit(devs, MX_EXT_CPU)) {
       LOG(WARNING) << "Operator '" << op->name << "' of '" << path
                    << "' has no CPU implementation; this MXNet build has no GPU support, so "
                       "calling it will fail";

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "../operator/operator_common.h"
+#include "extension_gpu.h"
 #include "extension_library.h"
 
 namespace mxnet {
@@ -223,19 +224,45 @@ std::vector<uint32_t> MutateInputs(const ExtOp& op, const nnvm::NodeAttrs& attrs
 
 // ------------------------------------------------------------------------------ compute
 
-/*! \brief Memory and randomness lent to one library call (freed when the call returns). */
+/*! \brief Whether a call runs on a GPU (its kernels go on the call's stream). */
+bool OnGpu(const OpContext& ctx) { return ctx.run_ctx.ctx.dev_mask() == gpu::kDevMask; }
+
+/*!
+ * \brief Memory and randomness lent to one library call (freed when the call returns: device
+ *        blocks go back to the pool, where later work on the same stream may reuse them).
+ *        On a GPU: alloc_gpu gives device memory (first the temp space), alloc_cpu host memory,
+ *        cuda_stream the call's stream; random_seed is 0 and gpu_rand_states null there.
+ */
 class CallResources {
  public:
-  explicit CallResources(const OpContext& ctx) : ctx_(ctx) {
+  explicit CallResources(const OpContext& ctx) : ctx_(ctx), on_gpu_(OnGpu(ctx)) {
     c_.ctx = this;
     c_.alloc_cpu = &CallResources::AllocCpu;
     c_.alloc_gpu = &CallResources::AllocGpu;
     c_.alloc_sparse = &CallResources::AllocSparse;
     c_.random_seed = &CallResources::RandomSeed;
+#if MXNET_USE_CUDA
+    c_.cuda_stream = on_gpu_ ? CallStream(ctx) : nullptr;
+#else
     c_.cuda_stream = nullptr;
+#endif
     c_.gpu_rand_states = nullptr;
   }
+  ~CallResources() {
+    for (const Storage::Handle& h : device_blocks_) Storage::Get()->Free(h);
+  }
+  CallResources(const CallResources&) = delete;
+  CallResources& operator=(const CallResources&) = delete;
   const MXExtResource* get() const { return &c_; }
+
+  /*! \brief A private block of `bytes` of the call's device memory, or nullptr. */
+  void* DeviceBlock(int64_t bytes) {
+    if (bytes < 0) return nullptr;
+    Storage::Handle h = Storage::Get()->Alloc(std::max<size_t>(static_cast<size_t>(bytes), 1),
+                                              ctx_.run_ctx.ctx);
+    device_blocks_.push_back(h);
+    return h.dptr;
+  }
 
   /*! \brief A private block of `bytes` (64-byte aligned), or nullptr. */
   void* Block(int64_t bytes) {
@@ -247,12 +274,12 @@ class CallResources {
   }
 
  private:
+  // The first request on the call's device uses the pooled temp space; later ones get their
+  // own blocks so that several allocations of one call never alias.
   static void* AllocCpu(void* self, int64_t bytes) {
     try {
       auto* r = static_cast<CallResources*>(self);
-      // The first request uses the pooled temp space; later ones get their own blocks so that
-      // several allocations of one call never alias.
-      if (!r->temp_used_ && !r->ctx_.requested.empty() && bytes >= 0) {
+      if (!r->on_gpu_ && !r->temp_used_ && !r->ctx_.requested.empty() && bytes >= 0) {
         r->temp_used_ = true;
         return r->ctx_.requested[0].get_space_internal(static_cast<size_t>(bytes));
       }
@@ -261,14 +288,26 @@ class CallResources {
       return nullptr;
     }
   }
-  static void* AllocGpu(void*, int64_t) { return nullptr; }
+  static void* AllocGpu(void* self, int64_t bytes) {
+    try {
+      auto* r = static_cast<CallResources*>(self);
+      if (!r->on_gpu_) return nullptr;
+      if (!r->temp_used_ && !r->ctx_.requested.empty() && bytes >= 0) {
+        r->temp_used_ = true;
+        return r->ctx_.requested[0].get_space_internal(static_cast<size_t>(bytes));
+      }
+      return r->DeviceBlock(bytes);
+    } catch (...) {
+      return nullptr;
+    }
+  }
   static int32_t AllocSparse(void*, int32_t, int64_t, int64_t, void**, int64_t**, int64_t**) {
     return 1;  // no sparse arrays in this MXNet
   }
   static uint64_t RandomSeed(void* self) {
     try {
       auto* r = static_cast<CallResources*>(self);
-      if (r->ctx_.requested.size() < 2) return 0;
+      if (r->on_gpu_ || r->ctx_.requested.size() < 2) return 0;
       auto* gen = r->ctx_.requested[1].get_random<cpu, float>(r->ctx_.get_stream<cpu>());
       const uint64_t hi = gen->GetRandInt();
       return (hi << 32) | gen->GetRandInt();
@@ -278,8 +317,10 @@ class CallResources {
   }
 
   const OpContext& ctx_;
+  bool on_gpu_;
   bool temp_used_{false};
   std::vector<std::unique_ptr<void, void (*)(void*)>> blocks_;
+  std::vector<Storage::Handle> device_blocks_;
   MXExtResource c_{};
 };
 
@@ -322,8 +363,9 @@ void RunCompute(const ExtOp& op, const std::string& what, const std::string& op_
   for (size_t i = 0; i < outputs.size(); ++i) {
     void* data = outputs[i].dptr_;
     if (i < req.size() && (req[i] == kAddTo || req[i] == kNullOp)) {
-      scratch[i] = res.Block(static_cast<int64_t>(outputs[i].shape_.Size() *
-                                                  mshadow::mshadow_sizeof(outputs[i].type_flag_)));
+      const int64_t bytes = static_cast<int64_t>(outputs[i].shape_.Size() *
+                                                 mshadow::mshadow_sizeof(outputs[i].type_flag_));
+      scratch[i] = OnGpu(ctx) ? res.DeviceBlock(bytes) : res.Block(bytes);
       CHECK(scratch[i] != nullptr) << "Custom operator '" << op_name << "': out of memory";
       data = scratch[i];
     }
@@ -333,8 +375,29 @@ void RunCompute(const ExtOp& op, const std::string& what, const std::string& op_
                           static_cast<int32_t>(out.size()), res.get());
   CheckCall(op, what, op_name, st);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    if (scratch[i] != nullptr && req[i] == kAddTo) AddInto(outputs[i], scratch[i]);
+    if (scratch[i] == nullptr || req[i] != kAddTo) continue;
+#if MXNET_USE_CUDA
+    if (OnGpu(ctx)) {
+      AddIntoOnGpu(ctx, outputs[i], scratch[i]);
+      continue;
+    }
+#endif
+    AddInto(outputs[i], scratch[i]);
   }
+}
+
+/*! \brief The devices an extension operator's kernels are registered for in this build. */
+std::vector<int32_t> BuiltDevices() {
+#if MXNET_USE_CUDA
+  return {MX_EXT_CPU, MX_EXT_GPU};
+#else
+  return {MX_EXT_CPU};
+#endif
+}
+
+/*! \brief "FCompute<cpu>" / "FCompute<gpu>" (and likewise) for an MXExtDevType. */
+std::string DeviceAttr(const char* base, int32_t dev) {
+  return std::string(base) + (dev == MX_EXT_GPU ? "<gpu>" : "<cpu>");
 }
 
 /*! \brief The state of a stateful operator instance (deleted inside the library). */
@@ -422,33 +485,36 @@ void RegisterBackward(const ExtOp* op) {
         }
         return known;
       });
-  if (op->stateful) {
-    reg.set_attr<TIsLayerOpBackward>("TIsLayerOpBackward", true);
-    reg.set_attr<FStatefulCompute>(
-        "FStatefulCompute<cpu>",
-        [op, name](const OpStatePtr& state, const OpContext& ctx, const std::vector<TBlob>& in,
-                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-          void* inst = state.get_state<ExtState>().instance;
-          RunCompute(*op, "Backward", name, ctx, in, req, out,
-                     [&](const MXExtTensor* i, int32_t ni, const MXExtTensor* o, int32_t no,
-                         const MXExtResource* r) {
-                       return op->lib->api->state_compute(inst, 0, i, ni, o, no, r);
-                     });
-        });
-  } else if (op->info.backward_devs & (1 << MX_EXT_CPU)) {
-    reg.set_attr<FCompute>(
-        "FCompute<cpu>",
-        [op, name](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
-                   const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                   const std::vector<TBlob>& out) {
-          AttrArrays c(attrs);
-          RunCompute(*op, "FCompute (backward)", name, ctx, in, req, out,
-                     [&](const MXExtTensor* i, int32_t ni, const MXExtTensor* o, int32_t no,
-                         const MXExtResource* r) {
-                       return op->lib->api->op_compute(op->info.op, 0, MX_EXT_CPU, c.get(), i, ni,
-                                                       o, no, r);
-                     });
-        });
+  if (op->stateful) reg.set_attr<TIsLayerOpBackward>("TIsLayerOpBackward", true);
+  for (int32_t dev : BuiltDevices()) {
+    if (op->stateful && (op->info.create_state_devs & (1 << dev))) {
+      // The state was created for the forward's device; the library keeps one per device.
+      reg.set_attr<FStatefulCompute>(
+          DeviceAttr("FStatefulCompute", dev),
+          [op, name](const OpStatePtr& state, const OpContext& ctx, const std::vector<TBlob>& in,
+                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+            void* inst = state.get_state<ExtState>().instance;
+            RunCompute(*op, "Backward", name, ctx, in, req, out,
+                       [&](const MXExtTensor* i, int32_t ni, const MXExtTensor* o, int32_t no,
+                           const MXExtResource* r) {
+                         return op->lib->api->state_compute(inst, 0, i, ni, o, no, r);
+                       });
+          });
+    } else if (!op->stateful && (op->info.backward_devs & (1 << dev))) {
+      reg.set_attr<FCompute>(
+          DeviceAttr("FCompute", dev),
+          [op, name, dev](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                          const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                          const std::vector<TBlob>& out) {
+            AttrArrays c(attrs);
+            RunCompute(*op, "FCompute (backward)", name, ctx, in, req, out,
+                       [&](const MXExtTensor* i, int32_t ni, const MXExtTensor* o, int32_t no,
+                           const MXExtResource* r) {
+                         return op->lib->api->op_compute(op->info.op, 0, dev, c.get(), i, ni, o,
+                                                         no, r);
+                       });
+          });
+    }
   }
 }
 
@@ -495,9 +561,11 @@ void RegisterOp(const ExtOp* op) {
                                const ShapeVector& in_shapes, const std::vector<int>& in_types) {
           return CreateState(*op, attrs, ctx, in_shapes, in_types);
         });
-    if (op->info.create_state_devs & (1 << MX_EXT_CPU)) {
+  }
+  for (int32_t dev : BuiltDevices()) {
+    if (op->stateful && (op->info.create_state_devs & (1 << dev))) {
       reg.set_attr<FStatefulCompute>(
-          "FStatefulCompute<cpu>",
+          DeviceAttr("FStatefulCompute", dev),
           [op](const OpStatePtr& state, const OpContext& ctx, const std::vector<TBlob>& in,
                const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
             void* inst = state.get_state<ExtState>().instance;
@@ -507,20 +575,21 @@ void RegisterOp(const ExtOp* op) {
                          return op->lib->api->state_compute(inst, 1, i, ni, o, no, r);
                        });
           });
+    } else if (!op->stateful && (op->info.forward_devs & (1 << dev))) {
+      reg.set_attr<FCompute>(
+          DeviceAttr("FCompute", dev),
+          [op, dev](const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& out) {
+            AttrArrays c(attrs);
+            RunCompute(*op, "FCompute", op->name, ctx, in, req, out,
+                       [&](const MXExtTensor* i, int32_t ni, const MXExtTensor* o, int32_t no,
+                           const MXExtResource* r) {
+                         return op->lib->api->op_compute(op->info.op, 1, dev, c.get(), i, ni, o,
+                                                         no, r);
+                       });
+          });
     }
-  } else if (op->info.forward_devs & (1 << MX_EXT_CPU)) {
-    reg.set_attr<FCompute>(
-        "FCompute<cpu>",
-        [op](const nnvm::NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-             const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-          AttrArrays c(attrs);
-          RunCompute(*op, "FCompute", op->name, ctx, in, req, out,
-                     [&](const MXExtTensor* i, int32_t ni, const MXExtTensor* o, int32_t no,
-                         const MXExtResource* r) {
-                       return op->lib->api->op_compute(op->info.op, 1, MX_EXT_CPU, c.get(), i, ni,
-                                                       o, no, r);
-                     });
-        });
   }
   if (op->stateful || op->info.backward_devs != 0) {
     const std::string bwd = "_backward_" + op->name;

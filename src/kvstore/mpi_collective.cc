@@ -249,11 +249,12 @@ void MpiCollective::SumOnGpu(Job& job, int64_t place, const std::string& store,
     }
   }
   // Some worker cannot use NCCL here: this sum goes through host memory.
+  // (Not in place: a CPU worker in the same sum may pass its own buffers.)
   const size_t bytes = n * mshadow::mshadow_sizeof(value.dtype());
-  std::vector<char> host(bytes);
-  gpu_collective::CopyToHost(host.data(), value.data().dptr_, bytes, dev);
-  if (job.size > 1) AllreduceChunked(job, host.data(), host.data(), n, value.dtype());
-  gpu_collective::CopyToDevice(dst.data().dptr_, host.data(), bytes, dev);
+  std::vector<char> send(bytes), sum(bytes);
+  gpu_collective::CopyToHost(send.data(), value.data().dptr_, bytes, dev);
+  AllreduceChunked(job, send.data(), sum.data(), n, value.dtype());
+  gpu_collective::CopyToDevice(dst.data().dptr_, sum.data(), bytes, dev);
 }
 
 void MpiCollective::SumInto(const std::string& key, const NDArray& value, const NDArray& dst) {
