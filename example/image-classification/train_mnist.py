@@ -134,6 +134,8 @@ def parse_args(argv=None):
                         help="checkpoint prefix (default: <tmp>/mnist-<network>)")
     parser.add_argument("--disp-batches", type=int, default=20,
                         help="log speed and training accuracy every this many batches")
+    parser.add_argument("--gpus", default="",
+                        help="GPUs to train on, e.g. 0 or 0,1 (empty: the CPU)")
     parser.add_argument("--kv-store", default="local")
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args(argv)
@@ -169,7 +171,8 @@ def main(argv=None):
         if lr_scheduler is not None:
             optimizer_params["lr_scheduler"] = lr_scheduler
 
-        mod = mx.mod.Module(net, context=mx.cpu())
+        context = [mx.gpu(int(i)) for i in args.gpus.split(",")] if args.gpus else mx.cpu()
+        mod = mx.mod.Module(net, context=context)
         tic = time.time()
         mod.fit(train, eval_data=test, eval_metric="acc",
                 optimizer=args.optimizer, optimizer_params=optimizer_params,

@@ -1,5 +1,7 @@
-"""The MNIST examples run end to end on the bundled data (one short epoch each)."""
+"""The image-classification examples run end to end: MNIST on the bundled data (one short epoch
+each), the ImageNet-style ResNet on synthetic data."""
 import os
+import re
 
 import pytest
 
@@ -37,3 +39,22 @@ def test_train_mnist_autograd_mlp_one_epoch():
     proc = run_python_script(os.path.join(EXAMPLES, "train_mnist_autograd.py"), "--network",
                              "mlp", "--num-epochs", "1")
     assert _final_accuracy(proc, "final test accuracy (mlp, autograd, 1 epochs): ") > 0.85
+
+
+def _logged_losses(proc):
+    return [float(v) for v in re.findall(r"Speed: [0-9.]+ samples/sec loss=([0-9.]+)",
+                                         proc.stderr)]
+
+
+def test_train_imagenet_resnet_synthetic():
+    # A small ResNet-18 on the synthetic batch: it trains (the loss on the repeated batch falls)
+    # and reports its speed, as on a GPU with --gpus 0.
+    proc = run_python_script(os.path.join(EXAMPLES, "train_imagenet.py"), "--num-layers", "18",
+                             "--num-classes", "10", "--image-shape", "3,32,32", "--batch-size",
+                             "8", "--num-examples", "64", "--num-epochs", "1", "--disp-batches",
+                             "1", "--lr", "0.05")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    losses = _logged_losses(proc)
+    assert len(losses) == 8, proc.stderr[-3000:]
+    assert losses[-1] < 0.5 * losses[0], losses
+    assert proc.stdout.strip().splitlines()[-1].startswith("resnet18 float32 on cpu(0)")
