@@ -54,6 +54,11 @@ if [ "${MXNET_CUDA:-0}" = "1" ]; then
      ! "$PY" -c "import nvidia.cudnn" 2>/dev/null; then
     "$PY" -m pip install -q nvidia-cudnn-cu13
   fi
+  # curand's device headers likewise (the GPU random states of extension operators).
+  if [ ! -e "$(dirname "$NVCC")/../include/curand_kernel.h" ] &&
+     ! "$PY" -c "import nvidia.cu13, os, sys; sys.exit(not os.path.exists(list(nvidia.cu13.__path__)[0] + '/include/curand_kernel.h'))" 2>/dev/null; then
+    "$PY" -m pip install -q nvidia-curand
+  fi
   # NCCL likewise (the 'nccl' KVStore, dist_device_sync on GPUs), unless the system has it.
   if [ ! -e "/usr/include/$(gcc -print-multiarch 2>/dev/null)/nccl.h" ] &&
      [ ! -e "$(dirname "$NVCC")/../include/nccl.h" ] &&

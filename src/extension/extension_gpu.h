@@ -7,6 +7,7 @@
 #define MXNET_EXTENSION_EXTENSION_GPU_H_
 
 #include <mxnet/op_attr_types.h>
+#include <mxnet/resource.h>
 #include <mxnet/tensor_blob.h>
 
 namespace mxnet {
@@ -17,6 +18,13 @@ void* CallStream(const OpContext& ctx);
 
 /*! \brief out += tmp (device memory of out's shape and dtype), queued on the call's stream. */
 void AddIntoOnGpu(const OpContext& ctx, const TBlob& out, const void* tmp);
+
+/*!
+ * \brief MX_NUM_GPU_RANDOM_STATES curand Philox states (OpResource::get_gpu_rand_states),
+ *        seeded afresh for this call on its stream from `rand` (a kParallelRandom resource:
+ *        the states follow mx.random.seed); null when MXNet was built without curand's headers.
+ */
+void* GpuRandStates(const OpContext& ctx, const Resource& rand);
 
 }  // namespace ext_loader
 }  // namespace mxnet

@@ -231,7 +231,8 @@ bool OnGpu(const OpContext& ctx) { return ctx.run_ctx.ctx.dev_mask() == gpu::kDe
  * \brief Memory and randomness lent to one library call (freed when the call returns: device
  *        blocks go back to the pool, where later work on the same stream may reuse them).
  *        On a GPU: alloc_gpu gives device memory (first the temp space), alloc_cpu host memory,
- *        cuda_stream the call's stream; random_seed is 0 and gpu_rand_states null there.
+ *        cuda_stream the call's stream, gpu_rand_states curand states seeded for the call
+ *        (null in a build without curand's headers); random_seed is 0 there.
  */
 class CallResources {
  public:
@@ -241,12 +242,14 @@ class CallResources {
     c_.alloc_gpu = &CallResources::AllocGpu;
     c_.alloc_sparse = &CallResources::AllocSparse;
     c_.random_seed = &CallResources::RandomSeed;
-#if MXNET_USE_CUDA
-    c_.cuda_stream = on_gpu_ ? CallStream(ctx) : nullptr;
-#else
     c_.cuda_stream = nullptr;
-#endif
     c_.gpu_rand_states = nullptr;
+#if MXNET_USE_CUDA
+    if (on_gpu_) {
+      c_.cuda_stream = CallStream(ctx);
+      if (ctx.requested.size() > 2) c_.gpu_rand_states = GpuRandStates(ctx, ctx.requested[2]);
+    }
+#endif
   }
   ~CallResources() {
     for (const Storage::Handle& h : device_blocks_) Storage::Get()->Free(h);
@@ -460,7 +463,8 @@ void RegisterBackward(const ExtOp* op) {
                     "Output gradients, then the forward inputs, then the forward outputs");
   reg.set_attr<nnvm::TIsBackward>("TIsBackward", true);
   reg.set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
-    return std::vector<ResourceRequest>{ResourceRequest::kTempSpace, ResourceRequest::kRandom};
+    return std::vector<ResourceRequest>{ResourceRequest::kTempSpace, ResourceRequest::kRandom,
+                                        ResourceRequest::kParallelRandom};
   });
   // Input gradients have the shapes and dtypes of the forward inputs.
   reg.set_attr<mxnet::FInferShape>(
@@ -546,9 +550,11 @@ void RegisterOp(const ExtOp* op) {
           return InferStorageType(*op, attrs, mode, in, out);
         });
   }
-  // Index 0: temp space behind OpResource::alloc_cpu; index 1: the seed of the random states.
+  // Index 0: temp space behind OpResource::alloc_cpu / alloc_gpu; index 1: the seed of the CPU
+  // random states; index 2: the GPU random states' seeds.
   reg.set_attr<FResourceRequest>("FResourceRequest", [](const nnvm::NodeAttrs&) {
-    return std::vector<ResourceRequest>{ResourceRequest::kTempSpace, ResourceRequest::kRandom};
+    return std::vector<ResourceRequest>{ResourceRequest::kTempSpace, ResourceRequest::kRandom,
+                                        ResourceRequest::kParallelRandom};
   });
   if (op->info.has_mutate_inputs) {
     reg.set_attr<nnvm::FMutateInputs>("FMutateInputs", [op](const nnvm::NodeAttrs& attrs) {

@@ -2,7 +2,7 @@
 example/extensions/lib_custom_op/relu_lib.cu is built with nvcc against include/mxnet/lib_api.h
 unchanged, loaded (in a child process: relu_lib.cc's operators have the same names), and its
 operators run on the device under test against NumPy, gradients (grad_req 'write' and 'add')
-included. A CUDA build registers their GPU kernels (checked without a GPU too)."""
+included, and my_noisy_relu's random states follow mx.random.seed. A CUDA build registers their GPU kernels (checked without a GPU too)."""
 import json
 import os
 import shutil
@@ -46,6 +46,15 @@ for name in ('my_relu', 'my_state_relu'):
         y.backward(mx.nd.full(y.shape, 2.0, ctx=dev))
         result['%s_grad_%s' % (name, req)] = x.grad.asnumpy().tolist()
         result['grad_context'] = str(x.grad.context)
+# my_noisy_relu draws from the call's random states (curand's on a GPU): reproducible with
+# mx.random.seed, different for another seed, about half of zero inputs kept.
+noisy = []
+for seed in (128, 128, 129):
+    mx.random.seed(seed)
+    noisy.append(mx.nd.my_noisy_relu(mx.nd.zeros((4000,), ctx=dev)).asnumpy())
+result['noisy_same_seed'] = bool(np.array_equal(noisy[0], noisy[1]))
+result['noisy_other_seed'] = bool(np.array_equal(noisy[0], noisy[2]))
+result['noisy_positive'] = float((noisy[0] > 0).mean())
 print('RESULT ' + json.dumps(result))
 """
 
@@ -81,3 +90,5 @@ def test_relu_lib_cu_runs_on_the_device(relu_gpu_lib):
         np.testing.assert_array_equal(got[name + '_grad_write'], 2.0 * (x > 0))
         np.testing.assert_array_equal(got[name + '_grad_add'], 1.0 + 2.0 * (x > 0))
     assert got['grad_context'] == str(DEV)
+    assert got['noisy_same_seed'] and not got['noisy_other_seed'], got
+    assert 0.45 < got['noisy_positive'] < 0.55, got
