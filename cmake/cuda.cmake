@@ -43,65 +43,48 @@ mxnet_link_cuda_library(cublas CUDA::cublas cublas_v2.h libcublas.so.13 nvidia-c
 # cuSOLVER: the linalg factorizations on the GPU.
 mxnet_link_cuda_library(cusolver CUDA::cusolver cusolverDn.h libcusolver.so.12 nvidia-cusolver)
 
-# cuDNN (Convolution and Deconvolution on the GPU): a system install (the GPU machine's
-# Debian packages put cudnn.h in /usr/include/<arch>) or the PyPI wheel nvidia-cudnn-cu13
-# (site-packages/nvidia/cudnn), which tools/setup.sh installs. Without it the CUDA build has
-# no GPU convolution (those operators then say they have no GPU kernel).
-if(MXNET_USE_CUDNN)
-  if(NOT MXNET_CUDNN_ROOT)
+# An optional NVIDIA library: a system install (the GPU machine's Debian packages put the
+# headers in /usr/include/<arch>) or its PyPI wheel (site-packages/nvidia/<module>), which
+# tools/setup.sh installs; -DMXNET_<NAME>_ROOT=<folder with include/ and lib/> overrides. Found:
+# linked, MXNET_USE_<NAME>=1, and its include folder counted as CUDA-only. Not found: a warning
+# saying what the build does without it, and MXNET_USE_<NAME>=0.
+function(mxnet_link_optional_cuda_library name header module wheel without)
+  string(TOUPPER ${name} upper)
+  set(root ${MXNET_${upper}_ROOT})
+  if(NOT root)
     execute_process(COMMAND ${Python3_EXECUTABLE} -c
-                      "import nvidia.cudnn as m; print(list(m.__path__)[0])"
-                    OUTPUT_VARIABLE MXNET_CUDNN_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE
-                    ERROR_QUIET)
+                      "import nvidia.${module} as m; print(list(m.__path__)[0])"
+                    OUTPUT_VARIABLE root OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   endif()
-  find_path(MXNET_CUDNN_INCLUDE cudnn.h
-            HINTS ${MXNET_CUDNN_ROOT}/include ${CUDAToolkit_INCLUDE_DIRS}
+  find_path(MXNET_${upper}_INCLUDE ${header}
+            HINTS ${root}/include ${CUDAToolkit_INCLUDE_DIRS}
                   /usr/include/${CMAKE_LIBRARY_ARCHITECTURE})
-  find_library(MXNET_CUDNN_LIB NAMES cudnn libcudnn.so.9
-               HINTS ${MXNET_CUDNN_ROOT}/lib ${CUDAToolkit_LIBRARY_DIR}
-                     /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE})
-  if(MXNET_CUDNN_INCLUDE AND MXNET_CUDNN_LIB)
-    target_include_directories(mxnet PRIVATE ${MXNET_CUDNN_INCLUDE})
-    target_link_libraries(mxnet PRIVATE ${MXNET_CUDNN_LIB})
-    target_compile_definitions(mxnet PRIVATE MXNET_USE_CUDNN=1)
-    list(APPEND MXNET_CUDA_ONLY_INCLUDES ${MXNET_CUDNN_INCLUDE})
-    message(STATUS "cuDNN: ${MXNET_CUDNN_LIB}")
+  find_library(MXNET_${upper}_LIB NAMES ${name} ${ARGN}
+               HINTS ${root}/lib ${CUDAToolkit_LIBRARY_DIR} /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE})
+  if(MXNET_${upper}_INCLUDE AND MXNET_${upper}_LIB)
+    target_include_directories(mxnet PRIVATE ${MXNET_${upper}_INCLUDE})
+    target_link_libraries(mxnet PRIVATE ${MXNET_${upper}_LIB})
+    target_compile_definitions(mxnet PRIVATE MXNET_USE_${upper}=1)
+    set(MXNET_CUDA_ONLY_INCLUDES ${MXNET_CUDA_ONLY_INCLUDES} ${MXNET_${upper}_INCLUDE}
+        PARENT_SCOPE)
+    message(STATUS "${name}: ${MXNET_${upper}_LIB}")
   else()
-    message(WARNING "MXNET_USE_CUDNN: cuDNN not found (pip install nvidia-cudnn-cu13, or set "
-                    "-DMXNET_CUDNN_ROOT=<folder with include/ and lib/>): building without "
-                    "GPU convolutions")
-    target_compile_definitions(mxnet PRIVATE MXNET_USE_CUDNN=0)
+    message(WARNING "MXNET_USE_${upper}: ${name} not found (pip install ${wheel}, or set "
+                    "-DMXNET_${upper}_ROOT=<folder with include/ and lib/>): ${without}")
+    target_compile_definitions(mxnet PRIVATE MXNET_USE_${upper}=0)
   endif()
+endfunction()
+# cuDNN: Convolution, Deconvolution and Pooling on the GPU.
+if(MXNET_USE_CUDNN)
+  mxnet_link_optional_cuda_library(cudnn cudnn.h cudnn nvidia-cudnn-cu13
+    "building without GPU convolutions (those operators say they have no GPU kernel)"
+    libcudnn.so.9)
 endif()
-# NCCL (the 'nccl' KVStore and dist_device_sync's GPU all-reduce): a system install (the GPU
-# machine's Debian packages: /usr/include/<arch>/nccl.h) or the PyPI wheel nvidia-nccl-cu13
-# (site-packages/nvidia/nccl), which tools/setup.sh installs. Without it those stores sum
-# through host memory ('nccl' then says it needs NCCL).
+# NCCL: the 'nccl' KVStore and dist_device_sync's GPU all-reduce.
 option(MXNET_USE_NCCL "NCCL for the GPU KVStores, when found" ON)
 if(MXNET_USE_NCCL)
-  if(NOT MXNET_NCCL_ROOT)
-    execute_process(COMMAND ${Python3_EXECUTABLE} -c
-                      "import nvidia.nccl as m; print(list(m.__path__)[0])"
-                    OUTPUT_VARIABLE MXNET_NCCL_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE
-                    ERROR_QUIET)
-  endif()
-  find_path(MXNET_NCCL_INCLUDE nccl.h
-            HINTS ${MXNET_NCCL_ROOT}/include ${CUDAToolkit_INCLUDE_DIRS}
-                  /usr/include/${CMAKE_LIBRARY_ARCHITECTURE})
-  find_library(MXNET_NCCL_LIB NAMES nccl libnccl.so.2
-               HINTS ${MXNET_NCCL_ROOT}/lib ${CUDAToolkit_LIBRARY_DIR}
-                     /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE})
-  if(MXNET_NCCL_INCLUDE AND MXNET_NCCL_LIB)
-    target_include_directories(mxnet PRIVATE ${MXNET_NCCL_INCLUDE})
-    target_link_libraries(mxnet PRIVATE ${MXNET_NCCL_LIB})
-    target_compile_definitions(mxnet PRIVATE MXNET_USE_NCCL=1)
-    list(APPEND MXNET_CUDA_ONLY_INCLUDES ${MXNET_NCCL_INCLUDE})
-    message(STATUS "NCCL: ${MXNET_NCCL_LIB}")
-  else()
-    message(WARNING "MXNET_USE_NCCL: NCCL not found (pip install nvidia-nccl-cu13, or set "
-                    "-DMXNET_NCCL_ROOT=<folder with include/ and lib/>): the GPU KVStores sum "
-                    "through host memory")
-  endif()
+  mxnet_link_optional_cuda_library(nccl nccl.h nccl nvidia-nccl-cu13
+    "the GPU KVStores sum through host memory ('nccl' says it needs NCCL)" libnccl.so.2)
 endif()
 # nvcc hands host flags through -Xcompiler; -Wall and the prefix map are GCC-only.
 target_compile_options(mxnet PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr

@@ -44,6 +44,22 @@ def value(rank, shape, dtype='float32', salt=0):
 
 # ---- synchronous stores ---------------------------------------------------------------------
 
+def check_big(kv, name, ctx):
+    """A 1.5e6-element array on ctx against the exact float32 sum (multiples of 1/4: the sum has
+    no rounding)."""
+    big_n = 1500000
+    base = (np.arange(big_n) % 1000).astype(np.float32) * 0.25
+    kv.init('big', mx.nd.zeros((big_n,), ctx=ctx))
+    kv.push('big', mx.nd.array(base * (kv.rank + 1), ctx=ctx))
+    ob = mx.nd.zeros((big_n,), ctx=ctx)
+    kv.pull('big', out=ob)
+    want_big = np.zeros(big_n, np.float32)
+    for q in range(kv.num_workers):
+        want_big += base * np.float32(q + 1)
+    exact(ob, want_big, name + " big array")
+    ok(name + ".big", kv)
+
+
 def sync_semantics(kind):
     kv = mx.kv.create(kind)
     r, n = kv.rank, kv.num_workers
@@ -110,18 +126,7 @@ def sync_semantics(kind):
         exact(o, value(0, shape, salt=6), name + " broadcast")
     ok(name + ".broadcast", kv)
 
-    # a big array against the exact float32 sum (multiples of 1/4: the sum has no rounding)
-    big_n = 1500000
-    base = (np.arange(big_n) % 1000).astype(np.float32) * 0.25
-    kv.init('big', mx.nd.zeros((big_n,)))
-    kv.push('big', mx.nd.array(base * (r + 1)))
-    ob = mx.nd.zeros((big_n,))
-    kv.pull('big', out=ob)
-    want_big = np.zeros(big_n, np.float32)
-    for q in ranks:
-        want_big += base * np.float32(q + 1)
-    exact(ob, want_big, name + " big array")
-    ok(name + ".big", kv)
+    check_big(kv, name, mx.cpu())
 
     # row_sparse: the union of the rows, rows held by several workers summed; then
     # row_sparse_pull of some rows.
@@ -294,17 +299,7 @@ def gpu_sync_semantics(kind):
               "%s dtype %s" % (name, dt))
     ok(name + ".dtypes", kv)
 
-    big_n = 1500000
-    base = (np.arange(big_n) % 1000).astype(np.float32) * 0.25
-    kv.init('big', mx.nd.zeros((big_n,), ctx=gpu))
-    kv.push('big', mx.nd.array(base * (r + 1), ctx=gpu))
-    ob = mx.nd.zeros((big_n,), ctx=gpu)
-    kv.pull('big', out=ob)
-    want_big = np.zeros(big_n, np.float32)
-    for q in ranks:
-        want_big += base * np.float32(q + 1)
-    exact(ob, want_big, name + " big array")
-    ok(name + ".big", kv)
+    check_big(kv, name, gpu)
 
     # the updater sees the workers' sum and the stored value on the GPU
     seen = []

@@ -55,3 +55,21 @@ def check_fn(fn, arrays, dtype, grad, name, tol=None):
 
 def check(op, shapes, dtype, grad, **params):
     check_fn(lambda *x: getattr(mx.nd, op)(*x, **params), inputs(shapes, dtype), dtype, grad, op)
+
+
+def train_dense_with_kvstore(kvstore, steps=4):
+    """Weights of a Dense layer on DEV after `steps` SGD-with-momentum steps through a Trainer on
+    `kvstore` (update_on_kvstore): the same for every store that sums and updates correctly."""
+    from mxnet import autograd, gluon
+    rs = np.random.RandomState(0)
+    net = gluon.nn.Dense(3, in_units=5)
+    net.initialize(mx.init.Constant(0.1), ctx=DEV)
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.2, "momentum": 0.9},
+                            kvstore=kvstore, update_on_kvstore=True)
+    for _ in range(steps):
+        x = mx.nd.array(rs.uniform(-1, 1, (4, 5)), ctx=DEV)
+        with autograd.record():
+            loss = (net(x) ** 2).sum()
+        loss.backward()
+        trainer.step(4)
+    return [p.data(DEV).asnumpy() for p in net.collect_params().values()]

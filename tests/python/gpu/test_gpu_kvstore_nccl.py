@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 import mxnet as mx
-from mxnet import autograd, gluon
 
-from gpu_util import DEV
+from gpu_util import DEV, train_dense_with_kvstore
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
@@ -66,24 +65,9 @@ def test_nccl_store_updates_on_the_gpu():
     assert seen == [(DEV, DEV)]
 
 
-def _train(kvstore, steps=4):
-    rs = np.random.RandomState(0)
-    net = gluon.nn.Dense(3, in_units=5)
-    net.initialize(mx.init.Constant(0.1), ctx=DEV)
-    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.2, 'momentum': 0.9},
-                            kvstore=kvstore, update_on_kvstore=True)
-    for _ in range(steps):
-        x = mx.nd.array(rs.uniform(-1, 1, (4, 5)), ctx=DEV)
-        with autograd.record():
-            loss = (net(x) ** 2).sum()
-        loss.backward()
-        trainer.step(4)
-    return [p.data(DEV).asnumpy() for p in net.collect_params().values()]
-
-
 @needs_nccl
 def test_trainer_with_the_nccl_store_matches_local():
-    for got, want in zip(_train('nccl'), _train('local')):
+    for got, want in zip(train_dense_with_kvstore('nccl'), train_dense_with_kvstore('local')):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
