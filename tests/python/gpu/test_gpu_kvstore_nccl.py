@@ -19,6 +19,9 @@ ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 
 needs_nccl = pytest.mark.skipif(not mx.runtime.Features().is_enabled('NCCL'),
                                 reason='this libmxnet was built without NCCL')
+needs_mpi = pytest.mark.skipif(
+    shutil.which('mpirun') is None or not mx.runtime.Features().is_enabled('DIST_KVSTORE'),
+    reason='needs mpirun and a libmxnet built with MPI (the distributed KVStores)')
 
 
 def _gpus():
@@ -96,14 +99,14 @@ def _assert_checks(rc, out, workers):
 
 
 @needs_nccl
-@pytest.mark.skipif(shutil.which('mpirun') is None, reason='mpirun (Open MPI) is not installed')
+@needs_mpi
 def test_dist_device_sync_with_nccl_one_worker():
     rc, out = _launch(1, {'NCCL_DEBUG': 'INFO'})
     _assert_checks(rc, out, 1)
     assert 'NCCL INFO' in out, 'NCCL was not used:\n' + out[-6000:]
 
 
-@pytest.mark.skipif(shutil.which('mpirun') is None, reason='mpirun (Open MPI) is not installed')
+@needs_mpi
 @pytest.mark.parametrize('use_nccl', ['1', '0'])
 def test_dist_device_sync_two_workers_on_one_gpu(use_nccl):
     # NCCL takes one GPU per worker: two workers on gpu(0) sum through host memory and MPI.
