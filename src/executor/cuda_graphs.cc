@@ -6,6 +6,7 @@
 
 #include <dmlc/logging.h>
 
+#include <unordered_map>
 #include <utility>
 
 #include "../common/env_util.h"
@@ -90,6 +91,21 @@ std::string ReplayHazard(cudaGraph_t graph) {
   return std::string();
 }
 
+/*!
+ * \brief This thread's capture stream on GPU `dev` (made once, kept for the process's life).
+ *        A capture records whatever is queued on its stream from any thread, and the engine's
+ *        stream of a GPU is shared by its worker threads: so the segment is captured on a
+ *        stream of its own, and the graph then launches on the engine's stream.
+ */
+mshadow::Stream<gpu>* CaptureStream(int dev) {
+  thread_local std::unordered_map<int, mshadow::Stream<gpu>*> streams;
+  auto it = streams.find(dev);
+  if (it != streams.end()) return it->second;
+  mshadow::Stream<gpu>* s = mshadow::NewGPUStream(dev);
+  streams.emplace(dev, s);
+  return s;
+}
+
 }  // namespace
 
 struct SegmentGraph::Impl {
@@ -100,7 +116,8 @@ struct SegmentGraph::Impl {
   int runs = 0;
   int failed_captures = 0;
 
-  static constexpr int kMaxFailedCaptures = 3;
+  // (A first capture on a worker thread may also create its cuBLAS/cuDNN handles.)
+  static constexpr int kMaxFailedCaptures = 4;
 
   bool SpacesUnchanged() const {
     for (size_t i = 0; i < temp_spaces.size(); ++i) {
@@ -122,14 +139,21 @@ struct SegmentGraph::Impl {
     }
   }
 
-  /*! \brief Captures `run` on `stream`; true with `exec` set when the graph can be replayed. */
-  bool Capture(cudaStream_t stream, const std::function<void()>& run) {
+  /*!
+   * \brief Captures `run` on this thread's capture stream; true with `exec` set when the graph
+   *        can be replayed. Relaxed mode: a handle the operators create on first use may
+   *        allocate; what they allocate from the pool is caught by the allocation watch.
+   */
+  bool Capture(const RunContext& rctx, const std::function<void(const RunContext&)>& run) {
     Drop();
-    CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    RunContext capturing = rctx;
+    capturing.stream = CaptureStream(rctx.ctx.dev_id);
+    cudaStream_t stream = mshadow::Stream<gpu>::GetStream(capturing.get_stream<gpu>());
+    CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
     storage::WatchAllocations(true);
     std::string failure;
     try {
-      run();
+      run(capturing);
     } catch (const std::exception& e) {
       failure = std::string("an operator failed while captured: ") + e.what();
     }
@@ -178,26 +202,26 @@ SegmentGraph::SegmentGraph(std::string name, const std::vector<Resource>& reques
 
 SegmentGraph::~SegmentGraph() { impl_->Drop(); }
 
-void SegmentGraph::Run(const RunContext& rctx, const std::function<void()>& run) {
+void SegmentGraph::Run(const RunContext& rctx,
+                       const std::function<void(const RunContext&)>& run) {
   Impl& g = *impl_;
   if (rctx.ctx.dev_mask() != gpu::kDevMask || rctx.stream == nullptr ||
       g.failed_captures >= Impl::kMaxFailedCaptures) {
-    run();
+    run(rctx);
     return;
   }
-  cudaStream_t stream = mshadow::Stream<gpu>::GetStream(rctx.get_stream<gpu>());
   // The first run goes directly: it sizes the temp spaces and lets cuBLAS and cuDNN set up.
   if (++g.runs == 1) {
-    run();
+    run(rctx);
     return;
   }
   if (g.exec == nullptr || !g.SpacesUnchanged()) {
-    if (!g.Capture(stream, run)) {
-      run();  // nothing of the dropped capture ran
+    if (!g.Capture(rctx, run)) {
+      run(rctx);  // nothing of the dropped capture ran
       return;
     }
   }
-  CUDA_CALL(cudaGraphLaunch(g.exec, stream));
+  CUDA_CALL(cudaGraphLaunch(g.exec, mshadow::Stream<gpu>::GetStream(rctx.get_stream<gpu>())));
 }
 
 #else  // !MXNET_USE_CUDA
@@ -206,7 +230,10 @@ struct SegmentGraph::Impl {};
 
 SegmentGraph::SegmentGraph(std::string, const std::vector<Resource>&) : impl_(new Impl()) {}
 SegmentGraph::~SegmentGraph() = default;
-void SegmentGraph::Run(const RunContext&, const std::function<void()>& run) { run(); }
+void SegmentGraph::Run(const RunContext& rctx,
+                       const std::function<void(const RunContext&)>& run) {
+  run(rctx);
+}
 
 #endif  // MXNET_USE_CUDA
 

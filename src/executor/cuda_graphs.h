@@ -8,6 +8,8 @@
  *        replay differ from a run is refused:
  *          - segments with operators drawing random numbers (their seeds are host values),
  *            sparse or storage-fallback operators, or asynchronous ones are never captured;
+ *          - the capture runs on a stream of its own (the engine's stream of a GPU is shared by
+ *            its worker threads, whose work must not land in the graph);
  *          - a capture is dropped, and the segment runs directly, when an operator allocates
  *            device or pinned memory or makes a call a capture cannot hold (a host sync), or
  *            when the graph copies from or to host memory or calls back into the host;
@@ -47,10 +49,11 @@ class SegmentGraph {
   SegmentGraph& operator=(const SegmentGraph&) = delete;
 
   /*!
-   * \brief One run of the segment on rctx's GPU stream: `run` queues its kernels there. Calls
-   *        it directly, or captures it, or launches the captured graph instead of calling it.
+   * \brief One run of the segment on rctx's GPU stream. `run` queues the segment's kernels on
+   *        the stream of the RunContext it is given: called with rctx directly, or with a
+   *        capture stream's (the graph then launches on rctx's stream instead).
    */
-  void Run(const RunContext& rctx, const std::function<void()>& run);
+  void Run(const RunContext& rctx, const std::function<void(const RunContext&)>& run);
 
  private:
   struct Impl;

@@ -695,10 +695,10 @@ void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, b
       std::shared_ptr<SegmentGraph> graph = MakeSegmentGraph(nodes, is_train);
       // Errors keep the failing member's operator name, as an unbulked run reports them.
       Engine::SyncFn fn = [nodes, is_train, graph](RunContext rctx) {
-        auto run = [&nodes, is_train, &rctx]() {
+        auto run = [&nodes, is_train](const RunContext& on) {
           for (const std::shared_ptr<OpNode>& p : nodes) {
             try {
-              RunOpNode(p.get(), rctx, is_train);
+              RunOpNode(p.get(), on, is_train);
             } catch (...) {
               std::rethrow_exception(engine::NameOperatorError(std::current_exception(),
                                                                p->node->op()->name.c_str()));
@@ -708,7 +708,7 @@ void GraphExecutor::BuildSegments(uint32_t begin, uint32_t end, int max_nodes, b
         if (graph) {
           graph->Run(rctx, run);
         } else {
-          run();
+          run(rctx);
         }
       };
       OpSegment seg;
