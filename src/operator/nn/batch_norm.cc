@@ -5,6 +5,8 @@
  *        (channel axis 1, reports the batch variance instead of the inverse std), with their
  *        backward operators.
  */
+#include <mxnet/resource.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -260,8 +262,14 @@ struct BNFamilyGrad {
 
 
 /*! \brief What BatchNorm and its variants share: inputs, outputs, auxiliary states, inference. */
+/*! \brief Temp space: the GPU kernels' per-channel partial sums and coefficients. */
+std::vector<ResourceRequest> BNTempSpace(const NodeAttrs&) {
+  return std::vector<ResourceRequest>{ResourceRequest::kTempSpace};
+}
+
 nnvm::Op& BatchNormInterface(nnvm::Op& op) {  // NOLINT(runtime/references): registry chaining
   return op.set_num_inputs(5)
+      .set_attr<FResourceRequest>("FResourceRequest", BNTempSpace)
       .set_num_outputs(3)
       .set_attr<nnvm::FListInputNames>("FListInputNames",
         [](const NodeAttrs& attrs) {
@@ -296,6 +304,7 @@ nnvm::Op& BatchNormInterface(nnvm::Op& op) {  // NOLINT(runtime/references): reg
 /*! \brief What the backward operators share; `moving` are the moving statistics' inputs. */
 nnvm::Op& BatchNormBackwardInterface(nnvm::Op& op, uint32_t moving) {  // NOLINT(runtime/references)
   op.set_attr<nnvm::TIsBackward>("TIsBackward", true);
+  op.set_attr<FResourceRequest>("FResourceRequest", BNTempSpace);
   if (moving == 6) {
     op.set_attr<nnvm::FMutateInputs>("FMutateInputs",
       [](const nnvm::NodeAttrs& attrs) { return std::vector<uint32_t>{6, 7}; });
