@@ -848,8 +848,8 @@ KVStore* KVStore::Create(const char* type_name) {
   if (type != "local" && type.compare(0, 6, "local_") != 0 && type != "device" &&
       type.compare(0, 7, "device_") != 0) {
     MX_THROW(dmlc::ValueError) << "Unknown KVStore type '" << type_name
-                               << "'; valid types here: 'local', 'device', 'dist_sync', "
-                               << "'dist_device_sync'";
+                               << "'; valid types here: 'local', 'device', 'nccl', "
+                               << "'dist_sync', 'dist_device_sync', 'dist_async', 'horovod'";
   }
   return new kvstore::KVStoreLocal(type, nullptr);
 }

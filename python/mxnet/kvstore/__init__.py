@@ -1,5 +1,5 @@
-"""Key-value stores for data-parallel training (mx.kv): create('local' | 'device' |
-'dist_sync' | 'dist_device_sync')."""
+"""Key-value stores for data-parallel training (mx.kv): create('local' | 'device' | 'nccl' |
+'dist_sync' | 'dist_device_sync' | 'dist_async' | 'horovod')."""
 import ctypes
 
 from ..base import _LIB, check_call, c_str, string_types, KVStoreHandle
@@ -13,8 +13,9 @@ __all__ = ["KVStoreBase", "KVStore", "KVStoreServer", "create"]
 
 
 def create(name='local'):
-    """Create a key-value store: 'local', 'device', 'dist_sync', 'dist_device_sync' or
-    'horovod' (a registered Python store first).
+    """Create a key-value store: 'local', 'device', 'nccl' (CUDA builds with NCCL),
+    'dist_sync', 'dist_device_sync', 'dist_async' or 'horovod' (a registered Python store
+    first).
 
     Raises
     ------
