@@ -171,7 +171,13 @@ struct SegmentGraph::Impl {
     if (failure.empty() && allocations != 0) {
       failure = "an operator allocates memory while it runs";
     }
-    if (failure.empty()) failure = ReplayHazard(graph);
+    if (failure.empty()) {
+      try {
+        failure = ReplayHazard(graph);
+      } catch (const std::exception& e) {
+        failure = std::string("the captured graph could not be inspected: ") + e.what();
+      }
+    }
     if (failure.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) {
       cudaGetLastError();
       exec = nullptr;
