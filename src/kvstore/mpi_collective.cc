@@ -127,7 +127,7 @@ NDArray MpiCollective::Sum(const std::string& key, const NDArray& merged, const 
     return out;
   }
   // Dense: asynchronous. The sum is an engine operation; readers of the result wait for it.
-  CheckDense("push", key, merged, merged);
+  CheckDense("push", key, merged, merged, true);
   if (merged.ctx().dev_mask() == gpu::kDevMask) {
     // dist_device_sync: summed on the GPU with NCCL (or through host memory), into `into`
     // when it is on the same GPU.
@@ -329,12 +329,10 @@ int64_t MpiCollective::RowLength(const TShape& shape) {
 }
 
 void MpiCollective::CheckDense(const char* op, const std::string& key, const NDArray& value,
-                               const NDArray& dst) const {
-  // A push's sum may be on a GPU (dist_device_sync); pushpull and broadcast work on the CPU.
-  const bool push = std::strcmp(op, "push") == 0;
+                               const NDArray& dst, bool on_gpu_ok) const {
   if (value.storage_type() != kDefaultStorage || dst.storage_type() != kDefaultStorage ||
       value.shape() != dst.shape() || value.dtype() != dst.dtype() || value.ctx() != dst.ctx() ||
-      (!push && value.ctx().dev_mask() != cpu::kDevMask)) {
+      (!on_gpu_ok && value.ctx().dev_mask() != cpu::kDevMask)) {
     MX_THROW(dmlc::ValueError)
         << "KVStore " << type_ << " " << op << " of key " << key << ": the value and the "
         << "output must be dense arrays of one shape, dtype and device (got "

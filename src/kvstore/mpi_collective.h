@@ -57,8 +57,10 @@ class MpiCollective : public Collective {
   static void Dequantize(const uint32_t* codes, size_t n, float t, float* sum);
 
  private:
+  /*! \brief value and dst: dense, of one shape, dtype and device (the CPU unless on_gpu_ok:
+   *         a push's sum may be on a GPU, dist_device_sync). */
   void CheckDense(const char* op, const std::string& key, const NDArray& value,
-                  const NDArray& dst) const;
+                  const NDArray& dst, bool on_gpu_ok = false) const;
   void RequireWorker(const char* op) const;
   /*! \brief The MPI part of Broadcast (on the communication thread). */
   void BroadcastNow(const std::string& key, NDArray* stored);

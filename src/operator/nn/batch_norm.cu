@@ -9,7 +9,6 @@
  *        SyncBatchNorm run the same kernels (a ReLU after, a mask on dy; the variance output).
  */
 #include <mxnet/resource.h>
-#include <mxnet/storage.h>
 
 #include "../mxnet_op.h"
 #include "./batch_norm-inl.h"
@@ -286,14 +285,9 @@ unsigned ChannelThreadBlocks(index_t C) {
   return static_cast<unsigned>((C + kBNThreads - 1) / kBNThreads);
 }
 
-/*!
- * \brief `bytes` of scratch device memory for one call: the op's temp space, or (an op
- *        registered without it) a pool block freed when `hold` goes.
- */
-void* BNScratch(const OpContext& ctx, size_t bytes, Storage::Handle* hold) {
-  if (!ctx.requested.empty()) return ctx.requested[0].get_space_internal(bytes);
-  *hold = Storage::Get()->Alloc(bytes, ctx.run_ctx.ctx);
-  return hold->dptr;
+/*! \brief `bytes` of the call's temp space (the BatchNorm family requests it). */
+double* BNScratch(const OpContext& ctx, size_t bytes) {
+  return static_cast<double*>(ctx.requested.at(0).get_space_internal(bytes));
 }
 
 void BatchNormComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
@@ -307,9 +301,7 @@ void BatchNormComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const BNPlan plan(d);
   // Partial sums (training), then the scale and shift (as doubles' room, AType used).
   const size_t partial_n = training ? static_cast<size_t>(d.C * plan.chunks * 2) : 0;
-  Storage::Handle hold;
-  double* scratch = static_cast<double*>(
-      BNScratch(ctx, (partial_n + 2 * static_cast<size_t>(d.C)) * sizeof(double), &hold));
+  double* scratch = BNScratch(ctx, (partial_n + 2 * static_cast<size_t>(d.C)) * sizeof(double));
   BNTypeSwitch(inputs[0].type_flag_, "BatchNorm", [&](auto dtag, auto atag) {
     using DType = decltype(dtag);
     using AType = decltype(atag);
@@ -334,7 +326,6 @@ void BatchNormComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       CUDA_CALL(cudaPeekAtLastError());
     }
   });
-  if (hold.dptr != nullptr) Storage::Get()->Free(hold);
 }
 
 /*!
@@ -352,9 +343,7 @@ void BatchNormGradGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const 
   cudaStream_t stream = mshadow::Stream<mshadow::gpu>::GetStream(ctx.get_stream<mshadow::gpu>());
   const BNPlan plan(d);
   const size_t partial_n = static_cast<size_t>(d.C * plan.chunks * 2);
-  Storage::Handle hold;
-  double* scratch = static_cast<double*>(
-      BNScratch(ctx, (partial_n + 4 * static_cast<size_t>(d.C)) * sizeof(double), &hold));
+  double* scratch = BNScratch(ctx, (partial_n + 4 * static_cast<size_t>(d.C)) * sizeof(double));
   double* coef = scratch + partial_n;
   BNTypeSwitch(inputs[3].type_flag_, op, [&](auto dtag, auto atag) {
     using DType = decltype(dtag);
@@ -382,7 +371,6 @@ void BatchNormGradGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const 
       CUDA_CALL(cudaPeekAtLastError());
     }
   });
-  if (hold.dptr != nullptr) Storage::Get()->Free(hold);
 }
 
 void BatchNormGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,

@@ -1,7 +1,8 @@
 """The GPU KVStores with NCCL: 'nccl' in one process (one ncclReduce over the GPUs holding a
 key's values) and dist_device_sync across worker processes (the workers' GPU sums all-reduced
 with NCCL; two workers on one GPU, or MXNET_KVSTORE_USE_NCCL=0, go through host memory and
-MPI). Results are checked against NumPy sums and the 'local' store."""
+MPI). Results are checked against NumPy sums (the updater and Trainer checks of 'nccl' are in
+test_gpu_operator_kvstore.py)."""
 import os
 import shutil
 import subprocess
@@ -12,7 +13,6 @@ import pytest
 
 import mxnet as mx
 
-from gpu_util import DEV, train_dense_with_kvstore
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
@@ -48,30 +48,6 @@ def test_nccl_store_sums_over_the_gpus(dtype):
     kv.pushpull('k', [mx.nd.array(2 * v, dtype=dtype, ctx=g) for v, g in zip(vals, gpus)],
                 out=outs[0])
     np.testing.assert_array_equal(outs[0].asnumpy(), (2 * want).astype(dtype))
-
-
-@needs_nccl
-def test_nccl_store_updates_on_the_gpu():
-    seen = []
-
-    def updater(key, grad, weight):
-        seen.append((grad.context, weight.context))
-        weight[:] -= 0.5 * grad
-
-    kv = mx.kv.create('nccl')
-    kv.init(3, mx.nd.ones((1000,), ctx=DEV))
-    kv._set_updater(updater)
-    kv.push(3, [mx.nd.full((1000,), 2, ctx=g) for g in _gpus()])
-    out = mx.nd.zeros((1000,), ctx=DEV)
-    kv.pull(3, out=out)
-    np.testing.assert_allclose(out.asnumpy(), np.full(1000, 1 - 0.5 * 2 * len(_gpus())))
-    assert seen == [(DEV, DEV)]
-
-
-@needs_nccl
-def test_trainer_with_the_nccl_store_matches_local():
-    for got, want in zip(train_dense_with_kvstore('nccl'), train_dense_with_kvstore('local')):
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
 # ---- dist_device_sync: worker processes through tools/launch.py ------------------------------
