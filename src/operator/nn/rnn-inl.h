@@ -242,6 +242,17 @@ inline bool RNNShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
   return true;
 }
 
+/*! \brief The error of a kernel without `dtype`: float16 runs only on cuDNN (a GPU). */
+inline void RNNThrowDtype(const char* op, int dtype) {
+  MX_THROW(dmlc::TypeError) << op << ": expected float32 or float64, got "
+                            << mshadow::dtype_string(dtype)
+                            << (dtype == mshadow::kFloat16
+                                    ? " (float16 runs on a GPU with cuDNN only, without dropout "
+                                      "between layers, lstm_state_clip_nan or zero sequence "
+                                      "lengths, and unless MXNET_RNN_CUDNN=0)"
+                                    : "");
+}
+
 inline bool RNNType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
                     std::vector<int>* out_type) {
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
@@ -251,9 +262,9 @@ inline bool RNNType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
     if (i != idx.seq_len) dtype = (*in_type)[i];
   }
   if (dtype < 0) return false;
-  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64) {
-    MX_THROW(dmlc::TypeError) << "RNN: expected float32 or float64 data, got "
-                              << mshadow::dtype_string(dtype);
+  if (dtype != mshadow::kFloat32 && dtype != mshadow::kFloat64 && dtype != mshadow::kFloat16) {
+    MX_THROW(dmlc::TypeError) << "RNN: expected float32, float64 or (on a GPU with cuDNN) "
+                              << "float16 data, got " << mshadow::dtype_string(dtype);
   }
   for (int i = 0; i < idx.count; ++i) {
     if (i == idx.seq_len) {
@@ -647,8 +658,7 @@ void RNNCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   } else if (dtype == mshadow::kFloat64) {
     RNNForwardImpl<double>(param, ctx, inputs, req, outputs);
   } else {
-    MX_THROW(dmlc::TypeError) << "RNN: expected float32 or float64 data, got "
-                              << mshadow::dtype_string(dtype);
+    RNNThrowDtype("RNN", dtype);
   }
 }
 
@@ -929,8 +939,7 @@ void RNNGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   } else if (dtype == mshadow::kFloat64) {
     RNNBackwardImpl<double>(param, ctx, inputs, req, outputs);
   } else {
-    MX_THROW(dmlc::TypeError) << "_backward_RNN: expected float32 or float64, got "
-                              << mshadow::dtype_string(dtype);
+    RNNThrowDtype("_backward_RNN", dtype);
   }
 }
 

@@ -3,8 +3,8 @@
  * \brief RNN, _backward_RNN and _rnn_param_concat on the GPU: rnn_generic-inl.h's kernels and
  *        cuBLAS GEMMs (the CPU's algorithm and reserve layout), with the sequence lengths
  *        copied to the host, checked there and the checked integers copied back, and dropout masks from per-element
- *        Philox streams seeded by mx.random.seed. cuDNN's fused RNN is the faster path still
- *        to come.
+ *        Philox streams seeded by mx.random.seed. With cuDNN, the calls cudnn_rnn::Applies
+ *        to run on cuDNN's fused RNN instead (cudnn/cudnn_rnn.h).
  */
 #include "./dropout-inl.h"
 #include "./rnn_generic-inl.h"
@@ -15,6 +15,7 @@
 #include <mxnet/random_generator.h>
 
 #include "../../common/cuda_utils.h"
+#include "./cudnn/cudnn_rnn.h"
 
 namespace mxnet {
 namespace op {
@@ -56,8 +57,63 @@ void DropoutMask(const OpContext& ctx, mshadow::Stream<gpu>* s, DType* mask, ind
 
 }  // namespace rnn_generic
 
-NNVM_REGISTER_OP(RNN).set_attr<FCompute>("FCompute<gpu>", rnn_generic::Compute<gpu>);
-NNVM_REGISTER_OP(_backward_RNN).set_attr<FCompute>("FCompute<gpu>", rnn_generic::GradCompute<gpu>);
+#if MXNET_USE_CUDNN
+void cudnn_rnn::AssignOnGpu(mshadow::Stream<gpu>* s, int dtype, void* dst, const void* src,
+                            index_t n, OpReqType req) {
+  MSHADOW_REAL_TYPE_SWITCH(dtype, DType, {
+    rnn_generic::AssignReq<gpu, DType>(s, static_cast<DType*>(dst),
+                                       static_cast<const DType*>(src), n, req);
+  });
+}
+#endif
+
+namespace {
+
+/*! \brief cuDNN's fused RNN for the calls it covers, the generic kernels for the others. */
+void RNNComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& outputs) {
+#if MXNET_USE_CUDNN
+  const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
+  if (cudnn_rnn::Applies(param, inputs[0].type_flag_)) {
+    const RNNInputs idx(param);
+    const RNNDims dm(param, inputs[idx.data].shape_);
+    const std::vector<index_t> len =
+        rnn_generic::CheckedLengths(ctx.get_stream<gpu>(), param, idx, inputs, dm);
+    if (cudnn_rnn::LengthsApply(len)) {
+      cudnn_rnn::Forward(param, ctx, len, inputs, req, outputs);
+      return;
+    }
+  }
+#endif
+  rnn_generic::Compute<gpu>(attrs, ctx, inputs, req, outputs);
+}
+
+void RNNGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
+                       const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
+                       const std::vector<TBlob>& outputs) {
+#if MXNET_USE_CUDNN
+  const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
+  if (cudnn_rnn::Applies(param, inputs[0].type_flag_)) {
+    const RNNInputs idx(param);
+    const int nvis = RNNNumVisibleOutputs(param);
+    const std::vector<TBlob> fwd_in(inputs.begin() + nvis, inputs.end() - 1);
+    const RNNDims dm(param, fwd_in[idx.data].shape_);
+    const std::vector<index_t> len =
+        rnn_generic::CheckedLengths(ctx.get_stream<gpu>(), param, idx, fwd_in, dm);
+    if (cudnn_rnn::LengthsApply(len)) {
+      cudnn_rnn::Backward(param, ctx, len, inputs, req, outputs);
+      return;
+    }
+  }
+#endif
+  rnn_generic::GradCompute<gpu>(attrs, ctx, inputs, req, outputs);
+}
+
+}  // namespace
+
+NNVM_REGISTER_OP(RNN).set_attr<FCompute>("FCompute<gpu>", RNNComputeGPU);
+NNVM_REGISTER_OP(_backward_RNN).set_attr<FCompute>("FCompute<gpu>", RNNGradComputeGPU);
 NNVM_REGISTER_OP(_rnn_param_concat)
 .set_attr<FCompute>("FCompute<gpu>", RNNParamConcatCompute<gpu>);
 NNVM_REGISTER_OP(_backward_rnn_param_concat)

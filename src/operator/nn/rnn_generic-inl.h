@@ -519,8 +519,7 @@ void Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const std::vect
   } else if (dtype == mshadow::kFloat64) {
     Forward<xpu, double>(param, ctx, inputs, req, outputs);
   } else {
-    MX_THROW(dmlc::TypeError) << "RNN: expected float32 or float64 data, got "
-                              << mshadow::dtype_string(dtype);
+    RNNThrowDtype("RNN", dtype);
   }
 }
 
@@ -535,8 +534,7 @@ void GradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   } else if (dtype == mshadow::kFloat64) {
     Backward<xpu, double>(param, ctx, inputs, req, outputs);
   } else {
-    MX_THROW(dmlc::TypeError) << "_backward_RNN: expected float32 or float64, got "
-                              << mshadow::dtype_string(dtype);
+    RNNThrowDtype("_backward_RNN", dtype);
   }
 }
 

@@ -1,7 +1,8 @@
-"""The fused RNN operator (rnn.cu: the CPU's algorithm as element kernels and cuBLAS GEMMs) and
-Gluon's recurrent layers on the GPU against the CPU in float64: outputs, final states and every
+"""The fused RNN operator on the GPU against the CPU in float64: outputs, final states and every
 gradient, for each mode, stacked and bidirectional layers, sequence lengths and LSTM state
-clipping. The same implementation runs on the CPU in test_rnn_generic.py."""
+clipping. Two GPU paths run each case: cuDNN's fused RNN (cudnn/cudnn_rnn.h, the default where
+it applies) and, with MXNET_RNN_CUDNN=0, rnn.cu's generic kernels (the CPU's algorithm as element
+kernels and cuBLAS GEMMs; the same implementation runs on the CPU in test_rnn_generic.py)."""
 import os
 import sys
 
@@ -10,26 +11,44 @@ import pytest
 
 import mxnet as mx
 from mxnet import autograd
-from gpu_util import DEV
+from gpu_util import AS_CPU, DEV
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "unittest"))
 from test_rnn_fast import make_inputs  # noqa: E402
 
 
-def run(ctx, dtype, arrays, heads, mode, layers, bidi, H, seq_len=None, **kwargs):
+@pytest.fixture(params=["cudnn", "generic"])
+def gpu_path(request, monkeypatch):
+    """Which GPU implementation runs: MXNET_RNN_CUDNN is read at every call."""
+    if request.param == "generic":
+        monkeypatch.setenv("MXNET_RNN_CUDNN", "0")
+    else:
+        monkeypatch.delenv("MXNET_RNN_CUDNN", raising=False)
+    return request.param
+
+
+def run(ctx, dtype, arrays, heads, mode, layers, bidi, H, seq_len=None, train_mode=True,
+        grad_req="write", backwards=1, **kwargs):
     names = ["x", "flat", "h0"] + (["c0"] if mode == "lstm" else [])
     nd = [mx.nd.array(arrays[k], ctx=ctx, dtype=dtype) for k in names]
     for a in nd:
-        a.attach_grad()
+        a.attach_grad(grad_req)
     extra = []
     if seq_len is not None:
         extra = [mx.nd.array(seq_len, ctx=ctx, dtype="int32")]
         kwargs["use_sequence_length"] = True
-    with autograd.record():
+    with autograd.record(train_mode=train_mode):
         outs = mx.nd.RNN(*nd, *extra, state_size=H, num_layers=layers, bidirectional=bidi,
                          mode=mode, state_outputs=True, **kwargs)
-    autograd.backward(list(outs), [mx.nd.array(h, ctx=ctx, dtype=dtype) for h in heads])
+    for i in range(backwards):
+        autograd.backward(list(outs), [mx.nd.array(h, ctx=ctx, dtype=dtype) for h in heads],
+                          retain_graph=i + 1 < backwards)
     return [o.asnumpy() for o in outs] + [a.grad.asnumpy() for a in nd]
+
+
+def assert_all_close(got, want, tol, what):
+    for i, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w, rtol=tol[0], atol=tol[1], err_msg="%s item %d" % (what, i))
 
 
 CASES = [("lstm", 2, True, 6, 5, 10, 9), ("gru", 2, True, 6, 5, 10, 9),
@@ -37,30 +56,71 @@ CASES = [("lstm", 2, True, 6, 5, 10, 9), ("gru", 2, True, 6, 5, 10, 9),
          ("lstm", 1, False, 20, 64, 32, 128)]  # wider than a block of threads
 
 
+CASE_IDS = lambda c: "%s-%dL-bi%d-H%d" % (c[0], c[1], c[2], c[6])  # noqa: E731
+TOL = {"float16": (3e-2, 3e-2), "float32": (1e-3, 1e-4), "float64": (1e-9, 1e-11)}
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: "%s-%dL-bi%d-H%d" % (c[0], c[1], c[2], c[6]))
-def test_rnn_matches_the_cpu(case, dtype):
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_rnn_matches_the_cpu(case, dtype, gpu_path):
     mode, layers, bidi, T, N, I, H = case
     arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=T + N + H)
     want = run(mx.cpu(), "float64", arrays, heads, mode, layers, bidi, H)
     got = run(DEV, dtype, arrays, heads, mode, layers, bidi, H)
-    tol = (1e-3, 1e-4) if dtype == "float32" else (1e-9, 1e-11)
-    for i, (g, w) in enumerate(zip(got, want)):
-        np.testing.assert_allclose(g, w, rtol=tol[0], atol=tol[1], err_msg="%s item %d" % (mode, i))
+    assert_all_close(got, want, TOL[dtype], mode)
+
+
+@pytest.mark.skipif(AS_CPU, reason="float16 RNN runs on cuDNN only")
+@pytest.mark.parametrize("case", CASES[:4], ids=CASE_IDS)
+def test_rnn_float16_runs_on_cudnn_and_matches_the_cpu(case):
+    """The generic kernels have no float16: a result at all means cuDNN ran."""
+    mode, layers, bidi, T, N, I, H = case
+    arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=T + N + H)
+    arrays = {k: np.asarray(v, np.float16).astype(np.float64) for k, v in arrays.items()}
+    heads = [np.asarray(h, np.float16).astype(np.float64) for h in heads]
+    want = run(mx.cpu(), "float64", arrays, heads, mode, layers, bidi, H)
+    got = run(DEV, "float16", arrays, heads, mode, layers, bidi, H)
+    assert all(g.dtype == np.float16 for g in got)
+    assert_all_close(got, want, TOL["float16"], mode)
 
 
 @pytest.mark.parametrize("mode", ["lstm", "gru"])
-def test_rnn_sequence_lengths_and_clipping_match_the_cpu(mode):
+@pytest.mark.parametrize("lengths", [[6, 1, 0, 4], [6, 1, 3, 4]], ids=["with-0", "positive"])
+def test_rnn_sequence_lengths_and_clipping_match_the_cpu(mode, lengths, gpu_path):
     layers, bidi, T, N, I, H = 2, True, 6, 4, 5, 8
     arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=3)
-    kw = dict(seq_len=[6, 1, 0, 4])
+    kw = dict(seq_len=lengths)
     if mode == "lstm":
         arrays["flat"] = arrays["flat"] * 5
         kw.update(lstm_state_clip_min=-0.4, lstm_state_clip_max=0.5)
     want = run(mx.cpu(), "float64", arrays, heads, mode, layers, bidi, H, **kw)
     got = run(DEV, "float64", arrays, heads, mode, layers, bidi, H, **kw)
-    for i, (g, w) in enumerate(zip(got, want)):
-        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-11, err_msg="item %d" % i)
+    assert_all_close(got, want, TOL["float64"], mode)
+
+
+@pytest.mark.parametrize("mode", ["lstm", "gru", "rnn_tanh"])
+def test_rnn_gradient_paths_match_the_cpu(mode, gpu_path):
+    """Accumulated gradients (grad_req='add' over a retained graph's two backwards, which also
+    checks that a backward leaves the forward's reserve intact), a graph recorded in predict
+    mode (need_grad without is_train) and a one-sided LSTM clip."""
+    layers, bidi, T, N, I, H = 2, True, 5, 3, 4, 6
+    arrays, heads = make_inputs(mode, layers, bidi, T, N, I, H, seed=11)
+    kw = dict(lstm_state_clip_max=0.3) if mode == "lstm" else {}
+    for extra in (dict(grad_req="add", backwards=2), dict(train_mode=False)):
+        want = run(mx.cpu(), "float64", arrays, heads, mode, layers, bidi, H, **extra, **kw)
+        got = run(DEV, "float64", arrays, heads, mode, layers, bidi, H, **extra, **kw)
+        assert_all_close(got, want, TOL["float64"], "%s %s" % (mode, extra))
+
+
+def test_rnn_inference_matches_the_cpu(gpu_path):
+    arrays, _ = make_inputs("lstm", 2, True, 7, 3, 4, 5, seed=9)
+    outs = []
+    for ctx in (mx.cpu(), DEV):
+        nd = [mx.nd.array(arrays[k], ctx=ctx, dtype="float64") for k in ("x", "flat", "h0", "c0")]
+        outs.append([o.asnumpy() for o in mx.nd.RNN(*nd, state_size=5, num_layers=2,
+                                                     bidirectional=True, mode="lstm",
+                                                     state_outputs=True)])
+    assert_all_close(outs[1], outs[0], TOL["float64"], "inference")
 
 
 def test_rnn_bad_sequence_length_is_an_error_on_the_device():
@@ -88,7 +148,7 @@ def test_rnn_dropout_masks_on_the_device():
 
 
 @pytest.mark.parametrize("layer", ["LSTM", "GRU", "RNN"])
-def test_gluon_recurrent_layers_match_the_cpu(layer):
+def test_gluon_recurrent_layers_match_the_cpu(layer, gpu_path):
     from mxnet import gluon
     results = []
     for ctx in (mx.cpu(), DEV):

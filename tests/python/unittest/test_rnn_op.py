@@ -303,6 +303,14 @@ def test_errors():
         mx.nd.RNN(x, mx.nd.zeros((165,)), h, mx.nd.array([4, 1]), state_size=5, num_layers=1,
                   mode="gru", use_sequence_length=True).asnumpy()
     assert "sequence_length" in str(e.value)
+    x16, h16 = x.astype("float16"), h.astype("float16")
+    with pytest.raises(TypeError, match=r"RNN: expected float32 or float64, got float16 "
+                                        r"\(float16 runs on a GPU with cuDNN only"):
+        mx.nd.RNN(x16, mx.nd.zeros((165,), dtype="float16"), h16, state_size=5, num_layers=1,
+                  mode="gru").asnumpy()
+    with pytest.raises(mx.base.MXNetError, match="int32"):
+        mx.nd.RNN(x.astype("int32"), mx.nd.zeros((165,), dtype="int32"), h.astype("int32"),
+                  state_size=5, num_layers=1, mode="gru")
 
 
 # ----------------------------------------------------------------------- MXNet 1.9.1

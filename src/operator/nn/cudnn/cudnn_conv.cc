@@ -39,22 +39,6 @@ std::unordered_map<std::string, Choice>& Cache() {
   return *cache;
 }
 
-/*! \brief The math the descriptor allows before an algorithm is chosen (file comment). */
-cudnnMathType_t AllowedMath(int dtype) {
-  static const bool tensor_cores = common::GetEnvInt("MXNET_CUDA_ALLOW_TENSOR_CORE", 1) != 0;
-  static const bool tf32 =
-      common::GetEnvInt("MXNET_CUDA_TENSOR_OP_MATH_ALLOW_CONVERSION", 0) != 0;
-  switch (dtype) {
-    case mshadow::kFloat16:
-    case mshadow::kBfloat16:
-      return tensor_cores ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH;
-    case mshadow::kFloat32:
-      return tf32 ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION : CUDNN_FMA_MATH;
-    default:
-      return CUDNN_DEFAULT_MATH;
-  }
-}
-
 bool EnforceDeterminism() {
   static const bool on = common::GetEnvInt("MXNET_ENFORCE_DETERMINISM", 0) != 0;
   return on;
@@ -76,7 +60,7 @@ class ConvDesc {
     }
     SetOrThrow(cudnnSetConvolutionGroupCount(desc_, groups), "cudnnSetConvolutionGroupCount",
                op);
-    SetOrThrow(cudnnSetConvolutionMathType(desc_, AllowedMath(dtype)),
+    SetOrThrow(cudnnSetConvolutionMathType(desc_, cudnn::AllowedMath(dtype)),
                "cudnnSetConvolutionMathType", op);
   }
   ~ConvDesc() { cudnnDestroyConvolutionDescriptor(desc_); }

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "../../../common/cuda_utils.h"
+#include "../../../common/env_util.h"
 
 namespace mxnet {
 namespace op {
@@ -64,6 +65,21 @@ cudnnDataType_t DataType(int dtype, const std::string& op) {
 
 cudnnDataType_t ComputeType(int dtype) {
   return dtype == mshadow::kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+}
+
+cudnnMathType_t AllowedMath(int dtype) {
+  static const bool tensor_cores = common::GetEnvInt("MXNET_CUDA_ALLOW_TENSOR_CORE", 1) != 0;
+  static const bool tf32 =
+      common::GetEnvInt("MXNET_CUDA_TENSOR_OP_MATH_ALLOW_CONVERSION", 0) != 0;
+  switch (dtype) {
+    case mshadow::kFloat16:
+    case mshadow::kBfloat16:
+      return tensor_cores ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH;
+    case mshadow::kFloat32:
+      return tf32 ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION : CUDNN_FMA_MATH;
+    default:
+      return CUDNN_DEFAULT_MATH;
+  }
 }
 
 int Dim(index_t v, const std::string& op) {

@@ -40,6 +40,11 @@ cudnnDataType_t DataType(int dtype, const std::string& op);
  *         bfloat16 data compute in float, as MXNet 1.x's default for cuDNN). */
 cudnnDataType_t ComputeType(int dtype);
 
+/*! \brief The math a descriptor may use for `dtype`: Tensor Cores for float16 and bfloat16
+ *         unless MXNET_CUDA_ALLOW_TENSOR_CORE=0; for float32 only with
+ *         MXNET_CUDA_TENSOR_OP_MATH_ALLOW_CONVERSION=1 (TF32); plain math for float64. */
+cudnnMathType_t AllowedMath(int dtype);
+
 /*! \brief `v` as a cuDNN int dimension; throws ValueError naming `op` beyond INT_MAX. */
 int Dim(index_t v, const std::string& op);
 
