@@ -104,6 +104,7 @@ struct RNNParam : public dmlc::Parameter<RNNParam> {
  *         vectors. */
 struct RNNDims {
   index_t T, N, I, H, L, D, G;
+  index_t R;  // features of h and of a layer's output per direction: H, or LSTMP's projection
   int mode;
   bool dropout;  // p > 0 and more than one layer: masks are kept in the reserve
 
@@ -112,16 +113,23 @@ struct RNNDims {
         D(param.bidirectional ? 2 : 1), mode(param.mode) {
     G = mode == rnn_enum::kLstm ? 4 : (mode == rnn_enum::kGru ? 3 : 1);
     dropout = param.p > 0 && L > 1;
+    const bool proj = param.projection_size.has_value() && param.projection_size.value() != 0;
+    R = proj ? param.projection_size.value() : H;
   }
-  index_t InputSize(index_t layer) const { return layer == 0 ? I : D * H; }
+  bool Projected() const { return R != H; }
+  index_t InputSize(index_t layer) const { return layer == 0 ? I : D * R; }
   index_t GH() const { return G * H; }
   index_t TN() const { return T * N; }
 
   // ---- parameter vector
-  index_t WeightOffset(index_t layer, index_t dir) const {  // i2h weight; h2h follows it
+  /*! \brief i2h (GH, In), h2h (GH, R) and, with a projection, h2r (R, H) of one direction. */
+  index_t WeightsOf(index_t layer) const {
+    return GH() * (InputSize(layer) + R) + (Projected() ? R * H : 0);
+  }
+  index_t WeightOffset(index_t layer, index_t dir) const {  // i2h weight; h2h (h2r) follow it
     index_t off = 0;
-    for (index_t l = 0; l < layer; ++l) off += D * GH() * (InputSize(l) + H);
-    return off + dir * GH() * (InputSize(layer) + H);
+    for (index_t l = 0; l < layer; ++l) off += D * WeightsOf(l);
+    return off + dir * WeightsOf(layer);
   }
   index_t NumWeights() const { return WeightOffset(L, 0); }
   index_t BiasOffset(index_t layer, index_t dir) const {  // i2h bias; h2h bias follows it
@@ -186,13 +194,15 @@ inline const char* RNNModeName(int mode) {
 }
 
 inline void RNNCheckParam(const RNNParam& param) {
-  if (param.projection_size.has_value() && param.projection_size.value() != 0) {
-    MX_THROW(dmlc::NotImplementedError)
-        << "RNN: projection_size=" << param.projection_size.value()
-        << " (LSTMP) is not implemented by this build's fused RNN operator";
-  }
   if (param.projection_size.has_value() && param.mode != rnn_enum::kLstm) {
     MX_THROW(dmlc::ValueError) << "RNN: projection_size is only supported with mode='lstm'";
+  }
+  if (param.projection_size.has_value() && param.projection_size.value() != 0 &&
+      (param.projection_size.value() < 0 ||
+       param.projection_size.value() >= static_cast<int>(param.state_size))) {
+    MX_THROW(dmlc::ValueError) << "RNN: projection_size=" << param.projection_size.value()
+                               << " must be positive and less than state_size="
+                               << param.state_size;
   }
   if (param.state_size == 0 || param.num_layers == 0) {
     MX_THROW(dmlc::ValueError) << "RNN: state_size (" << param.state_size << ") and num_layers ("
@@ -230,13 +240,16 @@ inline bool RNNShape(const nnvm::NodeAttrs& attrs, mxnet::ShapeVector* in_shape,
     (*in_shape)[i] = want;
   };
   expect(idx.params, mxnet::TShape({dims.ParamSize()}), "parameters");
-  const mxnet::TShape sshape({dims.L * dims.D, dims.N, dims.H});
+  const mxnet::TShape sshape({dims.L * dims.D, dims.N, dims.R});  // h: projected with LSTMP
+  const mxnet::TShape cshape({dims.L * dims.D, dims.N, dims.H});
   expect(idx.state, sshape, "state");
-  if (idx.state_cell >= 0) expect(idx.state_cell, sshape, "state_cell");
+  if (idx.state_cell >= 0) expect(idx.state_cell, cshape, "state_cell");
   if (idx.seq_len >= 0) expect(idx.seq_len, mxnet::TShape({dims.N}), "sequence_length");
   out_shape->resize(RNNNumVisibleOutputs(param) + 1);
-  SHAPE_ASSIGN_CHECK(*out_shape, 0, mxnet::TShape({dims.T, dims.N, dims.D * dims.H}));
-  for (int i = 1; i < RNNNumVisibleOutputs(param); ++i) SHAPE_ASSIGN_CHECK(*out_shape, i, sshape);
+  SHAPE_ASSIGN_CHECK(*out_shape, 0, mxnet::TShape({dims.T, dims.N, dims.D * dims.R}));
+  for (int i = 1; i < RNNNumVisibleOutputs(param); ++i) {
+    SHAPE_ASSIGN_CHECK(*out_shape, i, i == 1 ? sshape : cshape);
+  }
   SHAPE_ASSIGN_CHECK(*out_shape, RNNNumVisibleOutputs(param),
                      mxnet::TShape({dims.ReserveSize()}));
   return true;
@@ -251,6 +264,16 @@ inline void RNNThrowDtype(const char* op, int dtype) {
                                       "between layers, lstm_state_clip_nan or zero sequence "
                                       "lengths, and unless MXNET_RNN_CUDNN=0)"
                                     : "");
+}
+
+/*! \brief LSTMP runs on cuDNN only (as in MXNet 1.9.1): the CPU's and the generic kernels
+ *         refuse it when they are called. */
+inline void RNNThrowIfProjected(const char* op, const RNNParam& param, const char* where) {
+  if (!param.projection_size.has_value() || param.projection_size.value() == 0) return;
+  MX_THROW(dmlc::NotImplementedError)
+      << op << ": projection_size=" << param.projection_size.value() << " (LSTMP) runs on a "
+      << "GPU with cuDNN only, as in MXNet 1.9.1, not " << where << " (Gluon's "
+      << "LSTM(projection_size=...) runs it on any device)";
 }
 
 inline bool RNNType(const nnvm::NodeAttrs& attrs, std::vector<int>* in_type,
@@ -652,6 +675,7 @@ void RNNCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                 const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                 const std::vector<TBlob>& outputs) {
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
+  RNNThrowIfProjected("RNN", param, "on the CPU");
   const int dtype = inputs[0].type_flag_;
   if (dtype == mshadow::kFloat32) {
     RNNForwardImpl<float>(param, ctx, inputs, req, outputs);
@@ -933,6 +957,7 @@ void RNNGradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                     const std::vector<TBlob>& outputs) {
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
+  RNNThrowIfProjected("_backward_RNN", param, "on the CPU");
   const int dtype = inputs[0].type_flag_;
   if (dtype == mshadow::kFloat32) {
     RNNBackwardImpl<float>(param, ctx, inputs, req, outputs);

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "../blas_gemm.h"
@@ -509,10 +510,20 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<TBl
   }
 }
 
+/*! \brief Where this implementation runs, for errors. */
+template <typename xpu>
+const char* WhereGeneric() {
+  return std::is_same<xpu, cpu>::value
+             ? "on the CPU"
+             : "on the GPU's generic kernels (which dropout between layers, "
+               "lstm_state_clip_nan, a zero sequence length or MXNET_RNN_CUDNN=0 select)";
+}
+
 template <typename xpu>
 void Compute(const nnvm::NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
              const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs) {
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
+  RNNThrowIfProjected("RNN", param, WhereGeneric<xpu>());
   const int dtype = inputs[0].type_flag_;
   if (dtype == mshadow::kFloat32) {
     Forward<xpu, float>(param, ctx, inputs, req, outputs);
@@ -528,6 +539,7 @@ void GradCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                  const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                  const std::vector<TBlob>& outputs) {
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
+  RNNThrowIfProjected("_backward_RNN", param, WhereGeneric<xpu>());
   const int dtype = inputs[0].type_flag_;
   if (dtype == mshadow::kFloat32) {
     Backward<xpu, float>(param, ctx, inputs, req, outputs);

@@ -123,6 +123,54 @@ def test_rnn_inference_matches_the_cpu(gpu_path):
     assert_all_close(outs[1], outs[0], TOL["float64"], "inference")
 
 
+def lstmp_flat_names(layers, bidi):
+    """1.9.1's order of Gluon's LSTMP parameters in the fused operator's flat vector."""
+    return ["%s%d_%s_%s" % (d, l, g, t) for t in ("weight", "bias") for l in range(layers)
+            for d in "lr"[:2 if bidi else 1] for g in ("i2h", "h2h", "h2r")
+            if not (g == "h2r" and t == "bias")]
+
+
+@pytest.mark.skipif(AS_CPU, reason="LSTMP runs on cuDNN only (the CPU refuses it, as 1.9.1)")
+@pytest.mark.parametrize("layers,bidi", [(1, False), (2, True)])
+def test_lstm_projection_matches_gluon_unrolled_on_the_cpu(layers, bidi):
+    """The fused operator's LSTMP on cuDNN against Gluon's LSTM(projection_size), which unrolls
+    the cell with FullyConnected on the CPU: outputs, final states and every gradient."""
+    T, N, I, H, P = 5, 3, 4, 7, 3
+    d = 2 if bidi else 1
+    net = mx.gluon.rnn.LSTM(H, num_layers=layers, bidirectional=bidi, projection_size=P,
+                            input_size=I, dtype="float64")
+    net.initialize(mx.init.Uniform(0.3))
+    params = net.collect_params()
+    keys = [next(k for k in params if k.endswith(n)) for n in lstmp_flat_names(layers, bidi)]
+    assert len(set(keys)) == len(params)
+    rng = np.random.RandomState(1)
+    x = rng.uniform(-1, 1, (T, N, I))
+    h0 = rng.uniform(-0.5, 0.5, (layers * d, N, P))
+    c0 = rng.uniform(-0.5, 0.5, (layers * d, N, H))
+    heads = [rng.uniform(-1, 1, s) for s in ((T, N, d * P), h0.shape, c0.shape)]
+
+    cpu = [mx.nd.array(a, dtype="float64") for a in (x, h0, c0)]
+    for a in cpu:
+        a.attach_grad()
+    with autograd.record():
+        out, states = net(cpu[0], cpu[1:])
+    autograd.backward([out] + states, [mx.nd.array(h, dtype="float64") for h in heads])
+    flat_grad = np.concatenate([params[k].grad().asnumpy().ravel() for k in keys])
+    want = [out.asnumpy()] + [s_.asnumpy() for s_ in states] + \
+        [cpu[0].grad.asnumpy(), flat_grad, cpu[1].grad.asnumpy(), cpu[2].grad.asnumpy()]
+
+    flat = np.concatenate([params[k].data().asnumpy().ravel() for k in keys])
+    nd = [mx.nd.array(a, ctx=DEV, dtype="float64") for a in (x, flat, h0, c0)]
+    for a in nd:
+        a.attach_grad()
+    with autograd.record():
+        outs = mx.nd.RNN(*nd, state_size=H, num_layers=layers, bidirectional=bidi, mode="lstm",
+                         projection_size=P, state_outputs=True)
+    autograd.backward(list(outs), [mx.nd.array(h, ctx=DEV, dtype="float64") for h in heads])
+    got = [o.asnumpy() for o in outs] + [a.grad.asnumpy() for a in nd]
+    assert_all_close(got, want, (1e-8, 1e-10), "LSTMP")
+
+
 def test_rnn_bad_sequence_length_is_an_error_on_the_device():
     arrays, heads = make_inputs("gru", 1, False, 4, 2, 3, 5, seed=1)
     nd = [mx.nd.array(arrays[k], ctx=DEV) for k in ("x", "flat", "h0")]

@@ -294,10 +294,19 @@ def test_errors():
         mx.nd.RNN(mx.nd.zeros((3, 4)), mx.nd.zeros((165,)), h, state_size=5, num_layers=1,
                   mode="gru")
     assert "3 dimensions" in str(e.value)
-    with pytest.raises(mx.base.MXNetError) as e:
-        mx.nd.RNN(x, mx.nd.zeros((1,)), h, mx.nd.zeros((1, 2, 5)), state_size=5, num_layers=1,
-                  mode="lstm", projection_size=2)
-    assert "projection_size" in str(e.value)
+    with pytest.raises(NotImplementedError,
+                       match=r"RNN: projection_size=2 \(LSTMP\) runs on a GPU with cuDNN only"):
+        mx.nd.RNN(x, mx.nd.zeros((4 * 5 * (4 + 2) + 2 * 5 + 2 * 4 * 5,)), mx.nd.zeros((1, 2, 2)),
+                  mx.nd.zeros((1, 2, 5)), state_size=5, num_layers=1, mode="lstm",
+                  projection_size=2).asnumpy()
+    for bad in (5, -1):
+        with pytest.raises(mx.base.MXNetError, match="projection_size=%d must be positive and "
+                                                     "less than state_size=5" % bad):
+            mx.nd.RNN(x, mx.nd.zeros((1,)), h, mx.nd.zeros((1, 2, 5)), state_size=5,
+                      num_layers=1, mode="lstm", projection_size=bad)
+    with pytest.raises(mx.base.MXNetError, match="only supported with mode='lstm'"):
+        mx.nd.RNN(x, mx.nd.zeros((1,)), h, state_size=5, num_layers=1, mode="gru",
+                  projection_size=2)
     with pytest.raises(mx.base.MXNetError) as e:
         # Checked when the operator runs: the error surfaces at the next synchronisation.
         mx.nd.RNN(x, mx.nd.zeros((165,)), h, mx.nd.array([4, 1]), state_size=5, num_layers=1,
@@ -311,6 +320,28 @@ def test_errors():
     with pytest.raises(mx.base.MXNetError, match="int32"):
         mx.nd.RNN(x.astype("int32"), mx.nd.zeros((165,), dtype="int32"), h.astype("int32"),
                   state_size=5, num_layers=1, mode="gru")
+
+
+@pytest.mark.parametrize("layers,bidi", [(1, False), (2, True)])
+def test_projection_shapes_match_gluon_lstmp_parameters(layers, bidi):
+    """LSTMP's flat parameter vector holds Gluon's LSTM(projection_size) parameters in 1.9.1's
+    order (per layer and direction i2h, h2h, h2r weights, then the biases), and h and the
+    output have projection_size features while the cell keeps state_size."""
+    T, N, I, H, P = 5, 3, 4, 7, 3
+    net = mx.gluon.rnn.LSTM(H, num_layers=layers, bidirectional=bidi, projection_size=P,
+                            input_size=I)
+    net.initialize()
+    sizes = {k: v.data().size for k, v in net.collect_params().items()}
+    d = 2 if bidi else 1
+    sym = mx.sym.RNN(mx.sym.var("data"), mx.sym.var("params"), mx.sym.var("state"),
+                     mx.sym.var("cell"), state_size=H, num_layers=layers, bidirectional=bidi,
+                     mode="lstm", projection_size=P, state_outputs=True)
+    args, outs, _ = sym.infer_shape(data=(T, N, I))
+    assert args[1] == (sum(sizes.values()),)
+    assert args[2] == (layers * d, N, P) and args[3] == (layers * d, N, H)
+    assert outs == [(T, N, d * P), (layers * d, N, P), (layers * d, N, H)]
+    h2r = [k for k in sizes if k.endswith("h2r_weight")]
+    assert len(h2r) == layers * d and all(sizes[k] == P * H for k in h2r)
 
 
 # ----------------------------------------------------------------------- MXNet 1.9.1

@@ -85,7 +85,8 @@ struct Setup {
   RnnDesc rnn;
   DropoutDesc dropout;
   DataDesc x, y;
-  std::unique_ptr<cudnn::TensorDesc> h;  // (L*D, N, H): hx, hy, cx, cy and their gradients
+  std::unique_ptr<cudnn::TensorDesc> h;  // (L*D, N, R): hx, hy and their gradients
+  std::unique_ptr<cudnn::TensorDesc> c;  // (L*D, N, H): cx, cy and their gradients
   std::vector<int> lengths;              // host copy of the sequence lengths
   size_t weight_bytes = 0, train_work = 0, infer_work = 0, reserve_bytes = 0;
 
@@ -100,7 +101,7 @@ struct Setup {
                    rnn.d, CUDNN_RNN_ALGO_STANDARD, CellMode(dm.mode), CUDNN_RNN_DOUBLE_BIAS,
                    dm.D == 2 ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT,
                    type, cudnn::ComputeType(dtype), cudnn::AllowedMath(dtype),
-                   cudnn::Dim(dm.I, op), H, H /* projSize == hiddenSize: no projection */,
+                   cudnn::Dim(dm.I, op), H, cudnn::Dim(dm.R, op) /* == H: no projection */,
                    cudnn::Dim(dm.L, op), dropout.d, CUDNN_RNN_PADDED_IO_ENABLED),
                op, Describe(dm, dtype));
     const RNNCellClip clip(param);
@@ -117,10 +118,12 @@ struct Setup {
                                          N, cudnn::Dim(dm.I, op), lengths.data(), &fill),
                op, "describing the input sequence");
     CUDNN_CALL(cudnnSetRNNDataDescriptor(y.d, type, CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED, T,
-                                         N, cudnn::Dim(dm.D * dm.H, op), lengths.data(), &fill),
+                                         N, cudnn::Dim(dm.D * dm.R, op), lengths.data(), &fill),
                op, "describing the output sequence");
-    h = std::make_unique<cudnn::TensorDesc>(
-        dtype, std::vector<int>{cudnn::Dim(dm.L * dm.D, op), N, H}, op);
+    const int LD = cudnn::Dim(dm.L * dm.D, op);
+    h = std::make_unique<cudnn::TensorDesc>(dtype, std::vector<int>{LD, N, cudnn::Dim(dm.R, op)},
+                                            op);
+    c = std::make_unique<cudnn::TensorDesc>(dtype, std::vector<int>{LD, N, H}, op);
     CUDNN_CALL(cudnnGetRNNWeightSpaceSize(handle, rnn.d, &weight_bytes), op,
                "sizing the weight space");
     CUDNN_CALL(cudnnGetRNNTempSpaceSizes(handle, rnn.d, CUDNN_FWD_MODE_TRAINING, x.d,
@@ -135,7 +138,8 @@ struct Setup {
   static std::string Describe(const RNNDims& dm, int dtype) {
     std::ostringstream os;
     os << "mode=" << RNNModeName(dm.mode) << " layers=" << dm.L << " directions=" << dm.D
-       << " input_size=" << dm.I << " state_size=" << dm.H << " dtype="
+       << " input_size=" << dm.I << " state_size=" << dm.H
+       << (dm.Projected() ? " projection_size=" + std::to_string(dm.R) : "") << " dtype="
        << mshadow::dtype_string(dtype);
     return os.str();
   }
@@ -171,27 +175,36 @@ WeightMap BuildMap(cudnnHandle_t handle, const Setup& st, const RNNDims& dm, int
   cudnn::TensorDesc mdesc(dtype, {1, 1, 1}, st.op), bdesc(dtype, {1, 1, 1}, st.op);
   WeightMap map;
   std::vector<Segment> segs;
-  const index_t G = dm.G, H = dm.H;
+  const index_t G = dm.G, H = dm.H, R = dm.R;
+  // cuDNN's linear layers: W (input) gates 0..G-1, R (recurrent) gates G..2G-1, and with a
+  // projection (LSTMP) layer 2G, the h2r matrix, which has no bias.
+  const index_t layers = 2 * G + (dm.Projected() ? 1 : 0);
   for (index_t l = 0; l < dm.L; ++l) {
     const index_t In = dm.InputSize(l);
     for (index_t d = 0; d < dm.D; ++d) {
-      for (index_t k = 0; k < 2 * G; ++k) {  // W (input) gates 0..G-1, then R (recurrent)
+      const size_t w0 = static_cast<size_t>(dm.WeightOffset(l, d));
+      const size_t b0 = static_cast<size_t>(dm.BiasOffset(l, d));
+      for (index_t k = 0; k < layers; ++k) {
         void* maddr = nullptr;
         void* baddr = nullptr;
         CUDNN_CALL(cudnnGetRNNWeightParams(handle, st.rnn.d, static_cast<int32_t>(l * dm.D + d),
                                            st.weight_bytes, space, static_cast<int32_t>(k),
                                            mdesc.get(), &maddr, bdesc.get(), &baddr),
                    st.op, "locating the weights of layer " + std::to_string(l));
-        const bool rec = k >= G;
-        const index_t gate = rec ? k - G : k;
-        const Segment m{0, static_cast<size_t>(dm.WeightOffset(l, d) + (rec ? G * H * In : 0) +
-                                               gate * H * (rec ? H : In)),
-                        static_cast<size_t>(H * (rec ? H : In))};
-        const Segment b{0, static_cast<size_t>(dm.BiasOffset(l, d) + (rec ? G * H : 0) +
-                                               gate * H),
-                        static_cast<size_t>(H)};
+        Segment m{0, 0, 0}, b{0, 0, static_cast<size_t>(H)};
+        if (k < G) {
+          m = {0, w0 + k * H * In, static_cast<size_t>(H * In)};
+          b.ours = b0 + k * H;
+        } else if (k < 2 * G) {
+          m = {0, w0 + G * H * In + (k - G) * H * R, static_cast<size_t>(H * R)};
+          b.ours = b0 + G * H + (k - G) * H;
+        } else {
+          m = {0, w0 + G * H * (In + R), static_cast<size_t>(R * H)};
+          b.count = 0;
+        }
         for (auto [addr, desc, seg] : {std::make_tuple(maddr, mdesc.get(), m),
                                        std::make_tuple(baddr, bdesc.get(), b)}) {
+          if (seg.count == 0) continue;
           if (addr == nullptr || Elements(desc, st.op) != seg.count) {
             MX_THROW(dmlc::Error) << st.op << ": cuDNN's weight layout does not match the "
                                   << "parameter vector at layer " << l << ", direction " << d
@@ -299,7 +312,7 @@ struct KeptReserve {
   size_t y_bytes, cudnn_offset;
   bool fits;
   KeptReserve(const RNNDims& dm, size_t elem, size_t cudnn_bytes, const TBlob& reserve)
-      : y_bytes(static_cast<size_t>(dm.TN() * dm.D * dm.H) * elem),
+      : y_bytes(static_cast<size_t>(dm.TN() * dm.D * dm.R) * elem),
         cudnn_offset(Align(y_bytes)) {
     const size_t have = reserve.Size() * elem;
     fits = reinterpret_cast<uintptr_t>(reserve.dptr_) % kAlign == 0 &&
@@ -346,7 +359,8 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<inde
   const std::string key = MapCache::Key(dm, dtype);
   const WeightMap* map = MapCache::Find(key);
   const bool gather = map == nullptr || !map->identity;
-  const size_t nstate = static_cast<size_t>(dm.L * dm.D * dm.N * dm.H);
+  const size_t nh = static_cast<size_t>(dm.L * dm.D * dm.N * dm.R);  // h's elements
+  const size_t nc = static_cast<size_t>(dm.L * dm.D * dm.N * dm.H);  // c's
   const bool lstm = idx.state_cell >= 0;
   const bool y_direct = !train && Direct(req[0]);
   const bool hy_direct = param.state_outputs && Direct(req[1]);
@@ -357,8 +371,8 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<inde
   const size_t p_w = p.Add(gather ? st.weight_bytes : 0);
   const size_t p_work = p.Add(train ? st.train_work : st.infer_work);
   const size_t p_y = p.Add(train || y_direct ? 0 : kept.y_bytes);
-  const size_t p_hy = p.Add(param.state_outputs && !hy_direct ? nstate * elem : 0);
-  const size_t p_cy = p.Add(param.state_outputs && lstm && !cy_direct ? nstate * elem : 0);
+  const size_t p_hy = p.Add(param.state_outputs && !hy_direct ? nh * elem : 0);
+  const size_t p_cy = p.Add(param.state_outputs && lstm && !cy_direct ? nc * elem : 0);
   p.Take(ctx.requested[0]);
 
   auto* dev_len = static_cast<int32_t*>(p.At(p_len));
@@ -379,15 +393,15 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<inde
   CUDNN_CALL(cudnnRNNForward(handle, st.rnn.d,
                              train ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE, dev_len,
                              st.x.d, inputs[idx.data].dptr_, st.y.d, y, st.h->get(),
-                             inputs[idx.state].dptr_, hy, st.h->get(), cx, cy, st.weight_bytes,
+                             inputs[idx.state].dptr_, hy, st.c->get(), cx, cy, st.weight_bytes,
                              w, train ? st.train_work : st.infer_work, p.At(p_work),
                              train ? st.reserve_bytes : 0,
                              train ? kept.Cudnn(reserve) : nullptr),
              st.op, Setup::Describe(dm, dtype));
-  const index_t ny = dm.TN() * dm.D * dm.H;
+  const index_t ny = dm.TN() * dm.D * dm.R;
   if (y != outputs[0].dptr_) AssignOnGpu(s, dtype, outputs[0].dptr_, y, ny, req[0]);
-  if (hy != nullptr && !hy_direct) AssignOnGpu(s, dtype, outputs[1].dptr_, hy, nstate, req[1]);
-  if (cy != nullptr && !cy_direct) AssignOnGpu(s, dtype, outputs[2].dptr_, cy, nstate, req[2]);
+  if (hy != nullptr && !hy_direct) AssignOnGpu(s, dtype, outputs[1].dptr_, hy, nh, req[1]);
+  if (cy != nullptr && !cy_direct) AssignOnGpu(s, dtype, outputs[2].dptr_, cy, nc, req[2]);
 }
 
 void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<index_t>& len,
@@ -408,7 +422,8 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<ind
   const std::string key = MapCache::Key(dm, dtype);
   const WeightMap* map = MapCache::Find(key);
   const bool gather = map == nullptr || !map->identity;
-  const size_t nstate = static_cast<size_t>(dm.L * dm.D * dm.N * dm.H);
+  const size_t nh = static_cast<size_t>(dm.L * dm.D * dm.N * dm.R);  // h's elements
+  const size_t nc = static_cast<size_t>(dm.L * dm.D * dm.N * dm.H);  // c's
   const bool lstm = idx.state_cell >= 0;
   const OpReqType wreq = req[idx.params];
   const bool dx_direct = Direct(req[idx.data]);
@@ -425,8 +440,8 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<ind
   const size_t p_rsv = p.Add(st.reserve_bytes);
   const size_t p_y = p.Add(kept.fits ? 0 : kept.y_bytes);
   const size_t p_dx = p.Add(dx_direct ? 0 : static_cast<size_t>(dm.TN() * dm.I) * elem);
-  const size_t p_dhx = p.Add(dhx_wanted && !dhx_direct ? nstate * elem : 0);
-  const size_t p_dcx = p.Add(dcx_wanted && !dcx_direct ? nstate * elem : 0);
+  const size_t p_dhx = p.Add(dhx_wanted && !dhx_direct ? nh * elem : 0);
+  const size_t p_dcx = p.Add(dcx_wanted && !dcx_direct ? nc * elem : 0);
   p.Take(ctx.requested[0]);
 
   auto* dev_len = static_cast<int32_t*>(p.At(p_len));
@@ -452,7 +467,7 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<ind
     y = kept.Y(reserve);
   } else {
     CUDNN_CALL(cudnnRNNForward(handle, st.rnn.d, CUDNN_FWD_MODE_TRAINING, dev_len, st.x.d, x,
-                               st.y.d, p.At(p_y), st.h->get(), hx, nullptr, st.h->get(), cx,
+                               st.y.d, p.At(p_y), st.h->get(), hx, nullptr, st.c->get(), cx,
                                nullptr, st.weight_bytes, w, st.train_work, p.At(p_work),
                                st.reserve_bytes, rsv),
                st.op, "re-running the forward: " + Setup::Describe(dm, dtype));
@@ -464,7 +479,7 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<ind
   void* dhx = dhx_wanted ? (dhx_direct ? outputs[idx.state].dptr_ : p.At(p_dhx)) : nullptr;
   void* dcx = dcx_wanted ? (dcx_direct ? outputs[idx.state_cell].dptr_ : p.At(p_dcx)) : nullptr;
   CUDNN_CALL(cudnnRNNBackwardData_v8(handle, st.rnn.d, dev_len, st.y.d, y, inputs[0].dptr_,
-                                     st.x.d, dx, st.h->get(), hx, dhy, dhx, st.h->get(), cx, dcy,
+                                     st.x.d, dx, st.h->get(), hx, dhy, dhx, st.c->get(), cx, dcy,
                                      dcx, st.weight_bytes, w, st.train_work, p.At(p_work),
                                      st.reserve_bytes, rsv),
              st.op, Setup::Describe(dm, dtype));
@@ -495,10 +510,10 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<ind
     AssignOnGpu(s, dtype, outputs[idx.data].dptr_, dx, dm.TN() * dm.I, req[idx.data]);
   }
   if (dhx != nullptr && !dhx_direct) {
-    AssignOnGpu(s, dtype, outputs[idx.state].dptr_, dhx, nstate, req[idx.state]);
+    AssignOnGpu(s, dtype, outputs[idx.state].dptr_, dhx, nh, req[idx.state]);
   }
   if (dcx != nullptr && !dcx_direct) {
-    AssignOnGpu(s, dtype, outputs[idx.state_cell].dptr_, dcx, nstate, req[idx.state_cell]);
+    AssignOnGpu(s, dtype, outputs[idx.state_cell].dptr_, dcx, nc, req[idx.state_cell]);
   }
   if (idx.seq_len >= 0 && Direct(req[idx.seq_len])) {
     const TBlob& g = outputs[idx.seq_len];

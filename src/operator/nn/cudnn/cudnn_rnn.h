@@ -18,6 +18,9 @@
  * runs in inference mode and the backward re-runs the training forward into temp space. Both
  * sides take the same decision from the same sizes.
  *
+ * LSTMP (projection_size) runs here only: the CPU and the generic kernels refuse it, as MXNet
+ * 1.9.1 ran it on cuDNN only. cuDNN's extra linear layer 2G is the h2r matrix, without a bias.
+ *
  * Not covered (the generic path runs them): dropout between layers (the masks come from
  * mx.random's generators), lstm_state_clip_nan, zero-length sequences, dtypes other than
  * float16/32/64, and MXNET_RNN_CUDNN=0.
