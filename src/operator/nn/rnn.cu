@@ -69,21 +69,33 @@ void cudnn_rnn::AssignOnGpu(mshadow::Stream<gpu>* s, int dtype, void* dst, const
 
 namespace {
 
+#if MXNET_USE_CUDNN
+/*! \brief Runs run(lengths) when cuDNN covers the call (forward and backward decide alike from
+ *         the forward's inputs `fwd_in`) and says whether it did. */
+template <typename Run>
+bool RanOnCudnn(const RNNParam& param, const OpContext& ctx, const std::vector<TBlob>& fwd_in,
+                Run run) {
+  if (!cudnn_rnn::Applies(param, fwd_in[0].type_flag_)) return false;
+  const RNNInputs idx(param);
+  const RNNDims dm(param, fwd_in[idx.data].shape_);
+  const std::vector<index_t> len =
+      rnn_generic::CheckedLengths(ctx.get_stream<gpu>(), param, idx, fwd_in, dm);
+  if (!cudnn_rnn::LengthsApply(len)) return false;
+  run(len);
+  return true;
+}
+#endif
+
 /*! \brief cuDNN's fused RNN for the calls it covers, the generic kernels for the others. */
 void RNNComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                    const std::vector<TBlob>& inputs, const std::vector<OpReqType>& req,
                    const std::vector<TBlob>& outputs) {
 #if MXNET_USE_CUDNN
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
-  if (cudnn_rnn::Applies(param, inputs[0].type_flag_)) {
-    const RNNInputs idx(param);
-    const RNNDims dm(param, inputs[idx.data].shape_);
-    const std::vector<index_t> len =
-        rnn_generic::CheckedLengths(ctx.get_stream<gpu>(), param, idx, inputs, dm);
-    if (cudnn_rnn::LengthsApply(len)) {
-      cudnn_rnn::Forward(param, ctx, len, inputs, req, outputs);
-      return;
-    }
+  if (RanOnCudnn(param, ctx, inputs, [&](const std::vector<index_t>& len) {
+        cudnn_rnn::Forward(param, ctx, len, inputs, req, outputs);
+      })) {
+    return;
   }
 #endif
   rnn_generic::Compute<gpu>(attrs, ctx, inputs, req, outputs);
@@ -94,17 +106,12 @@ void RNNGradComputeGPU(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                        const std::vector<TBlob>& outputs) {
 #if MXNET_USE_CUDNN
   const RNNParam& param = nnvm::get<RNNParam>(attrs.parsed);
-  if (cudnn_rnn::Applies(param, inputs[0].type_flag_)) {
-    const RNNInputs idx(param);
-    const int nvis = RNNNumVisibleOutputs(param);
-    const std::vector<TBlob> fwd_in(inputs.begin() + nvis, inputs.end() - 1);
-    const RNNDims dm(param, fwd_in[idx.data].shape_);
-    const std::vector<index_t> len =
-        rnn_generic::CheckedLengths(ctx.get_stream<gpu>(), param, idx, fwd_in, dm);
-    if (cudnn_rnn::LengthsApply(len)) {
-      cudnn_rnn::Backward(param, ctx, len, inputs, req, outputs);
-      return;
-    }
+  const int nvis = RNNNumVisibleOutputs(param);
+  const std::vector<TBlob> fwd_in(inputs.begin() + nvis, inputs.end() - 1);
+  if (RanOnCudnn(param, ctx, fwd_in, [&](const std::vector<index_t>& len) {
+        cudnn_rnn::Backward(param, ctx, len, inputs, req, outputs);
+      })) {
+    return;
   }
 #endif
   rnn_generic::GradCompute<gpu>(attrs, ctx, inputs, req, outputs);

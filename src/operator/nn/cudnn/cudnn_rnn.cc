@@ -34,35 +34,20 @@ size_t Align(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // ------------------------------------------------------------------------------ descriptors
 
-struct RnnDesc {
-  cudnnRNNDescriptor_t d{nullptr};
-  explicit RnnDesc(const std::string& op) {
-    CUDNN_CALL(cudnnCreateRNNDescriptor(&d), op, "creating the RNN descriptor");
-  }
-  ~RnnDesc() { cudnnDestroyRNNDescriptor(d); }
-  RnnDesc(const RnnDesc&) = delete;
-  RnnDesc& operator=(const RnnDesc&) = delete;
+/*! \brief Owns a cuDNN descriptor made by Create and freed by Destroy. */
+template <typename T, cudnnStatus_t (*Create)(T*), cudnnStatus_t (*Destroy)(T)>
+struct Owned {
+  T d{nullptr};
+  Owned(const std::string& op, const char* what) { CUDNN_CALL(Create(&d), op, what); }
+  ~Owned() { Destroy(d); }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
 };
-
-struct DataDesc {
-  cudnnRNNDataDescriptor_t d{nullptr};
-  explicit DataDesc(const std::string& op) {
-    CUDNN_CALL(cudnnCreateRNNDataDescriptor(&d), op, "creating a sequence descriptor");
-  }
-  ~DataDesc() { cudnnDestroyRNNDataDescriptor(d); }
-  DataDesc(const DataDesc&) = delete;
-  DataDesc& operator=(const DataDesc&) = delete;
-};
-
-struct DropoutDesc {
-  cudnnDropoutDescriptor_t d{nullptr};
-  explicit DropoutDesc(const std::string& op) {
-    CUDNN_CALL(cudnnCreateDropoutDescriptor(&d), op, "creating the dropout descriptor");
-  }
-  ~DropoutDesc() { cudnnDestroyDropoutDescriptor(d); }
-  DropoutDesc(const DropoutDesc&) = delete;
-  DropoutDesc& operator=(const DropoutDesc&) = delete;
-};
+using RnnDesc = Owned<cudnnRNNDescriptor_t, cudnnCreateRNNDescriptor, cudnnDestroyRNNDescriptor>;
+using DataDesc =
+    Owned<cudnnRNNDataDescriptor_t, cudnnCreateRNNDataDescriptor, cudnnDestroyRNNDataDescriptor>;
+using DropoutDesc =
+    Owned<cudnnDropoutDescriptor_t, cudnnCreateDropoutDescriptor, cudnnDestroyDropoutDescriptor>;
 
 cudnnRNNMode_t CellMode(int mode) {
   switch (mode) {
@@ -92,7 +77,9 @@ struct Setup {
 
   Setup(cudnnHandle_t handle, const RNNParam& param, const RNNDims& dm, int dtype,
         const std::vector<index_t>& len, const char* op_name)
-      : op(op_name), rnn(op), dropout(op), x(op), y(op) {
+      : op(op_name), rnn(op, "creating the RNN descriptor"),
+        dropout(op, "creating the dropout descriptor"), x(op, "creating a sequence descriptor"),
+        y(op, "creating a sequence descriptor") {
     const cudnnDataType_t type = cudnn::DataType(dtype, op);
     CUDNN_CALL(cudnnSetDropoutDescriptor(dropout.d, handle, 0.f, nullptr, 0, 0), op,
                "describing no dropout");
@@ -281,6 +268,23 @@ void Gather(cudaStream_t stream, const WeightMap& map, size_t elem, size_t weigh
   }
 }
 
+/*!
+ * \brief Copies the sequence lengths to `dev_len` and returns the weight space cuDNN reads:
+ *        the flat vector `params` itself, or its gather into `space` (which also gives a new
+ *        geometry's map, built on first use, a weight space to point into).
+ */
+const void* Stage(cudnnHandle_t handle, cudaStream_t stream, const Setup& st, const RNNDims& dm,
+                  int dtype, const std::string& key, const WeightMap** map, int32_t* dev_len,
+                  const void* params, void* space) {
+  // From pageable memory: staged before the call returns, so st.lengths may go away after.
+  CUDA_CALL(cudaMemcpyAsync(dev_len, st.lengths.data(), st.lengths.size() * sizeof(int32_t),
+                            cudaMemcpyHostToDevice, stream));
+  if (*map == nullptr) *map = MapCache::Add(key, BuildMap(handle, st, dm, dtype, space));
+  if ((*map)->identity) return params;
+  Gather(stream, **map, mshadow::mshadow_sizeof(dtype), st.weight_bytes, params, space);
+  return space;
+}
+
 // --------------------------------------------------------------------------- temp space
 
 /*! \brief Aligned pieces of one temp-space request: Add them all, then Take, then At. */
@@ -376,16 +380,8 @@ void Forward(const RNNParam& param, const OpContext& ctx, const std::vector<inde
   p.Take(ctx.requested[0]);
 
   auto* dev_len = static_cast<int32_t*>(p.At(p_len));
-  // From pageable memory: staged before the call returns, so st.lengths may go away after.
-  CUDA_CALL(cudaMemcpyAsync(dev_len, st.lengths.data(), st.lengths.size() * sizeof(int32_t),
-                            cudaMemcpyHostToDevice, stream));
-  if (map == nullptr) map = MapCache::Add(key, BuildMap(handle, st, dm, dtype, p.At(p_w)));
-  const void* params = inputs[idx.params].dptr_;
-  const void* w = params;
-  if (!map->identity) {
-    Gather(stream, *map, elem, st.weight_bytes, params, p.At(p_w));
-    w = p.At(p_w);
-  }
+  const void* w = Stage(handle, stream, st, dm, dtype, key, &map, dev_len,
+                        inputs[idx.params].dptr_, p.At(p_w));
   void* y = train ? kept.Y(reserve) : (y_direct ? outputs[0].dptr_ : p.At(p_y));
   void* hy = param.state_outputs ? (hy_direct ? outputs[1].dptr_ : p.At(p_hy)) : nullptr;
   void* cy = param.state_outputs && lstm ? (cy_direct ? outputs[2].dptr_ : p.At(p_cy)) : nullptr;
@@ -445,15 +441,8 @@ void Backward(const RNNParam& param, const OpContext& ctx, const std::vector<ind
   p.Take(ctx.requested[0]);
 
   auto* dev_len = static_cast<int32_t*>(p.At(p_len));
-  CUDA_CALL(cudaMemcpyAsync(dev_len, st.lengths.data(), st.lengths.size() * sizeof(int32_t),
-                            cudaMemcpyHostToDevice, stream));
-  if (map == nullptr) map = MapCache::Add(key, BuildMap(handle, st, dm, dtype, p.At(p_w)));
-  const void* params = fwd_in[idx.params].dptr_;
-  const void* w = params;
-  if (!map->identity) {
-    Gather(stream, *map, elem, st.weight_bytes, params, p.At(p_w));
-    w = p.At(p_w);
-  }
+  const void* w = Stage(handle, stream, st, dm, dtype, key, &map, dev_len,
+                        fwd_in[idx.params].dptr_, p.At(p_w));
   const void* x = fwd_in[idx.data].dptr_;
   const void* hx = fwd_in[idx.state].dptr_;
   const void* cx = lstm ? fwd_in[idx.state_cell].dptr_ : nullptr;
