@@ -6,11 +6,17 @@ direction by direction, i2h before h2h) into its flat parameter vector. Paramete
 shapes, gate orders, dropout placement (between layers, training only) and state layouts are
 those of 1.9.1, so results and saved parameters are interchangeable.
 
-LSTM with a projection (LSTMP, projection_size) has no fused kernel here: it unrolls the same
-recurrence over time with FullyConnected and element-wise operators, so its graph depends on
-the sequence length (a hybridized layer rebuilds its graph when the length changes).
+LSTM with a projection (LSTMP, projection_size) runs the fused operator where it has a kernel
+for it, on a GPU with cuDNN (as 1.9.1, which ran it nowhere else), for inputs on such a GPU
+when cuDNN covers the call (no dropout between layers, no lstm_state_clip_nan,
+MXNET_RNN_CUDNN not 0). Elsewhere it unrolls the same recurrence over time with
+FullyConnected and element-wise operators, so its graph depends on the sequence length (a
+hybridized layer rebuilds its graph when the length or the choice changes).
 """
+import os
+
 from ... import ndarray
+from ... import runtime
 from ... import symbol
 from ..block import HybridBlock
 from ._sequence import _as_list, _known_shape, _np_states
@@ -19,6 +25,14 @@ from ._sequence import tensor_types  # noqa: F401  (MXNet 1.9.1's module exposes
 __all__ = ["RNN", "LSTM", "GRU"]
 
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+_CUDNN = []  # whether the library was built with cuDNN, once known
+
+
+def _built_with_cudnn():
+    if not _CUDNN:
+        _CUDNN.append(runtime.Features().is_enabled("CUDNN"))
+    return _CUDNN[0]
+
 
 class _RNNLayer(HybridBlock):
     """Implementation of RNN, LSTM and GRU (see their docs)."""
@@ -53,6 +67,7 @@ class _RNNLayer(HybridBlock):
         self._use_sequence_length = use_sequence_length
         self._gates = _GATES[mode]
         self._seq_len = None
+        self._fused_projection = False  # LSTMP on the fused operator (module docstring)
         self.skip_states = None
 
         ng, ni, nh = self._gates, input_size, hidden_size
@@ -151,6 +166,11 @@ class _RNNLayer(HybridBlock):
         time_axis = self._layout.find("T")
         shape = None
         if self._projection_size:
+            fused = self._projection_runs_fused(inputs)
+            if fused != self._fused_projection:
+                self._fused_projection = fused
+                self._clear_cached_op()
+        if self._projection_size and not self._fused_projection:
             # The unrolled LSTMP graph needs the sequence length.
             if isinstance(inputs, ndarray.NDArray):
                 length = inputs.shape[time_axis]
@@ -176,6 +196,20 @@ class _RNNLayer(HybridBlock):
         if self._use_sequence_length:
             return super(_RNNLayer, self).__call__(inputs, states, sequence_length, **kwargs)
         return super(_RNNLayer, self).__call__(inputs, states, **kwargs)
+
+    def _projection_runs_fused(self, inputs):
+        """Whether the fused operator runs LSTMP for these inputs: on a GPU, where cuDNN
+        takes the call (the rules of src/operator/nn/cudnn/cudnn_rnn.h)."""
+        if not isinstance(inputs, ndarray.NDArray) or inputs.context.device_type != "gpu":
+            return False
+        if self._dropout and self._num_layers > 1:
+            return False
+        clipped = self._lstm_state_clip_min is not None or self._lstm_state_clip_max is not None
+        if clipped and self._lstm_state_clip_nan:
+            return False
+        if os.environ.get("MXNET_RNN_CUDNN") == "0":
+            return False
+        return _built_with_cudnn()
 
     def _symbolic_zero_states(self, inputs, shape):
         """Zero begin states for a symbolic input. With the batch size known they are plain
@@ -205,7 +239,7 @@ class _RNNLayer(HybridBlock):
             if inputs.ndim != 3:
                 raise ValueError("%s: input must have 3 dimensions (layout %s), got shape %s"
                                  % (self.name, self._layout, inputs.shape))
-        if self._projection_size:
+        if self._projection_size and not self._fused_projection:
             out = self._unrolled_kernel(F, inputs, states, **kwargs)
         else:
             out = self._fused_kernel(F, inputs, states, sequence_length, **kwargs)
@@ -219,8 +253,13 @@ class _RNNLayer(HybridBlock):
                   for t in ["weight", "bias"]
                   for l in range(self._num_layers)
                   for d in ["l", "r"][:self._dir]
-                  for g in ["i2h", "h2h"]]
+                  for g in ["i2h", "h2h", "h2r"]
+                  if g != "h2r" or (t == "weight" and self._projection_size)]
         params = F._internal._rnn_param_concat(*params, dim=0, num_args=len(params))
+        if self._projection_size:
+            kwargs_proj = dict(projection_size=self._projection_size)
+        else:
+            kwargs_proj = {}
         # Inputs by name: the optional ones (state_cell, sequence_length) depend on the mode.
         inputs_by_name = dict(data=inputs, parameters=params, state=states[0])
         if self._mode == "lstm":
@@ -232,7 +271,8 @@ class _RNNLayer(HybridBlock):
                     bidirectional=self._dir == 2, p=self._dropout, state_outputs=True,
                     mode=self._mode, lstm_state_clip_min=self._lstm_state_clip_min,
                     lstm_state_clip_max=self._lstm_state_clip_max,
-                    lstm_state_clip_nan=self._lstm_state_clip_nan, **inputs_by_name)
+                    lstm_state_clip_nan=self._lstm_state_clip_nan, **kwargs_proj,
+                    **inputs_by_name)
         if self._mode == "lstm":
             outputs, states = rnn[0], [rnn[1], rnn[2]]
         else:
