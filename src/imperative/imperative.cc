@@ -397,6 +397,8 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
   for (uint32_t i = 0; i < num_inputs; ++i) in_arrays[i] = inputs[i]->Detach();
   for (uint32_t i = 0; i < num_outputs; ++i) out_arrays[i] = outputs[i]->Detach();
   const bool is_train = is_train_;
+  // Recording: a backward may follow, so ops that keep something for it (cuDNN's RNN) must.
+  const bool need_grad = is_recording_;
 
   // An output created here may take over an input's memory where the op can write in place,
   // if by the time it runs nothing else refers to that input (an intermediate the frontend has
@@ -435,9 +437,9 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     Engine::Get()->PushSync(
         [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
          out_arrays = std::move(out_arrays), req = std::move(req),
-         requested = std::move(requested), is_train](RunContext rctx) {
+         requested = std::move(requested), is_train, need_grad](RunContext rctx) {
           OpContext opctx;
-          opctx.need_grad = false;
+          opctx.need_grad = need_grad;
           opctx.is_train = is_train;
           opctx.run_ctx = rctx;
           opctx.requested = requested;
@@ -453,7 +455,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
         [keep_alive = std::move(keep_alive), attrs_raw, fn, in_arrays = std::move(in_arrays),
          out_arrays = std::move(out_arrays), req = std::move(req),
          requested = std::move(requested), donations = std::move(donations),
-         is_train](RunContext rctx) mutable {
+         is_train, need_grad](RunContext rctx) mutable {
           for (const auto& d : donations) {
             if (out_arrays[d.second].AdoptStorageOf(&in_arrays[d.first])) {
               in_arrays[d.first] = out_arrays[d.second];
@@ -462,7 +464,7 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
           }
           std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
           OpContext opctx;
-          opctx.need_grad = false;
+          opctx.need_grad = need_grad;
           opctx.is_train = is_train;
           opctx.run_ctx = rctx;
           opctx.requested = requested;
@@ -483,10 +485,10 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
       Engine::Get()->PushAsync(
           [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
            req = std::move(req), requested = std::move(requested),
-           is_train](RunContext rctx, engine::CallbackOnComplete on_complete) {
+           is_train, need_grad](RunContext rctx, engine::CallbackOnComplete on_complete) {
             std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
             OpContext opctx;
-            opctx.need_grad = false;
+            opctx.need_grad = need_grad;
             opctx.is_train = is_train;
             opctx.run_ctx = rctx;
             opctx.async_on_complete = on_complete;
@@ -497,10 +499,11 @@ void Imperative::InvokeOp(const nnvm::NodeAttrs& attrs, std::shared_ptr<const vo
     } else {
       Engine::Get()->PushSync(
           [state, fn, in_arrays = std::move(in_arrays), out_arrays = std::move(out_arrays),
-           req = std::move(req), requested = std::move(requested), is_train](RunContext rctx) {
+           req = std::move(req), requested = std::move(requested), is_train,
+           need_grad](RunContext rctx) {
             std::vector<TBlob> in_blobs = BlobsOf(in_arrays), out_blobs = BlobsOf(out_arrays);
             OpContext opctx;
-            opctx.need_grad = false;
+            opctx.need_grad = need_grad;
             opctx.is_train = is_train;
             opctx.run_ctx = rctx;
             opctx.requested = requested;
