@@ -83,6 +83,60 @@ inline void NaiveGemm(bool ta, bool tb, index_t M, index_t N, index_t K, double 
   }
 }
 
+#if MXNET_USE_BLAS_OPEN
+/*!
+ * \brief C = alpha op(A) op(B) + beta C through gemv when C is one row (M == 1) or one column
+ *        (N == 1), returning whether it did: OpenBLAS's gemm is several times slower there
+ *        (a batch-1 FullyConnected: 229 us against 36 us for 512 x 784 on one core).
+ *        `gemv` is cblas_sgemv or cblas_dgemv.
+ */
+template <typename DType, typename Gemv>
+inline bool GemvForVectorGemm(Gemv gemv, bool ta, bool tb, index_t M, index_t N, index_t K,
+                              DType alpha, const DType* A, index_t lda, const DType* B,
+                              index_t ldb, DType beta, DType* C, index_t ldc) {
+  if (M == 1) {  // c (N) = op(B)^T a, a = op(A) as a K-vector
+    const index_t inca = ta ? lda : 1;
+    if (tb) {  // B stored (N, K)
+      gemv(CblasRowMajor, CblasNoTrans, N, K, alpha, B, ldb, A, inca, beta, C, 1);
+    } else {   // B stored (K, N)
+      gemv(CblasRowMajor, CblasTrans, K, N, alpha, B, ldb, A, inca, beta, C, 1);
+    }
+    return true;
+  }
+  if (N == 1) {  // c (M, stride ldc) = op(A) b, b = op(B) as a K-vector
+    const index_t incb = tb ? 1 : ldb;
+    if (ta) {  // A stored (K, M)
+      gemv(CblasRowMajor, CblasTrans, K, M, alpha, A, lda, B, incb, beta, C, ldc);
+    } else {   // A stored (M, K)
+      gemv(CblasRowMajor, CblasNoTrans, M, K, alpha, A, lda, B, incb, beta, C, ldc);
+    }
+    return true;
+  }
+  return false;
+}
+
+/*!
+ * \brief C = alpha a b^T + beta C through ger when the inner dimension is 1 (the weight
+ *        gradient of a batch-1 FullyConnected): 1.7x faster than OpenBLAS's gemm there.
+ *        `ger` is cblas_sger or cblas_dger.
+ */
+template <typename DType, typename Ger>
+inline bool GerForOuterGemm(Ger ger, bool ta, bool tb, index_t M, index_t N, index_t K,
+                            DType alpha, const DType* A, index_t lda, const DType* B, index_t ldb,
+                            DType beta, DType* C, index_t ldc) {
+  if (K != 1) return false;
+  if (beta != DType(1)) {
+    for (index_t i = 0; i < M; ++i) {
+      DType* row = C + i * ldc;
+      for (index_t j = 0; j < N; ++j) row[j] = beta == DType(0) ? DType(0) : beta * row[j];
+    }
+  }
+  // a = op(A) (M, 1): A stored (M, 1) or, transposed, (1, M); b = op(B) (1, N) likewise.
+  ger(CblasRowMajor, M, N, alpha, A, ta ? 1 : lda, B, tb ? ldb : 1, C, ldc);
+  return true;
+}
+#endif
+
 }  // namespace blas_detail
 
 /*!
@@ -110,6 +164,12 @@ inline void BlasGemm<float>(bool ta, bool tb, index_t M, index_t N, index_t K, f
     return;
   }
   InitBlasThreads();
+  if (blas_detail::GemvForVectorGemm<float>(cblas_sgemv, ta, tb, M, N, K, alpha, A, lda, B, ldb,
+                                            beta, C, ldc) ||
+      blas_detail::GerForOuterGemm<float>(cblas_sger, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta,
+                                          C, ldc)) {
+    return;
+  }
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
               K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
@@ -125,6 +185,12 @@ inline void BlasGemm<double>(bool ta, bool tb, index_t M, index_t N, index_t K, 
     return;
   }
   InitBlasThreads();
+  if (blas_detail::GemvForVectorGemm<double>(cblas_dgemv, ta, tb, M, N, K, alpha, A, lda, B, ldb,
+                                             beta, C, ldc) ||
+      blas_detail::GerForOuterGemm<double>(cblas_dger, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta,
+                                           C, ldc)) {
+    return;
+  }
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
               K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

@@ -1862,6 +1862,12 @@ def RNN(data: Optional[NDArray] = ..., parameters: Optional[NDArray] = ..., stat
     With ``p > 0`` dropout is applied to the outputs of all layers but the last, in training only.
     ``lstm_state_clip_min/max`` clip the LSTM cell state after each step.
 
+    With ``projection_size=P`` (LSTMP: LSTM only, ``0 < P < state_size``; on a GPU with cuDNN, as
+    in MXNet 1.9.1) each step's output is projected, ``r_t = W_hr h_t``, and r_t is the recurrent
+    state and the layer's output: ``state`` and the output have P features per direction, while
+    ``state_cell`` keeps state_size. Each layer and direction's weights gain W_hr (P, state_size)
+    after the hidden-to-hidden matrix, which is (4 * state_size, P).
+
 
     Defined in src/operator/nn/rnn.cc
 

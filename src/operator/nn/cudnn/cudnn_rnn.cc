@@ -232,7 +232,7 @@ class MapCache {
     CUDA_CALL(cudaGetDevice(&dev));
     std::ostringstream os;
     os << dev << ':' << dm.mode << ':' << dm.L << ':' << dm.D << ':' << dm.I << ':' << dm.H
-       << ':' << dtype;
+       << ':' << dm.R << ':' << dtype;
     return os.str();
   }
   static const WeightMap* Find(const std::string& key) {
