@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <utility>
 
 namespace mxnet {
@@ -294,7 +295,10 @@ void ThreadedEngine::DeleteVariable(SyncFn delete_fn, Context exec_ctx, VarHandl
   opr->temporary = true;
   opr->delete_var = true;
   opr->SetName("DeleteVariable");
-  PushBlock(opr, exec_ctx, 0);
+  // Ahead of every queued function once ready: operators pushed long before it, ready all
+  // along (say 100 independent calls queued by a loop), would otherwise each allocate their
+  // output before any of the memory freed by their predecessors goes back to the pool.
+  PushBlock(opr, exec_ctx, std::numeric_limits<int>::max());
 }
 
 void ThreadedEngine::PushBlock(ThreadedOpr* opr, Context ctx, int priority) {

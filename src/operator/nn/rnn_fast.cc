@@ -8,6 +8,8 @@
  */
 #include "./rnn_fast.h"
 
+#include "./fast_math-inl.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,33 +28,9 @@ namespace {
 
 // CMakeLists.txt compiles this file with -fno-trapping-math: GCC then computes both sides of
 // tanh's select and vectorizes the loops.
-#define RNN_FAST_INLINE inline __attribute__((always_inline))
+#define RNN_FAST_INLINE MXNET_FAST_INLINE
 
-/*! \brief exp(x) for float: n = round(x / ln2), exp(x) = 2^n * exp(r) with |r| <= ln2/2 and
- *         Cephes' degree-6 polynomial for exp(r); relative error about 2e-7. Inputs are clamped
- *         to [-87, 88], where the result is still a normal float. */
-RNN_FAST_INLINE float Exp(float x) {
-  x = std::min(std::max(x, -87.0f), 88.0f);
-  const float round_shift = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  float nf = x * 1.44269504088896341f + round_shift;
-  int32_t n;
-  std::memcpy(&n, &nf, sizeof(n));
-  n -= 0x4B400000;  // the bits of round_shift: what is left is the integer
-  nf -= round_shift;
-  float r = x - nf * 0.693359375f;  // ln2 split in two for an exact first product
-  r = r + nf * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const int32_t bits = (n + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof(scale));
-  return p * scale;
-}
+using fast_math::Exp;
 
 RNN_FAST_INLINE float Sigmoid(float x) { return 1.0f / (1.0f + Exp(-x)); }
 
@@ -179,20 +157,12 @@ RNN_FAST_INLINE void GruBackwardRowImpl(index_t H, const float* __restrict g,
     GruBackwardRowImpl(H, g, hn, hp, dy, dh, dgi, dgh, dhz);                                  \
   }
 
+using fast_math::HasAvx2;
+
 RNN_FAST_DEFINE(Base, )
-#if defined(__x86_64__) && defined(__GNUC__)
+#if MXNET_FAST_MATH_AVX2
 RNN_FAST_DEFINE(Avx2, __attribute__((target("avx2,fma"))))
-/*! \brief AVX2 + FMA present. __builtin_cpu_init first: this may run during static
- *         initialization, before libgcc's own CPU detection. */
-bool HasAvx2() {
-  static const bool has = []() {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  }();
-  return has;
-}
 #else
-bool HasAvx2() { return false; }
 #define LstmForwardRowAvx2 LstmForwardRowBase
 #define GruForwardRowAvx2 GruForwardRowBase
 #define LstmBackwardRowAvx2 LstmBackwardRowBase

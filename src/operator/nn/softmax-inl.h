@@ -24,6 +24,7 @@
 #include "../elemwise_op_common.h"
 #include "../mxnet_op.h"
 #include "../operator_common.h"
+#include "./softmax_fast.h"
 
 namespace mxnet {
 namespace op {
@@ -189,6 +190,23 @@ inline void SoftmaxLaunchRows(mshadow::Stream<mshadow::gpu>* s, const SoftmaxGeo
   mxnet_op::Kernel<OP, mshadow::gpu>::Launch(s, g.outer * g.inner, args...);
 }
 
+/*! \brief The forward rows: softmax_fast.h's vectorized rows for the float32 CPU case they
+ *         cover, softmax_fwd_row for everything else. */
+template <SoftmaxKind kind, typename xpu, typename DType, typename OType>
+inline void SoftmaxForwardRows(mshadow::Stream<xpu>* s, const SoftmaxGeom& g, const DType* in,
+                               OType* out, const index_t* len, double temperature, int req) {
+  if constexpr (std::is_same<xpu, mshadow::cpu>::value && std::is_same<DType, float>::value &&
+                std::is_same<OType, float>::value) {
+    if (g.inner == 1 && len == nullptr && req != kAddTo) {
+      const float scale = static_cast<float>((kind == SoftmaxKind::kSoftmin ? -1.0 : 1.0) /
+                                             temperature);
+      softmax_fast::SoftmaxRows(in, out, g.outer, g.n, scale, kind == SoftmaxKind::kLogSoftmax);
+      return;
+    }
+  }
+  SoftmaxLaunchRows<softmax_fwd_row<kind>>(s, g, in, out, len, g, temperature, req);
+}
+
 struct length_to_index {
   template <typename LType>
   MSHADOW_XINLINE static void Map(index_t i, const LType* in, index_t* out) {
@@ -284,9 +302,10 @@ void SoftmaxCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
                            : nullptr;
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
     MSHADOW_REAL_TYPE_SWITCH(outputs[0].type_flag_, OType, {
-      SoftmaxLaunchRows<softmax_fwd_row<kind>>(
-          ctx.get_stream<xpu>(), g, static_cast<const DType*>(inputs[0].dptr<DType>()),
-          outputs[0].dptr<OType>(), len, g, param.Temperature(), static_cast<int>(req[0]));
+      SoftmaxForwardRows<kind>(ctx.get_stream<xpu>(), g,
+                               static_cast<const DType*>(inputs[0].dptr<DType>()),
+                               outputs[0].dptr<OType>(), len, param.Temperature(),
+                               static_cast<int>(req[0]));
     });
   });
   SoftmaxFreeLengths(&len_buf);
@@ -349,9 +368,9 @@ void SoftmaxActivationCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx
   const SoftmaxActivationParam& param = nnvm::get<SoftmaxActivationParam>(attrs.parsed);
   const SoftmaxGeom g = SoftmaxActivationGeom(inputs[0].shape_, param.mode);
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    SoftmaxLaunchRows<softmax_fwd_row<SoftmaxKind::kSoftmax>>(
+    SoftmaxForwardRows<SoftmaxKind::kSoftmax>(
         ctx.get_stream<xpu>(), g, static_cast<const DType*>(inputs[0].dptr<DType>()),
-        outputs[0].dptr<DType>(), static_cast<const index_t*>(nullptr), g, 1.0,
+        outputs[0].dptr<DType>(), static_cast<const index_t*>(nullptr), 1.0,
         static_cast<int>(req[0]));
   });
 }

@@ -152,9 +152,9 @@ void SoftmaxOutputCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
   const SoftmaxOutputParam& param = nnvm::get<SoftmaxOutputParam>(attrs.parsed);
   const SoftmaxGeom g = SoftmaxOutputGeom(inputs[0].shape_, param);
   MSHADOW_REAL_TYPE_SWITCH(inputs[0].type_flag_, DType, {
-    SoftmaxLaunchRows<softmax_fwd_row<SoftmaxKind::kSoftmax>>(
+    SoftmaxForwardRows<SoftmaxKind::kSoftmax>(
         ctx.get_stream<xpu>(), g, static_cast<const DType*>(inputs[0].dptr<DType>()),
-        outputs[0].dptr<DType>(), static_cast<const index_t*>(nullptr), g, 1.0,
+        outputs[0].dptr<DType>(), static_cast<const index_t*>(nullptr), 1.0,
         static_cast<int>(req[0]));
   });
 }
