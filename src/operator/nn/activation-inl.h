@@ -7,10 +7,12 @@
 #define MXNET_OPERATOR_NN_ACTIVATION_INL_H_
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../tensor/elemwise_unary_op-inl.h"
 #include "../tensor/relu_backward-inl.h"
+#include "../tensor/unary_fast_compute-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -44,10 +46,20 @@ void ActivationCompute(const nnvm::NodeAttrs& attrs, const OpContext& ctx,
       UnaryOp::Compute<xpu, mshadow_op::relu>(attrs, ctx, inputs, req, outputs);
       break;
     case activation::kSigmoid:
-      UnaryOp::Compute<xpu, mshadow_op::sigmoid>(attrs, ctx, inputs, req, outputs);
+      if constexpr (std::is_same<xpu, cpu>::value) {
+        FastUnaryCompute<unary_fast::Fn::kSigmoid, mshadow_op::sigmoid>(attrs, ctx, inputs, req,
+                                                                         outputs);
+      } else {
+        UnaryOp::Compute<xpu, mshadow_op::sigmoid>(attrs, ctx, inputs, req, outputs);
+      }
       break;
     case activation::kTanh:
-      UnaryOp::Compute<xpu, mshadow_op::tanh>(attrs, ctx, inputs, req, outputs);
+      if constexpr (std::is_same<xpu, cpu>::value) {
+        FastUnaryCompute<unary_fast::Fn::kTanh, mshadow_op::tanh>(attrs, ctx, inputs, req,
+                                                                   outputs);
+      } else {
+        UnaryOp::Compute<xpu, mshadow_op::tanh>(attrs, ctx, inputs, req, outputs);
+      }
       break;
     case activation::kSoftReLU:
       UnaryOp::Compute<xpu, mshadow_op::softrelu>(attrs, ctx, inputs, req, outputs);

@@ -8,7 +8,7 @@
  */
 #include "./rnn_fast.h"
 
-#include "./fast_math-inl.h"
+#include "../fast_math-inl.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,24 +31,8 @@ namespace {
 #define RNN_FAST_INLINE MXNET_FAST_INLINE
 
 using fast_math::Exp;
-
-RNN_FAST_INLINE float Sigmoid(float x) { return 1.0f / (1.0f + Exp(-x)); }
-
-/*! \brief tanh: (1 - e) / (1 + e) with e = exp(-2|x|), and the Taylor series below 0.25 where
- *         1 - e would lose relative precision. */
-RNN_FAST_INLINE float Tanh(float x) {
-  const float a = std::fabs(x);
-  const float e = Exp(-2.0f * a);
-  const float big = (1.0f - e) / (1.0f + e);
-  const float a2 = a * a;
-  float s = -1382.0f / 155925.0f;
-  s = s * a2 + 62.0f / 2835.0f;
-  s = s * a2 - 17.0f / 315.0f;
-  s = s * a2 + 2.0f / 15.0f;
-  s = s * a2 - 1.0f / 3.0f;
-  const float small = a + a * a2 * s;
-  return std::copysign(a < 0.25f ? small : big, x);
-}
+using fast_math::Sigmoid;
+using fast_math::Tanh;
 
 RNN_FAST_INLINE void LstmForwardRowImpl(index_t H, float* __restrict g,
                                         const float* __restrict hr,

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "./fast_math-inl.h"
+#include "../fast_math-inl.h"
 
 namespace mxnet {
 namespace op {

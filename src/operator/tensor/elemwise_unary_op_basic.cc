@@ -8,6 +8,7 @@
 #include "./elemwise_unary_op-inl.h"
 #include "./higher_order_grad-inl.h"
 #include "./relu_backward-inl.h"
+#include "./unary_fast_compute-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -382,7 +383,8 @@ MXNET_OPERATOR_REGISTER_UNARY(sigmoid)
    y = 1 / (1 + exp(-x))
 
 )code" ADD_FILELINE)
-.set_attr<FCompute>("FCompute<cpu>", UnaryOp::Compute<cpu, mshadow_op::sigmoid>)
+.set_attr<FCompute>("FCompute<cpu>",
+                    FastUnaryCompute<unary_fast::Fn::kSigmoid, mshadow_op::sigmoid>)
 .set_attr<nnvm::FGradient>("FGradient", ElemwiseGradUseOut{"_backward_sigmoid"});
 MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_sigmoid, unary_grad::sigmoid)
 // Second order: v = y, d = y(1-y): d' = 1 - 2y.

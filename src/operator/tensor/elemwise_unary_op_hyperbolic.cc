@@ -7,6 +7,7 @@
  * Integer inputs are accepted and computed in double, then cast back (MXNet 1.x behaviour).
  */
 #include "./elemwise_unary_math-inl.h"
+#include "./unary_fast_compute-inl.h"
 
 namespace mxnet {
 namespace op {
@@ -45,7 +46,10 @@ MXNET_UNARY_MATH_USE_OUT(tanh, mshadow_op::tanh, R"code(Returns the hyperbolic t
    tanh(x) = sinh(x) / cosh(x)
 
 )code")
-.add_alias("_sparse_tanh");
+.add_alias("_sparse_tanh")
+// float32: the vectorized loop (unary_fast.h) over the macro's generic kernel (higher plevel)
+.set_attr<FCompute>("FCompute<cpu>", FastUnaryCompute<unary_fast::Fn::kTanh, mshadow_op::tanh>,
+                    11);
 MXNET_OPERATOR_REGISTER_UNARY_BWD(_backward_tanh, unary_grad::tanh)
 // Second order: v = y, d = 1 - y^2: d' = -2y.
 .set_attr<nnvm::FGradient>("FGradient", UnaryBackwardGrad{[](const UnaryGradCtx& c) {

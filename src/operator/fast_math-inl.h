@@ -1,16 +1,17 @@
 /*!
  * \file fast_math-inl.h
- * \brief What the vectorized float32 CPU kernels share (rnn_fast.cc, softmax_fast.cc): a
- *        branch-free exp the compiler vectorizes, and the run-time AVX2 check that picks
- *        between a kernel's baseline (SSE2) and AVX2+FMA builds.
+ * \brief What the vectorized float32 CPU kernels share (rnn_fast.cc, softmax_fast.cc,
+ *        unary_fast.cc): a branch-free exp, sigmoid and tanh the compiler vectorizes, and the
+ *        run-time AVX2 check that picks between a kernel's baseline (SSE2) and AVX2+FMA builds.
  *
  * Kernel bodies are MXNET_FAST_INLINE functions compiled into both entry points; files using
  * this are compiled with -fno-trapping-math (CMakeLists.txt) so that GCC vectorizes selects.
  */
-#ifndef MXNET_OPERATOR_NN_FAST_MATH_INL_H_
-#define MXNET_OPERATOR_NN_FAST_MATH_INL_H_
+#ifndef MXNET_OPERATOR_FAST_MATH_INL_H_
+#define MXNET_OPERATOR_FAST_MATH_INL_H_
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -52,6 +53,25 @@ MXNET_FAST_INLINE float Exp(float x) {
   return p * scale;
 }
 
+/*! \brief 1 / (1 + exp(-x)); NaN stays NaN. */
+MXNET_FAST_INLINE float Sigmoid(float x) { return 1.0f / (1.0f + Exp(-x)); }
+
+/*! \brief tanh: (1 - e) / (1 + e) with e = exp(-2|x|), and the Taylor series below 0.25 where
+ *         1 - e would lose relative precision; NaN stays NaN, +-inf give +-1. */
+MXNET_FAST_INLINE float Tanh(float x) {
+  const float a = std::fabs(x);
+  const float e = Exp(-2.0f * a);
+  const float big = (1.0f - e) / (1.0f + e);
+  const float a2 = a * a;
+  float s = -1382.0f / 155925.0f;
+  s = s * a2 + 62.0f / 2835.0f;
+  s = s * a2 - 17.0f / 315.0f;
+  s = s * a2 + 2.0f / 15.0f;
+  s = s * a2 - 1.0f / 3.0f;
+  const float small = a + a * a2 * s;
+  return std::copysign(a < 0.25f ? small : big, x);
+}
+
 /*! \brief AVX2 + FMA present. __builtin_cpu_init first: this may run during static
  *         initialization, before libgcc's own CPU detection. */
 inline bool HasAvx2() {
@@ -70,4 +90,4 @@ inline bool HasAvx2() {
 }  // namespace op
 }  // namespace mxnet
 
-#endif  // MXNET_OPERATOR_NN_FAST_MATH_INL_H_
+#endif  // MXNET_OPERATOR_FAST_MATH_INL_H_
