@@ -15,6 +15,9 @@
 # test (tests/python/gpu, up to 9 min), then bench with the acceptance cases of issue 15:
 #   BENCH_CASES=lenet_train_b64,lenet_train_b1024,resnet18_train_b128_fp32,\
 #   resnet50_train_b128_fp32,resnet50_train_b128_fp16
+# Triage switches for failures in the test phase: MXNET_RNN_CUDNN=0 (RNN on the generic kernels
+# instead of cuDNN), MXNET_ENGINE_SYNC_GPU=1 (a kernel fault names its operator exactly),
+# MXNET_KVSTORE_USE_NCCL=0, MXNET_ENABLE_CUDA_GRAPHS=0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu_check}
